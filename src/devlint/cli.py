@@ -1,0 +1,121 @@
+"""`devlint check`, `devlint rule`. Linting never imports torch; `verify` will, lazily."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from devlint import __version__
+from devlint.config import Config, ConfigError, find_pyproject, load_config, parse_code_list
+from devlint.discovery import PathError, iter_files
+from devlint.engine import analyze_bytes
+from devlint.report import RunResult
+from devlint.rules import ALL_RULES, RULES_BY_CODE
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="devlint", description="Find and fix PyTorch device-placement bugs."
+    )
+    parser.add_argument("--version", action="version", version=f"devlint {__version__}")
+    sub = parser.add_subparsers(dest="command")
+
+    check = sub.add_parser("check", help="lint files and directories")
+    check.add_argument("paths", nargs="*", default=["."], help="files or directories (default .)")
+    check.add_argument("--select", type=parse_code_list, help="codes or prefixes to report")
+    check.add_argument("--ignore", type=parse_code_list, help="codes or prefixes to skip")
+    check.add_argument("--exclude", type=lambda s: tuple(p for p in s.split(",") if p),
+                       help="comma-separated globs of files and directories to skip")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+
+    rule = sub.add_parser("rule", help="explain a rule")
+    rule.add_argument("code", nargs="?", help="a rule code, e.g. DEV002")
+    rule.add_argument("--all", action="store_true", help="list every rule")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if args.command == "check":
+        return run_check(args)
+    if args.command == "rule":
+        return run_rule(args)
+    parser.print_help(sys.stderr)
+    return EXIT_ERROR
+
+
+def error(message: str) -> None:
+    print(f"devlint: error: {message}", file=sys.stderr)
+
+
+def effective_config(args: argparse.Namespace) -> Config:
+    start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths]))
+    config = load_config(find_pyproject(start if start.is_dir() else start.parent))
+    overrides = {}
+    if args.select is not None:
+        overrides["select"] = args.select
+    if args.ignore is not None:
+        overrides["ignore"] = args.ignore
+    if args.exclude is not None:
+        overrides["exclude"] = args.exclude
+    return Config(**{**config.__dict__, **overrides}) if overrides else config
+
+
+def run_check(args: argparse.Namespace) -> int:
+    try:
+        config = effective_config(args)
+    except ConfigError as exc:
+        error(str(exc))
+        return EXIT_ERROR
+    result = RunResult()
+    for item in iter_files(args.paths, config.exclude):
+        if isinstance(item, PathError):
+            result.errors.append(f"{item.path}: {item.reason}")
+            error(result.errors[-1])
+            continue
+        try:
+            data = item.read_bytes()
+        except OSError as exc:
+            result.errors.append(f"{item}: cannot read: {exc.strerror or exc}")
+            error(result.errors[-1])
+            continue
+        result.files_checked += 1
+        try:
+            result.findings.extend(analyze_bytes(data, str(item), config.selection_for(item)))
+        except Exception as exc:  # a bug in devlint must not hide the other files' findings
+            result.errors.append(f"{item}: internal error: {type(exc).__name__}: {exc}")
+            error(result.errors[-1])
+    render = _renderer(args.format)
+    sys.stdout.write(render(result))
+    if result.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if result.findings else EXIT_CLEAN
+
+
+def _renderer(name: str):
+    if name == "json":
+        from devlint.report.json import render
+    else:
+        from devlint.report.text import render
+    return render
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    if args.all or not args.code:
+        for rule in ALL_RULES:
+            print(f"{rule.code}  {rule.name:<28} {rule.summary}")
+        return EXIT_CLEAN
+    rule = RULES_BY_CODE.get(args.code.upper())
+    if rule is None:
+        error(f"unknown rule {args.code!r}; `devlint rule --all` lists them")
+        return EXIT_ERROR
+    sys.stdout.write(rule.docs())
+    return EXIT_CLEAN

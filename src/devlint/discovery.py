@@ -1,0 +1,69 @@
+"""Which files a run checks: the paths given, and `.py` files below given directories."""
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence, Union
+
+SKIPPED_DIRS = frozenset(
+    {
+        ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", "build", "dist",
+        ".eggs", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules", "site-packages",
+        ".devlint_cache", ".ipynb_checkpoints",
+    }
+)
+
+
+@dataclass(frozen=True)
+class PathError:
+    path: str
+    reason: str
+
+
+def iter_files(
+    paths: Sequence[str], exclude: Sequence[str] = ()
+) -> Iterator[Union[Path, PathError]]:
+    """Files in a stable order. Exclusions apply to what is found by walking, not to what the
+    user named: `devlint check fixtures/bad.py` checks that file even when `fixtures` is
+    excluded."""
+    seen: set[str] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for found in _walk(path, exclude):
+                key = os.path.normcase(os.path.abspath(found))
+                if key not in seen:
+                    seen.add(key)
+                    yield found
+        elif path.exists() or path.is_symlink():
+            key = os.path.normcase(os.path.abspath(path))
+            if key not in seen:
+                seen.add(key)
+                yield path
+        else:
+            yield PathError(raw, "no such file or directory")
+
+
+def _walk(root: Path, exclude: Sequence[str]) -> Iterator[Path]:
+    # followlinks=False: a symlink loop can never make the walk run forever.
+    for directory, dirnames, filenames in os.walk(root, followlinks=False, onerror=None):
+        here = Path(directory)
+        dirnames[:] = sorted(
+            d for d in dirnames
+            if d not in SKIPPED_DIRS and not d.endswith(".egg-info")
+            and not (here / d / "pyvenv.cfg").exists()
+            and not _excluded(here / d, root, exclude)
+        )
+        for name in sorted(filenames):
+            if name.endswith(".py") and not _excluded(here / name, root, exclude):
+                yield here / name
+
+
+def _excluded(path: Path, root: Path, patterns: Sequence[str]) -> bool:
+    if not patterns:
+        return False
+    rel = path.relative_to(root).as_posix()
+    candidates = (path.name, rel, path.as_posix())
+    return any(fnmatch.fnmatch(c, p.rstrip("/")) for p in patterns for c in candidates)

@@ -1,0 +1,157 @@
+"""Parse once, build the shared facts once, run the selected rules, drop what `noqa` silences.
+
+A file's result is a pure function of its bytes and the selected codes, so files can be
+checked in any order or in parallel.
+"""
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from devlint.facts import Facts
+from devlint.findings import Finding, Location, RawFinding, Related
+from devlint.rules import ALL_RULES, PARSE_ERROR_CODE
+
+# flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
+NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
+
+
+class SourceError(Exception):
+    """The bytes cannot be read as Python source: (line, column, reason)."""
+
+    def __init__(self, line: int, column: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line, self.column, self.reason = line, column, reason
+
+
+def decode_source(data: bytes) -> str:
+    """Decode as Python would (PEP 263 cookie, BOM), refusing NUL bytes."""
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise SourceError(line, 1, "source contains NUL bytes")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        # An undecodable first line looks like a bad cookie to tokenize: say which it is.
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            encoding = "utf-8"
+        else:
+            raise SourceError(1, 1, str(exc)) from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        line = 1
+        if isinstance(exc, UnicodeDecodeError):
+            line = data[: exc.start].count(b"\n") + 1
+        raise SourceError(line, 1, f"cannot decode as {encoding}: {exc.reason if isinstance(exc, UnicodeDecodeError) else exc}") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def parse_module(text: str) -> cst.Module:
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        raise SourceError(exc.raw_line, exc.raw_column + 1, reason) from None
+    except RecursionError:
+        raise SourceError(1, 1, "nesting too deep to parse") from None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which codes run: a code runs when selected by a prefix and not ignored by a longer one."""
+
+    select: tuple[str, ...] = ("DEV",)
+    ignore: tuple[str, ...] = ()
+
+    def enabled(self, code: str) -> bool:
+        chosen = [p for p in self.select if code.startswith(p)]
+        dropped = [p for p in self.ignore if code.startswith(p)]
+        if not chosen:
+            return False
+        return not dropped or max(map(len, chosen)) > max(map(len, dropped))
+
+
+def analyze_source(text: str, path: str, selection: Selection = Selection()) -> list[Finding]:
+    """All findings of one file's text; a parse error becomes a DEV999 finding."""
+    try:
+        module = parse_module(text)
+        raws = run_rules(module, selection)
+        findings = resolve_positions(module, raws, path) if raws else []
+    except SourceError as exc:
+        findings = [parse_error(path, exc)]
+    except RecursionError:
+        findings = [parse_error(path, SourceError(1, 1, "nesting too deep to analyze"))]
+    if not selection.enabled(PARSE_ERROR_CODE):
+        findings = [f for f in findings if f.code != PARSE_ERROR_CODE]
+    return sorted(apply_noqa(findings, text), key=Finding.sort_key)
+
+
+def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) -> list[Finding]:
+    try:
+        text = decode_source(data)
+    except SourceError as exc:
+        if not selection.enabled(PARSE_ERROR_CODE):
+            return []
+        return [parse_error(path, exc)]
+    return analyze_source(text, path, selection)
+
+
+def parse_error(path: str, exc: SourceError) -> Finding:
+    return Finding(path, exc.line, exc.column, PARSE_ERROR_CODE, f"cannot parse: {exc.reason}")
+
+
+def run_rules(module: cst.Module, selection: Selection) -> list[RawFinding]:
+    rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
+    if not rules:
+        return []
+    facts = Facts(module)
+    return [raw for rule in rules for raw in rule.check(facts)]
+
+
+def resolve_positions(module: cst.Module, raws: Iterable[RawFinding], path: str) -> list[Finding]:
+    """Positions are computed only for files that have findings (most have none)."""
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    findings = []
+    for raw in raws:
+        start = positions[raw.node].start
+        related = None
+        message = raw.message
+        if raw.related_node is not None:
+            rstart = positions[raw.related_node].start
+            related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
+            message = message.replace("{related_line}", str(rstart.line))
+        findings.append(
+            Finding(path, start.line, start.column + 1, raw.code, message, related, raw.fix)
+        )
+    return findings
+
+
+def noqa_codes(line: str) -> Optional[tuple[str, ...]]:
+    """None: no noqa; (): bare noqa (silences all); else the listed code prefixes."""
+    match = NOQA.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    return tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c) if codes else ()
+
+
+def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
+    if not findings or "noqa" not in text.lower():
+        return findings
+    lines = text.splitlines()
+    kept = []
+    for finding in findings:
+        line = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
+        codes = noqa_codes(line)
+        if codes is None or (codes and not any(finding.code.startswith(c) for c in codes)):
+            kept.append(finding)
+    return kept

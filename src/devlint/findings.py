@@ -1,0 +1,83 @@
+"""What the engine reports: findings with a location, an optional related location and fix."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Optional
+
+import libcst as cst
+
+
+class Applicability(str, Enum):
+    """ruff's model: a safe fix changes only where tensors live; an unsafe one moves code."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True)
+class Fix:
+    """Replace `old` by `new` in the tree (a later issue applies them)."""
+
+    description: str
+    applicability: Applicability
+    replacements: tuple[tuple[cst.CSTNode, cst.CSTNode], ...] = ()
+
+
+@dataclass(frozen=True)
+class RawFinding:
+    """A rule's verdict before positions are resolved: it points at a node."""
+
+    code: str
+    node: cst.CSTNode
+    message: str
+    related_node: Optional[cst.CSTNode] = None
+    related_label: str = ""
+    fix: Optional[Fix] = None
+
+
+@dataclass(frozen=True)
+class Location:
+    line: int
+    column: int  # 1-based, as flake8 prints it
+
+
+@dataclass(frozen=True)
+class Related:
+    location: Location
+    label: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    column: int  # 1-based
+    code: str
+    message: str
+    related: Optional[Related] = None
+    fix: Optional[Fix] = field(default=None, compare=False)
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code)
+
+    def to_dict(self) -> dict:
+        out = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "message": self.message,
+        }
+        if self.related is not None:
+            out["related"] = {
+                "line": self.related.location.line,
+                "column": self.related.location.column,
+                "message": self.related.label,
+            }
+        if self.fix is not None:
+            out["fix"] = {
+                "description": self.fix.description,
+                "applicability": self.fix.applicability.value,
+            }
+        return out

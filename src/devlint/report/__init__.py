@@ -1,0 +1,13 @@
+"""Output formats. Each takes the run's result and returns text for stdout."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from devlint.findings import Finding
+
+
+@dataclass
+class RunResult:
+    findings: list[Finding] = field(default_factory=list)
+    files_checked: int = 0
+    errors: list[str] = field(default_factory=list)  # one line each, already on stderr

@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from devlint.facts import Facts
+from devlint.findings import RawFinding
+from devlint.rules.base import Rule
+from devlint.syntax import string_value
+
+
+class HardCodedCuda(Rule):
+    code = "DEV001"
+    name = "hard-coded-cuda"
+    summary = "A CUDA device named by a literal with no CPU fallback."
+    what = """
+        Finds `torch.device('cuda')`, `.to('cuda')`, `.cuda()`, `device='cuda'`,
+        `map_location='cuda'`, `torch.set_default_device('cuda')` and `device = 'cuda'` where
+        nothing makes sure CUDA exists: not under `if torch.cuda.is_available():` (or a flag
+        derived from it, such as `args.cuda`), not in a conditional expression with a CPU arm,
+        not in an if/elif/else fallback chain, not after `assert torch.cuda.is_available()`.
+    """
+    why = """
+        The loop's mathematics are the same on every device; only where the tensors live
+        changes. A literal `'cuda'` pins them to a GPU, so the same script dies with
+        "Torch not compiled with CUDA enabled" or "No CUDA GPUs are available" on a laptop, a
+        CPU-only CI runner or a node whose GPU is taken, instead of running slower on the CPU.
+    """
+    bad = """
+        import torch
+
+        device = torch.device("cuda")
+        model = torch.nn.Linear(4, 1).to(device)
+    """
+    good = """
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 1).to(device)
+    """
+    fix = """
+        Choose the device once, with a fallback:
+        `device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')`, and move with
+        `.to(device)` everywhere else.
+    """
+
+    def check(self, facts: Facts) -> Iterator[RawFinding]:
+        for literal in facts.cuda_literals:
+            if literal.guarded:
+                continue
+            if literal.kind == ".cuda":
+                message = (
+                    "`.cuda()` hard-codes the CUDA device with no CPU fallback; use `.to(device)` "
+                    "with `device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')`"
+                )
+            else:
+                value = string_value(literal.node)
+                message = (
+                    f"hard-coded device '{value}' with no CPU fallback; use "
+                    "`torch.device('cuda' if torch.cuda.is_available() else 'cpu')`"
+                )
+            yield self.finding(literal.node, message)

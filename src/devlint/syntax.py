@@ -1,0 +1,196 @@
+"""Small, pure questions about libcst expressions.
+
+Everything here looks at one expression (never the whole module), so the facts pass can ask
+these questions while it walks the tree once.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterator, Optional
+
+import libcst as cst
+
+CUDA_LITERAL = re.compile(r"^cuda(:\d+)?$")
+# Names that hold a device by convention (`dev_loader` is a development-set loader, not one).
+DEVICE_NAME = re.compile(r"^(dev|gpu|gpu_id|rank|local_rank)$|device", re.IGNORECASE)
+
+# Methods that return a tensor on the same device as their receiver.
+DEVICE_PRESERVING_METHODS = frozenset(
+    {
+        "view", "reshape", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte",
+        "squeeze", "unsqueeze", "permute", "transpose", "flatten", "contiguous", "clone",
+        "detach", "t", "expand", "repeat", "narrow", "chunk", "split", "type_as", "view_as",
+        "reshape_as", "requires_grad_", "softmax", "log_softmax", "argmax", "mean", "sum",
+        "float_", "sigmoid", "exp", "log", "abs", "clamp", "masked_fill", "__getitem__",
+        "squeeze_", "unsqueeze_", "to_dense",
+    }
+)
+# Methods whose result lives on the host (or is not a tensor at all).
+HOST_METHODS = frozenset({"cpu", "numpy", "item", "tolist", "size", "dim", "numel", "keys"})
+DTYPE_ATTRS = frozenset(
+    {
+        "float", "float16", "float32", "float64", "half", "double", "bfloat16", "int", "int8",
+        "int16", "int32", "int64", "long", "uint8", "bool", "complex64", "complex128", "short",
+        "dtype",
+    }
+)
+NON_DEVICE_TO_KEYWORDS = frozenset({"dtype", "memory_format", "copy", "non_blocking"})
+
+
+def dotted(node: cst.CSTNode) -> Optional[str]:
+    """`self.model` for Attribute chains of Names, `model` for a Name, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
+
+
+def last_part(name: Optional[str]) -> str:
+    return "" if not name else name.rsplit(".", 1)[-1]
+
+
+def string_value(node: cst.CSTNode) -> Optional[str]:
+    """The value of a plain string literal, or None (f-strings and concatenations are None)."""
+    if isinstance(node, cst.SimpleString):
+        try:
+            value = ast.literal_eval(node.value)
+        except (ValueError, SyntaxError):
+            return None
+        return value if isinstance(value, str) else None
+    return None
+
+
+def is_cuda_literal(node: cst.CSTNode) -> bool:
+    value = string_value(node)
+    return value is not None and CUDA_LITERAL.match(value) is not None
+
+
+def method_call(node: cst.CSTNode) -> Optional[tuple[cst.BaseExpression, str]]:
+    """(receiver, method name) when node is `receiver.method(...)`."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return node.func.value, node.func.attr.value
+    return None
+
+
+def positional_args(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def keyword_arg(call: cst.Call, name: str) -> Optional[cst.Arg]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def is_dtype_expr(node: cst.CSTNode) -> bool:
+    """`torch.float32`, `x.dtype`, `dtype`: a `.to()` argument that changes type, not device."""
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in DTYPE_ATTRS
+    if isinstance(node, cst.Name):
+        return "dtype" in node.value.lower()
+    return False
+
+
+def is_device_expr(node: cst.CSTNode, device_names: frozenset[str] = frozenset()) -> bool:
+    """An expression that names a device: `device`, `self.device`, `torch.device(...)`, 'cuda'."""
+    if isinstance(node, cst.Name):
+        return node.value in device_names or DEVICE_NAME.search(node.value) is not None
+    if isinstance(node, cst.Attribute):
+        attr = node.attr.value
+        return DEVICE_NAME.search(attr) is not None
+    if isinstance(node, cst.Call):
+        callee = dotted(node.func)
+        return callee in ("torch.device", "device")
+    value = string_value(node)
+    if value is not None:
+        return value in ("cpu", "mps", "xpu") or CUDA_LITERAL.match(value) is not None
+    return False
+
+
+def is_to_device_call(node: cst.CSTNode) -> bool:
+    """`x.to(<not only a dtype>)` or `x.cuda(...)`: a call that returns a copy on a device."""
+    mc = method_call(node)
+    if mc is None:
+        return False
+    _, method = mc
+    assert isinstance(node, cst.Call)
+    if method == "cuda":
+        return True
+    if method != "to":
+        return False
+    positional = positional_args(node)
+    if positional:
+        return not is_dtype_expr(positional[0].value)
+    keywords = {a.keyword.value for a in node.args if a.keyword is not None}
+    return "device" in keywords or bool(keywords - NON_DEVICE_TO_KEYWORDS)
+
+
+def has_device_argument(call: cst.Call, device_names: frozenset[str] = frozenset()) -> bool:
+    """A call handed a device (`to_device(batch, device)`, `torch.tensor(x, device=d)`)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "device":
+            return True
+        if arg.keyword is None and not arg.star and is_device_expr(arg.value, device_names):
+            # A bare string 'cpu' handed to an arbitrary helper is not a move to a device.
+            if string_value(arg.value) is None:
+                return True
+    return False
+
+
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Pre-order walk of one (small) subtree, iterative so deep nesting cannot recurse."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def contains_move(node: cst.CSTNode, device_names: frozenset[str] = frozenset()) -> bool:
+    for sub in walk(node):
+        if isinstance(sub, cst.Call) and (
+            is_to_device_call(sub) or has_device_argument(sub, device_names)
+        ):
+            return True
+    return False
+
+
+def identifier_words(node: cst.CSTNode) -> Iterator[str]:
+    """Every name, attribute and string word in an expression, lower-cased."""
+    for sub in walk(node):
+        if isinstance(sub, cst.Name):
+            yield sub.value.lower()
+        elif isinstance(sub, cst.SimpleString):
+            value = string_value(sub)
+            if value is not None:
+                yield value.lower()
+
+
+def target_names(target: cst.BaseExpression) -> list[Optional[str]]:
+    """Flatten `x`, `(x, y)`, `[x, *rest]` into names; None stands for a non-name slot."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[Optional[str]] = []
+        for element in target.elements:
+            value = element.value
+            if isinstance(element, cst.StarredElement):
+                out.append(None)
+            elif isinstance(value, cst.Name):
+                out.append(value.value)
+            else:
+                out.extend(target_names(value))
+        return out
+    return [None]
+
+
+def tuple_elements(node: cst.BaseExpression) -> Optional[list[cst.BaseExpression]]:
+    if isinstance(node, (cst.Tuple, cst.List)) and not any(
+        isinstance(e, cst.StarredElement) for e in node.elements
+    ):
+        return [e.value for e in node.elements]
+    return None

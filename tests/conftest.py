@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+EXPECTATION = re.compile(r"#\s*error:\s*(?P<codes>DEV\d{3}(?:\s*,\s*DEV\d{3})*)")
+
+
+def fixture_files() -> list[Path]:
+    """Every bad_*.py and good_*.py under fixtures/, discovered, never listed by hand."""
+    return sorted(p for p in FIXTURES.rglob("*.py") if p.name.startswith(("bad_", "good_")))
+
+
+def expected_findings(path: Path) -> set[tuple[int, str]]:
+    expected = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECTATION.search(line)
+        if match:
+            for code in re.split(r"\s*,\s*", match.group("codes")):
+                expected.add((number, code))
+    return expected

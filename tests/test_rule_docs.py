@@ -1,0 +1,35 @@
+"""Each rule documents itself, and its documented examples are checked like fixtures."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from conftest import ROOT
+from devlint import docs
+from devlint.engine import analyze_source
+from devlint.rules import ALL_RULES
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
+def test_bad_example_produces_its_finding(rule) -> None:
+    findings = analyze_source(textwrap.dedent(rule.bad), "example.py")
+    assert rule.code in {f.code for f in findings}
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
+def test_good_example_is_clean(rule) -> None:
+    assert analyze_source(textwrap.dedent(rule.good), "example.py") == []
+
+
+def test_generated_docs_are_in_sync() -> None:
+    for name, text in docs.rendered().items():
+        path = ROOT / docs.DOCS_DIR / name
+        assert path.exists(), f"{path} is missing: run `python -m devlint.docs`"
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `python -m devlint.docs`"
+
+
+def test_readme_rule_table_links_every_rule() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for rule in ALL_RULES:
+        assert f"[{rule.code}](docs/rules/{rule.code}.md)" in readme
