@@ -57,7 +57,7 @@ PARALLEL_WRAPPERS = frozenset(
 )
 LOOP_WRAPPERS = frozenset({"tqdm", "enumerate", "zip", "iter", "progress_bar", "track"})
 GUARD_WORDS = ("cuda", "gpu", "device", "mps", "cpu", "accelerat", "is_available")
-EXITS = frozenset({"exit", "sys.exit", "quit", "os._exit"})
+EXITS = frozenset({"exit", "sys.exit", "quit", "os._exit", "pytest.skip", "self.skipTest"})
 AVAILABILITY_CALLS = frozenset({"is_available", "device_count"})
 
 
@@ -88,6 +88,7 @@ class Output:
 
 Value = Union[Batch, Moved, Output]
 MOVED = Moved()
+BATCH_MOVED = "<a batch was moved>"  # a state key no identifier can collide with
 
 
 # --- bindings ---------------------------------------------------------------------------------
@@ -101,14 +102,19 @@ class Scope:
     node: Optional[cst.CSTNode] = None
     params: list[str] = field(default_factory=list)
     assigned: set[str] = field(default_factory=set)
-    moves: dict[str, cst.CSTNode] = field(default_factory=dict)  # key -> first move
+    # key -> what happened to it, in source order: ("move", node) for `.to()`/`.cuda()`,
+    # ("keep", node) for a wrapper that keeps it where it is (`DataParallel(model)`),
+    # ("rebind", node) for anything else.
+    events: dict[str, list[tuple[int, str, cst.CSTNode]]] = field(default_factory=dict)
+    data_moves: set[str] = field(default_factory=set)  # names bound to data on a device
     parallel: set[str] = field(default_factory=set)  # DataParallel & co scatter inputs
     losses: set[str] = field(default_factory=set)
     loaders: dict[str, cst.BaseExpression] = field(default_factory=dict)  # key -> RHS
     prepared: set[str] = field(default_factory=set)  # accelerator.prepare outputs
     datasets: dict[str, cst.BaseExpression] = field(default_factory=dict)
     availability_flags: set[str] = field(default_factory=set)
-    has_move: bool = False  # the scope moves something to a device itself
+    uses_accelerator: bool = False  # a parameter named accelerator/fabric: loaders prepared
+    unpacked_from: dict[str, cst.Call] = field(default_factory=dict)
     move_frames: list[dict[str, cst.CSTNode]] = field(default_factory=lambda: [{}])
 
     @property
@@ -122,6 +128,12 @@ class Scope:
 
     def binds(self, name: str) -> bool:
         return name in self.params or name in self.assigned
+
+    def moved_at(self, key: str) -> Optional[cst.CSTNode]:
+        for _, kind, node in self.events.get(key, ()):
+            if kind == "move":
+                return node
+        return None
 
     def early_moves(self) -> dict[str, cst.CSTNode]:
         merged: dict[str, cst.CSTNode] = {}
@@ -152,6 +164,8 @@ class CallEvent:
     callee: str
     operands: tuple[tuple[cst.CSTNode, Value], ...]
     scope: Scope
+    seq: int
+    after_batch_move: bool  # this iteration already moved another batch tensor to a device
 
 
 @dataclass(frozen=True)
@@ -163,11 +177,12 @@ class CudaLiteral:
     guarded: bool
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class FunctionInfo:
     name: str
     scope: Scope
-    moves_inside: bool
+    moves_inside: bool = False  # set by the pass as it meets moves inside the body
+    prepares: bool = False
 
 
 @dataclass(frozen=True)
@@ -175,13 +190,15 @@ class CallSite:
     callee: str
     call: cst.Call
     scope: Scope
+    seq: int
 
 
 @dataclass(frozen=True)
 class ModelOnDevice:
     key: str
-    moved_at: Optional[cst.CSTNode]  # None when inferred from a `device` parameter
+    moved_at: Optional[cst.CSTNode]  # None when inferred (see `reason`)
     scatters_inputs: bool  # DataParallel & co move CPU inputs themselves
+    reason: str = ""  # why a model that is never moved here is taken to be on the device
 
 
 @dataclass(frozen=True)
@@ -217,6 +234,9 @@ class _FactsVisitor(cst.CSTVisitor):
         self.block_guards: list[bool] = [False]
         self.elif_nodes: set[int] = set()
         self.guarding_ifs: list[cst.If] = []
+        self.param_defaults = 0
+        self.seq = 0
+        self.prepares = False  # accelerator.prepare / fabric.setup_dataloaders somewhere
 
     # scopes
 
@@ -235,23 +255,24 @@ class _FactsVisitor(cst.CSTVisitor):
             if isinstance(star, cst.Param):
                 params.append(star.name.value)
         scope = Scope("function", node.name.value, self.scope, node, params=params)
+        scope.uses_accelerator = any(p in ("accelerator", "fabric") for p in params)
+        guarded = any(self._is_guard_test(d.decorator) for d in node.decorators)
+        self.guarding_ifs.append(node if guarded else None)
+        self.guard_depth += guarded
         if self.scope.kind == "module":
-            self.functions[node.name.value] = FunctionInfo(
-                node.name.value, scope, contains_move(node.body)
-            )
+            self.functions[node.name.value] = FunctionInfo(node.name.value, scope)
         self._push(scope)
         self.states.append({})  # a function body starts with no batch in flight
         self.block_guards.append(False)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.guard_depth -= self.guarding_ifs.pop() is not None
         self.states.pop()
         self.block_guards.pop()
         self._pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.scope.assigned.add(node.name.value)
-        if contains_move(node.body):
-            self.moving_classes.add(node.name.value)
         self._push(Scope("class", node.name.value, self.scope, node))
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
@@ -295,7 +316,17 @@ class _FactsVisitor(cst.CSTVisitor):
         return flags
 
     def _guarded(self) -> bool:
-        return self.guard_depth > 0 or any(self.ifexps) or any(self.block_guards)
+        return (
+            self.guard_depth > 0 or any(self.ifexps) or any(self.block_guards)
+            or self.param_defaults > 0
+        )
+
+    def visit_Param(self, node: cst.Param) -> None:
+        # `def f(device=torch.device('cuda'))`: a default the caller overrides, not a choice.
+        self.param_defaults += 1
+
+    def leave_Param(self, original_node: cst.Param) -> None:
+        self.param_defaults -= 1
 
     def visit_If(self, node: cst.If) -> None:
         if id(node) in self.elif_nodes:
@@ -337,6 +368,14 @@ class _FactsVisitor(cst.CSTVisitor):
     def leave_IfExp(self, original_node: cst.IfExp) -> None:
         self.ifexps.pop()
 
+    def _enclosing_functions(self) -> Iterator[FunctionInfo]:
+        scope: Optional[Scope] = self.scope
+        while scope is not None:
+            info = self.functions.get(scope.name) if scope.kind == "function" else None
+            if info is not None and info.scope is scope:
+                yield info
+            scope = scope.parent
+
     def _cuda_literal(self, node: cst.CSTNode, kind: str, fallback: bool = False) -> None:
         self.cuda_literals.append(CudaLiteral(node, kind, fallback or self._guarded()))
 
@@ -357,7 +396,9 @@ class _FactsVisitor(cst.CSTVisitor):
         self.scope.move_frames.append({})
         sources, skip_first = _loop_sources(node.iter)
         if not sources:
-            self.states.append(dict(self.states[-1]) if self.states else {})
+            # `for key in batch.keys(): batch[key] = batch[key].to(device)` moves the batch
+            # for the rest of the iteration: share the state rather than copy it.
+            self.states.append(self.states[-1] if self.states else {})
             return
         names = target_names(node.target)
         if skip_first and isinstance(node.target, cst.Tuple):
@@ -425,6 +466,8 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def _record_binding(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         elements = tuple_elements(value)
+        if isinstance(target, (cst.Subscript, cst.Attribute)):
+            self._store_into(target, value)
         target_elems = tuple_elements(target) if isinstance(target, (cst.Tuple, cst.List)) else None
         if target_elems is not None and elements is not None and len(elements) == len(target_elems):
             for sub_target, sub_value in zip(target_elems, elements):
@@ -439,6 +482,8 @@ class _FactsVisitor(cst.CSTVisitor):
             for key in keys:
                 if key is not None:
                     self._bind_key(key, value, unpacked=True)
+                    if isinstance(value, cst.Call):
+                        self._home(key).unpacked_from[key] = value
             return
         key = dotted(target)
         if key is not None:
@@ -446,10 +491,10 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def _bind_key(self, key: str, value: cst.BaseExpression, unpacked: bool) -> None:
         home = self._home(key)
-        moved = contains_move(value)
-        if moved:
-            home.moves.setdefault(key, value)
-            self.scope.has_move = True
+        self.seq += 1
+        home.events.setdefault(key, []).append((self.seq, _binding_kind(key, value), value))
+        if contains_move(value):
+            home.data_moves.add(key)
             if "." not in key:
                 self.scope.move_frames[-1][key] = value
         elif "." not in key:
@@ -475,6 +520,15 @@ class _FactsVisitor(cst.CSTVisitor):
         if _mentions_availability(value):
             home.availability_flags.add(key)
 
+    def _store_into(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """`batch[k] = batch[k].to(device)` moves the batch's entries in place."""
+        root = target
+        while isinstance(root, (cst.Subscript, cst.Attribute)):
+            root = root.value
+        if self.states and isinstance(root, cst.Name) and contains_move(value):
+            if isinstance(self.states[-1].get(root.value), Batch):
+                self.states[-1][root.value] = self.states[-1][BATCH_MOVED] = MOVED
+
     def _update_state(self, name: str, value: cst.BaseExpression, unpacked: bool) -> None:
         state = self.states[-1]
         new = value_of(value, state)
@@ -483,6 +537,8 @@ class _FactsVisitor(cst.CSTVisitor):
         if isinstance(new, Batch):
             plain = new.plain or unpacked or isinstance(value, cst.Subscript)
             new = Batch(name, new.origin, new.loop, plain)
+        if isinstance(state.get(name), Batch) and new is MOVED:
+            state[BATCH_MOVED] = MOVED
         if new is None:
             state.pop(name, None)
         else:
@@ -501,22 +557,27 @@ class _FactsVisitor(cst.CSTVisitor):
         current = self.states[-1].get(key) if self.states else None
         if isinstance(current, Batch):
             if not current.plain:
-                self.states[-1][key] = MOVED
+                self.states[-1][key] = self.states[-1][BATCH_MOVED] = MOVED
             return  # a tensor's `.to` returns a copy: the bare statement moves nothing
-        self._home(key).moves.setdefault(key, call)
-        self.scope.has_move = True
+        self.seq += 1
+        self._home(key).events.setdefault(key, []).append((self.seq, "move", call))
 
     # calls
 
     def visit_Call(self, node: cst.Call) -> None:
         self._note_cuda_literals(node)
+        self.seq += 1
+        if _is_prepare_call(node):
+            self.prepares = True
+            for info in self._enclosing_functions():
+                info.prepares = True
+        if is_to_device_call(node) or has_device_argument(node):
+            self._note_move_inside()
         callee = dotted(node.func)
         if callee is None:
             return
         if "." not in callee:
-            self.call_sites.append(CallSite(callee, node, self.scope))
-        if is_to_device_call(node) or has_device_argument(node):
-            self.scope.has_move = True
+            self.call_sites.append(CallSite(callee, node, self.scope, self.seq))
         if not self.states:
             return
         state = self.states[-1]
@@ -526,7 +587,18 @@ class _FactsVisitor(cst.CSTVisitor):
             if value is not None:
                 operands.append((arg.value, value))
         if any(isinstance(v, Batch) for _, v in operands):
-            self.events.append(CallEvent(node, callee, tuple(operands), self.scope))
+            moved = BATCH_MOVED in state
+            self.events.append(CallEvent(node, callee, tuple(operands), self.scope, self.seq, moved))
+
+    def _note_move_inside(self) -> None:
+        """Functions and classes that move something: collate_fns, device-aware Datasets."""
+        for info in self._enclosing_functions():
+            info.moves_inside = True
+        scope: Optional[Scope] = self.scope
+        while scope is not None:
+            if scope.kind == "class" and scope.parent is self.module_scope:
+                self.moving_classes.add(scope.name)
+            scope = scope.parent
 
     def _note_cuda_literals(self, node: cst.Call) -> None:
         callee = dotted(node.func)
@@ -664,13 +736,26 @@ def _cuda_arms(expr: cst.BaseExpression) -> Optional[list[tuple[cst.CSTNode, boo
     return None
 
 
+def _binding_kind(key: str, value: cst.BaseExpression) -> str:
+    """What `key = value` does to where `key` lives: move, keep (a wrapper of itself), rebind."""
+    if is_to_device_call(value):
+        return "move"
+    if isinstance(value, cst.Call):
+        for arg in value.args:
+            if dotted(arg.value) == key:
+                return "keep"  # DataParallel(model), torch.compile(model), prepare(model)
+    return "rebind"
+
+
 def _names_a_device(name: str) -> bool:
     lowered = name.lower()
     return "device" in lowered and "type" not in lowered or lowered == "dev"
 
 
 def _is_prepare_call(value: cst.BaseExpression) -> bool:
-    return isinstance(value, cst.Call) and last_part(dotted(value.func)) == "prepare"
+    return isinstance(value, cst.Call) and last_part(dotted(value.func)) in (
+        "prepare", "setup_dataloaders"
+    )
 
 
 def _wraps_parallel(value: cst.BaseExpression) -> bool:
@@ -721,6 +806,7 @@ class Facts:
         self.moving_classes = visitor.moving_classes
         self.call_sites = visitor.call_sites
         self.functional_imports = visitor.functional_imports
+        self.prepares = visitor.prepares
 
     # name resolution
 
@@ -732,33 +818,55 @@ class Facts:
         current: Optional[Scope] = scope
         while current is not None:
             if current.kind != "class" or current is scope:
-                if current.binds(root) or key in current.moves:
+                if current.binds(root) or key in current.events:
                     return current
             current = current.parent
         return None
 
     # models
 
-    def device_model(self, callee: str, scope: Scope, follow_calls: bool = True) -> Optional[ModelOnDevice]:
-        """The model `callee` names when it was moved to a device, else None."""
+    def device_model(
+        self, callee: str, scope: Scope, seq: Optional[int] = None, follow_calls: bool = True,
+        batch_moved: bool = False,
+    ) -> Optional[ModelOnDevice]:
+        """The model `callee` names when it lives on a device at `seq`, else None.
+
+        In the scope that binds it, the last binding before the use decides (a later
+        `model = other` undoes an earlier move); seen from a nested function, any move does.
+        """
         for suffix in (".forward", ".module"):
             if callee.endswith(suffix):
                 callee = callee[: -len(suffix)]
         home = self.resolve(callee, scope)
         if home is None:
             return None
-        if callee in home.moves:
-            return ModelOnDevice(callee, home.moves[callee], callee in home.parallel)
-        if home.kind != "function" or callee not in home.params:
+        moved_at = self._moved_before(home, callee, seq if home is scope else None)
+        if moved_at is not None:
+            return ModelOnDevice(callee, moved_at, callee in home.parallel)
+        if home.kind != "function" or callee not in home.params or callee in home.events:
             return None
-        if self._device_aware(home) and MODEL_NAME.search(callee):
-            return ModelOnDevice(callee, None, callee in home.parallel)
+        if MODEL_NAME.search(callee) and self._takes_device(home):
+            return ModelOnDevice(callee, None, callee in home.parallel, "its function takes the device")
+        if MODEL_NAME.search(callee) and batch_moved:
+            return ModelOnDevice(
+                callee, None, callee in home.parallel, "this loop moves other batch tensors to it"
+            )
         if follow_calls:
             return self._model_from_call_sites(home, callee)
         return None
 
-    def _device_aware(self, function: Scope) -> bool:
-        return function.has_move or any(
+    def _moved_before(self, home: Scope, key: str, seq: Optional[int]) -> Optional[cst.CSTNode]:
+        events = home.events.get(key, [])
+        if seq is None:
+            return home.moved_at(key)
+        for event_seq, kind, node in reversed(events):
+            if event_seq > seq or kind == "keep":
+                continue
+            return node if kind == "move" else None
+        return None
+
+    def _takes_device(self, function: Scope) -> bool:
+        return any(
             "device" in p.lower() or p in ("dev", "gpu", "rank", "local_rank")
             for p in function.params
         )
@@ -777,7 +885,7 @@ class Facts:
             expr = arg.value if arg else positional[index].value if index < len(positional) else None
             key = dotted(expr) if expr is not None else None
             if key is not None:
-                model = self.device_model(key, site.scope, follow_calls=False)
+                model = self.device_model(key, site.scope, site.seq, follow_calls=False)
                 if model is not None:
                     return model
         return None
@@ -795,6 +903,8 @@ class Facts:
     # loaders
 
     def is_cpu_loader_loop(self, loop: Loop) -> bool:
+        if loop.scope.uses_accelerator:
+            return False
         return all(self._is_cpu_loader(src, loop.scope, 0) for src in loop.sources)
 
     def _is_cpu_loader(self, expr: cst.BaseExpression, scope: Scope, depth: int) -> bool:
@@ -808,7 +918,19 @@ class Facts:
             return False
         if home is not None and key in home.loaders:
             return self._binding_yields_cpu(home.loaders[key], home, depth)
+        if home is not None and key in home.unpacked_from:
+            return self._factory_yields_cpu(home.unpacked_from[key])
+        if self.prepares:
+            return False  # a loader from elsewhere in a file that prepares its loaders
         return LOADER_NAME.search(last_part(key)) is not None
+
+    def _factory_yields_cpu(self, call: cst.Call) -> bool:
+        """`train_dl, val_dl = make_loaders(...)`: CPU only when this file's own function
+        builds them without preparing or moving them; an imported factory is unknown."""
+        if has_device_argument(call) or _is_prepare_call(call):
+            return False
+        info = self.functions.get(dotted(call.func) or "")
+        return info is not None and not info.moves_inside and not info.prepares
 
     def _binding_yields_cpu(self, call: cst.BaseExpression, scope: Scope, depth: int) -> bool:
         assert isinstance(call, cst.Call)
@@ -842,7 +964,7 @@ class Facts:
             name = dotted(arg.value)
             if name is not None:
                 home = self.resolve(name, scope)
-                if home is not None and name in home.moves:
+                if home is not None and name in home.data_moves:
                     return True
         return False
 
@@ -881,7 +1003,9 @@ class Facts:
         return uses
 
     def _uses_in(self, event: CallEvent) -> Iterator[UnmovedUse]:
-        model = self.device_model(event.callee, event.scope)
+        model = self.device_model(
+            event.callee, event.scope, event.seq, batch_moved=event.after_batch_move
+        )
         if model is not None and not model.scatters_inputs:
             for arg, value in event.operands:
                 if isinstance(value, Batch):
@@ -898,7 +1022,9 @@ class Facts:
     def _device_operand(self, event: CallEvent) -> Optional[ModelOnDevice]:
         for _, value in event.operands:
             if isinstance(value, Output):
-                model = self.device_model(value.callee, event.scope)
+                model = self.device_model(
+                    value.callee, event.scope, event.seq, batch_moved=event.after_batch_move
+                )
                 if model is not None:
                     return model
             elif isinstance(value, Moved):

@@ -18,6 +18,8 @@ class Rule:
     bad: ClassVar[str]  # Example
     good: ClassVar[str]  # Use instead
     fix: ClassVar[str]  # How to fix it
+    # Words one of which every file with a finding contains: files without any are not parsed.
+    triggers: ClassVar[tuple[str, ...]] = ("cuda", ".to(", "dev", "gpu", "rank")
 
     def check(self, facts: Facts) -> Iterator[RawFinding]:
         raise NotImplementedError
@@ -75,4 +77,4 @@ def model_phrase(model, output: bool = False) -> str:
     prefix = f"the output of `{model.key}`" if output else f"`{model.key}`"
     if model.moved_at is not None:
         return f"{prefix} (moved to the device at line {{related_line}})"
-    return f"{prefix} (on the device: its function takes the device)"
+    return f"{prefix} (on the device: {model.reason})"
