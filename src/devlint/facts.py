@@ -237,6 +237,7 @@ class _FactsVisitor(cst.CSTVisitor):
         self.param_defaults = 0
         self.seq = 0
         self.prepares = False  # accelerator.prepare / fabric.setup_dataloaders somewhere
+        self.uses_nccl = False  # NCCL process groups exist only on CUDA: the file needs a GPU
 
     # scopes
 
@@ -256,7 +257,10 @@ class _FactsVisitor(cst.CSTVisitor):
                 params.append(star.name.value)
         scope = Scope("function", node.name.value, self.scope, node, params=params)
         scope.uses_accelerator = any(p in ("accelerator", "fabric") for p in params)
-        guarded = any(self._is_guard_test(d.decorator) for d in node.decorators)
+        guarded = any(
+            self._is_guard_test(d.decorator) or _is_unconditional_skip(d.decorator)
+            for d in node.decorators
+        )
         self.guarding_ifs.append(node if guarded else None)
         self.guard_depth += guarded
         if self.scope.kind == "module":
@@ -600,6 +604,11 @@ class _FactsVisitor(cst.CSTVisitor):
                 self.moving_classes.add(scope.name)
             scope = scope.parent
 
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        # Only an unconditional NCCL backend: `"nccl" if cuda else "gloo"` can still run on CPU.
+        if "nccl" in node.value and not self._guarded():
+            self.uses_nccl = True
+
     def _note_cuda_literals(self, node: cst.Call) -> None:
         callee = dotted(node.func)
         positional = positional_args(node)
@@ -724,6 +733,12 @@ def _exits(body: cst.BaseSuite) -> bool:
     return False
 
 
+def _is_unconditional_skip(decorator: cst.BaseExpression) -> bool:
+    """`@pytest.mark.skip(...)`, `@unittest.skip(...)`: the body never runs."""
+    func = decorator.func if isinstance(decorator, cst.Call) else decorator
+    return last_part(dotted(func)) == "skip"
+
+
 def _cuda_arms(expr: cst.BaseExpression) -> Optional[list[tuple[cst.CSTNode, bool]]]:
     """The string arms of a literal or conditional expression, each with is-it-CUDA."""
     if isinstance(expr, cst.IfExp):
@@ -807,6 +822,7 @@ class Facts:
         self.call_sites = visitor.call_sites
         self.functional_imports = visitor.functional_imports
         self.prepares = visitor.prepares
+        self.uses_nccl = visitor.uses_nccl
 
     # name resolution
 
@@ -871,11 +887,11 @@ class Facts:
             for p in function.params
         )
 
-    def _model_from_call_sites(self, function: Scope, param: str) -> Optional[ModelOnDevice]:
-        """`train(model, loader)` called with a module-level model that was moved."""
+    def _arguments_for(self, function: Scope, param: str) -> Iterator[tuple[str, CallSite]]:
+        """What this file's calls of `function` pass for `param` (dotted names only)."""
         info = self.functions.get(function.name)
         if info is None or info.scope is not function:
-            return None
+            return
         index = function.params.index(param)
         for site in self.call_sites:
             if site.callee != function.name:
@@ -885,9 +901,14 @@ class Facts:
             expr = arg.value if arg else positional[index].value if index < len(positional) else None
             key = dotted(expr) if expr is not None else None
             if key is not None:
-                model = self.device_model(key, site.scope, site.seq, follow_calls=False)
-                if model is not None:
-                    return model
+                yield key, site
+
+    def _model_from_call_sites(self, function: Scope, param: str) -> Optional[ModelOnDevice]:
+        """`train(model, loader)` called with a module-level model that was moved."""
+        for key, site in self._arguments_for(function, param):
+            model = self.device_model(key, site.scope, site.seq, follow_calls=False)
+            if model is not None:
+                return model
         return None
 
     # losses
@@ -911,7 +932,10 @@ class Facts:
         if isinstance(expr, cst.Subscript):
             expr = expr.value
         key = dotted(expr)
-        if key is None or depth > 3:
+        return key is not None and self._is_cpu_loader_key(key, scope, depth)
+
+    def _is_cpu_loader_key(self, key: str, scope: Scope, depth: int) -> bool:
+        if depth > 3:
             return False
         home = self.resolve(key, scope)
         if home is not None and key in home.prepared:
@@ -920,6 +944,11 @@ class Facts:
             return self._binding_yields_cpu(home.loaders[key], home, depth)
         if home is not None and key in home.unpacked_from:
             return self._factory_yields_cpu(home.unpacked_from[key])
+        if home is not None and home.kind == "function" and key in home.params and depth == 0:
+            # `evaluate(model, loader)`: the loaders this file hands in decide.
+            for arg, site in self._arguments_for(home, key):
+                if not self._is_cpu_loader_key(arg, site.scope, depth + 1):
+                    return False
         if self.prepares:
             return False  # a loader from elsewhere in a file that prepares its loaders
         return LOADER_NAME.search(last_part(key)) is not None

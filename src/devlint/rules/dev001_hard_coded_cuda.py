@@ -18,7 +18,9 @@ class HardCodedCuda(Rule):
         `map_location='cuda'`, `torch.set_default_device('cuda')` and `device = 'cuda'` where
         nothing makes sure CUDA exists: not under `if torch.cuda.is_available():` (or a flag
         derived from it, such as `args.cuda`), not in a conditional expression with a CPU arm,
-        not in an if/elif/else fallback chain, not after `assert torch.cuda.is_available()`.
+        not in an if/elif/else fallback chain, not after `assert torch.cuda.is_available()`,
+        not in a parameter's default value, not in tests skipped without CUDA, and not in
+        files that start an NCCL process group (they need CUDA whatever the device says).
     """
     why = """
         The loop's mathematics are the same on every device; only where the tensors live
@@ -45,6 +47,8 @@ class HardCodedCuda(Rule):
     """
 
     def check(self, facts: Facts) -> Iterator[RawFinding]:
+        if facts.uses_nccl:
+            return  # an NCCL process group needs CUDA anyway: a CPU fallback could not run
         for literal in facts.cuda_literals:
             if literal.guarded:
                 continue
