@@ -31,6 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exclude", type=lambda s: tuple(p for p in s.split(",") if p),
                        help="comma-separated globs of files and directories to skip")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
+    check.add_argument("--unsafe-fixes", action="store_true",
+                       help="with --fix or --diff, also apply fixes that move code (DEV003)")
+    check.add_argument("--diff", action="store_true",
+                       help="print the fixes as a unified diff and change nothing")
 
     rule = sub.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="a rule code, e.g. DEV002")
@@ -89,7 +94,10 @@ def run_check(args: argparse.Namespace) -> int:
             continue
         result.files_checked += 1
         try:
-            result.findings.extend(analyze_bytes(data, str(item), config.selection_for(item)))
+            if args.fix or args.diff:
+                check_and_fix(item, data, config.selection_for(item), args, result)
+            else:
+                result.findings.extend(analyze_bytes(data, str(item), config.selection_for(item)))
         except Exception as exc:  # a bug in devlint must not hide the other files' findings
             result.errors.append(f"{item}: internal error: {type(exc).__name__}: {exc}")
             error(result.errors[-1])
@@ -97,7 +105,46 @@ def run_check(args: argparse.Namespace) -> int:
     sys.stdout.write(render(result))
     if result.errors:
         return EXIT_ERROR
+    if args.diff and result.fixed:
+        return EXIT_FINDINGS
     return EXIT_FINDINGS if result.findings else EXIT_CLEAN
+
+
+def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -> None:
+    """Fix one file: only findings that `noqa` left and `--select` chose are ever fixed."""
+    from devlint.engine import SourceError, analyze_source, decode_source_with_encoding
+    from devlint.fix import apply_fixes, write_atomically
+
+    try:
+        text, encoding = decode_source_with_encoding(data)
+    except SourceError:
+        result.findings.extend(analyze_bytes(data, str(path), selection))
+        return
+    findings = analyze_source(text, str(path), selection)
+    outcome = apply_fixes(text, findings, unsafe=args.unsafe_fixes)
+    if outcome.error:
+        result.errors.append(f"{path}: {outcome.error}")
+        error(result.errors[-1])
+    if not outcome.applied:
+        result.findings.extend(findings)
+        return
+    remaining = analyze_source(outcome.text, str(path), selection)
+    result.fixed += len(findings) - len(remaining)
+    result.findings.extend(remaining)
+    if args.diff:
+        result.diffs.append(unified_diff(str(path), text, outcome.text))
+        result.fixed_findings.extend(outcome.applied)
+    else:
+        write_atomically(path, outcome.text.encode(encoding))
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    import difflib
+
+    return "".join(difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True),
+        fromfile=f"a/{path}", tofile=f"b/{path}",
+    ))
 
 
 def _renderer(name: str):

@@ -16,7 +16,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from devlint.facts import Facts
-from devlint.findings import Finding, Location, RawFinding, Related
+from devlint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 
 # flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
@@ -32,7 +32,12 @@ class SourceError(Exception):
 
 
 def decode_source(data: bytes) -> str:
-    """Decode as Python would (PEP 263 cookie, BOM), refusing NUL bytes."""
+    return decode_source_with_encoding(data)[0]
+
+
+def decode_source_with_encoding(data: bytes) -> tuple[str, str]:
+    """Decode as Python would (PEP 263 cookie, BOM), refusing NUL bytes; the encoding is
+    what writing the text back must use ('utf-8-sig' keeps a BOM)."""
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
         raise SourceError(line, 1, "source contains NUL bytes")
@@ -53,7 +58,7 @@ def decode_source(data: bytes) -> str:
         if isinstance(exc, UnicodeDecodeError):
             line = data[: exc.start].count(b"\n") + 1
         raise SourceError(line, 1, f"cannot decode as {encoding}: {exc.reason if isinstance(exc, UnicodeDecodeError) else exc}") from None
-    return text[1:] if text.startswith("\ufeff") else text
+    return (text[1:] if text.startswith("\ufeff") else text), encoding
 
 
 def parse_module(text: str) -> cst.Module:
@@ -92,7 +97,7 @@ def analyze_source(text: str, path: str, selection: Selection = Selection()) -> 
             return []
         module = parse_module(text)
         raws = run_rules(module, rules)
-        findings = resolve_positions(module, raws, path) if raws else []
+        findings = resolve_positions(module, raws, path, text) if raws else []
     except SourceError as exc:
         findings = [parse_error(path, exc)]
     except RecursionError:
@@ -137,9 +142,12 @@ def run_rules(module: cst.Module, rules: list[Rule]) -> list[RawFinding]:
     return [raw for rule in rules for raw in rule.check(facts)]
 
 
-def resolve_positions(module: cst.Module, raws: Iterable[RawFinding], path: str) -> list[Finding]:
+def resolve_positions(
+    module: cst.Module, raws: Iterable[RawFinding], path: str, text: str
+) -> list[Finding]:
     """Positions are computed only for files that have findings (most have none)."""
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    lines = LineIndex(text)
     findings = []
     for raw in raws:
         start = positions[raw.node].start
@@ -149,10 +157,51 @@ def resolve_positions(module: cst.Module, raws: Iterable[RawFinding], path: str)
             rstart = positions[raw.related_node].start
             related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
             message = message.replace("{related_line}", str(rstart.line))
-        findings.append(
-            Finding(path, start.line, start.column + 1, raw.code, message, related, raw.fix)
-        )
+        fix = None
+        if raw.fix is not None:
+            edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)
+            fix = Fix(raw.fix.description, raw.fix.applicability, edits)
+        findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
     return findings
+
+
+class LineIndex:
+    """Offsets of line starts, splitting lines exactly where libcst does (\\r\\n, \\r, \\n)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+        match = re.search(r"\r\n|\r|\n", text)
+        self.newline = match.group() if match else "\n"
+
+    def offset(self, line: int, column: int) -> int:
+        return self.starts[line - 1] + column if line <= len(self.starts) else len(self.text)
+
+    def line_start(self, line: int) -> int:
+        return self.starts[line - 1] if line <= len(self.starts) else len(self.text)
+
+    def resolve(self, edit: Edit, positions) -> TextEdit:
+        where = positions[edit.node]
+        end = positions[edit.end_node or edit.node].end
+        indent = " " * where.start.column if edit.action in ("insert_before", "insert_after") else ""
+        if edit.action == "replace":
+            return TextEdit(
+                self.offset(where.start.line, where.start.column),
+                self.offset(end.line, end.column),
+                edit.text,
+            )
+        if edit.action == "insert_before":
+            at = self.line_start(where.start.line)
+            indent = self.text[at: self.offset(where.start.line, where.start.column)]
+            return TextEdit(at, at, indent + edit.text + self.newline)
+        if edit.action == "insert_after":
+            at = self.line_start(end.line + 1)
+            unterminated = at == len(self.text) and not self.text.endswith(("\n", "\r"))
+            prefix = self.newline if unterminated else ""
+            return TextEdit(at, at, prefix + indent + edit.text + self.newline)
+        if edit.action == "delete":
+            return TextEdit(self.line_start(where.start.line), self.line_start(end.line + 1), "")
+        raise ValueError(f"unknown edit action {edit.action!r}")
 
 
 def noqa_codes(line: str) -> Optional[tuple[str, ...]]:

@@ -72,6 +72,8 @@ class Batch:
     origin: str  # the loop target it came from
     loop: "Loop"
     plain: bool = False  # unpacked or indexed out of a batch: a tensor, whose `.to` is no move
+    # Where the name got its value: the `for` loop, or the assignment statement in its body.
+    bound_at: Optional[cst.CSTNode] = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,9 @@ class CudaLiteral:
     node: cst.CSTNode
     kind: str  # "torch.device", ".to", ".cuda", "device=", "map_location=", "default", "assign"
     guarded: bool
+    scope: Scope = field(compare=False)
+    call: Optional[cst.Call] = field(default=None, compare=False)  # the `.cuda(...)` call
+    in_conditional: bool = False  # an arm of `x if c else y`: no simple rewrite
 
 
 @dataclass(eq=False)
@@ -212,6 +217,7 @@ class UnmovedUse:
     batch: Batch
     model: ModelOnDevice
     early_move: Optional[cst.CSTNode]
+    dict_like: bool = False  # `model(**batch)`, `batch["input_ids"]`: moved key by key
 
 
 # --- the pass ---------------------------------------------------------------------------------
@@ -236,6 +242,11 @@ class _FactsVisitor(cst.CSTVisitor):
         self.guarding_ifs: list[cst.If] = []
         self.param_defaults = 0
         self.seq = 0
+        self.statement: Optional[cst.SimpleStatementLine] = None
+        self.module_body_ids: set[int] = set()
+        self.torch_imported = False
+        self.last_import: Optional[cst.CSTNode] = None  # where a `device = ...` line can go
+        self.module_devices: dict[str, cst.CSTNode] = {}  # module-level device variables
         self.prepares = False  # accelerator.prepare / fabric.setup_dataloaders somewhere
         self.uses_nccl = False  # NCCL process groups exist only on CUDA: the file needs a GPU
 
@@ -282,7 +293,24 @@ class _FactsVisitor(cst.CSTVisitor):
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self._pop()
 
+    def visit_Import(self, node: cst.Import) -> None:
+        self._note_import()
+        for alias in node.names:
+            bound = alias.asname.name if alias.asname else alias.name
+            if isinstance(bound, cst.Name):
+                self.scope.assigned.add(bound.value)
+                self.torch_imported |= bound.value == "torch" and alias.asname is None
+
+    def _note_import(self) -> None:
+        if self.scope is self.module_scope and not self.guarding_ifs and self.statement is not None:
+            if id(self.statement) in self.module_body_ids:
+                self.last_import = self.statement
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.module_body_ids = {id(statement) for statement in node.body}
+
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._note_import()
         module = dotted(node.module) if node.module is not None else None
         if isinstance(node.names, cst.ImportStar):
             return
@@ -380,8 +408,13 @@ class _FactsVisitor(cst.CSTVisitor):
                 yield info
             scope = scope.parent
 
-    def _cuda_literal(self, node: cst.CSTNode, kind: str, fallback: bool = False) -> None:
-        self.cuda_literals.append(CudaLiteral(node, kind, fallback or self._guarded()))
+    def _cuda_literal(
+        self, node: cst.CSTNode, kind: str, fallback: bool = False,
+        call: Optional[cst.Call] = None, in_conditional: bool = False,
+    ) -> None:
+        self.cuda_literals.append(
+            CudaLiteral(node, kind, fallback or self._guarded(), self.scope, call, in_conditional)
+        )
 
     def _device_position(self, expr: cst.BaseExpression, kind: str) -> None:
         """Record the CUDA literals an expression in a device position may evaluate to."""
@@ -391,7 +424,7 @@ class _FactsVisitor(cst.CSTVisitor):
         fallback = isinstance(expr, cst.IfExp) and not all(lit for _, lit in literals)
         for node, is_cuda in literals:
             if is_cuda:
-                self._cuda_literal(node, kind, fallback)
+                self._cuda_literal(node, kind, fallback, in_conditional=node is not expr)
 
     # loops
 
@@ -414,7 +447,7 @@ class _FactsVisitor(cst.CSTVisitor):
         plain = len(names) > 1
         for name in names:
             if name is not None:
-                state[name] = Batch(name, name, loop, plain)
+                state[name] = Batch(name, name, loop, plain, node)
         self.states.append(state)
 
     def leave_For(self, original_node: cst.For) -> None:
@@ -453,6 +486,12 @@ class _FactsVisitor(cst.CSTVisitor):
                 and _names_a_device(target.value)
             ):
                 self._device_position(node.value, "assign")
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = node
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self.statement = None  # `for x in l: x = x.to(d)` has no line of its own to edit
 
     def leave_Assign(self, original_node: cst.Assign) -> None:
         for target in original_node.targets:
@@ -500,7 +539,7 @@ class _FactsVisitor(cst.CSTVisitor):
         if contains_move(value):
             home.data_moves.add(key)
             if "." not in key:
-                self.scope.move_frames[-1][key] = value
+                self.scope.move_frames[-1][key] = self.statement or value
         elif "." not in key:
             self.scope.forget_move(key)
         if _wraps_parallel(value):
@@ -511,6 +550,8 @@ class _FactsVisitor(cst.CSTVisitor):
             self._update_state(key, value, unpacked)
 
     def _classify_binding(self, home: Scope, key: str, value: cst.BaseExpression) -> None:
+        if home is self.module_scope and _is_device_value(value):
+            self.module_devices.setdefault(key, value)
         if _builds_loss(value, self.functional_imports):
             home.losses.add(key)
         if isinstance(value, cst.Call):
@@ -540,7 +581,7 @@ class _FactsVisitor(cst.CSTVisitor):
             new = MOVED
         if isinstance(new, Batch):
             plain = new.plain or unpacked or isinstance(value, cst.Subscript)
-            new = Batch(name, new.origin, new.loop, plain)
+            new = Batch(name, new.origin, new.loop, plain, self.statement)
         if isinstance(state.get(name), Batch) and new is MOVED:
             state[BATCH_MOVED] = MOVED
         if new is None:
@@ -622,7 +663,7 @@ class _FactsVisitor(cst.CSTVisitor):
                 self._device_position(first, ".to")
             elif method == "cuda" and dotted(receiver) != "torch":
                 assert isinstance(node.func, cst.Attribute)
-                self._cuda_literal(node.func.attr, ".cuda")
+                self._cuda_literal(node.func.attr, ".cuda", call=node)
         for name in ("device", "map_location"):
             arg = keyword_arg(node, name)
             if arg is not None:
@@ -751,6 +792,17 @@ def _cuda_arms(expr: cst.BaseExpression) -> Optional[list[tuple[cst.CSTNode, boo
     return None
 
 
+def _is_device_value(value: cst.BaseExpression) -> bool:
+    """`torch.device(...)`, `'cuda' if ... else 'cpu'`, `accelerator.device`."""
+    if isinstance(value, cst.Call):
+        return dotted(value.func) == "torch.device"
+    if isinstance(value, cst.IfExp):
+        return string_value(value.body) is not None or isinstance(value.body, cst.Call)
+    if isinstance(value, cst.Attribute):
+        return value.attr.value == "device"
+    return False
+
+
 def _binding_kind(key: str, value: cst.BaseExpression) -> str:
     """What `key = value` does to where `key` lives: move, keep (a wrapper of itself), rebind."""
     if is_to_device_call(value):
@@ -823,6 +875,9 @@ class Facts:
         self.functional_imports = visitor.functional_imports
         self.prepares = visitor.prepares
         self.uses_nccl = visitor.uses_nccl
+        self.torch_imported = visitor.torch_imported
+        self.last_import = visitor.last_import
+        self.module_devices = visitor.module_devices
 
     # name resolution
 
@@ -1063,4 +1118,9 @@ class Facts:
     def _use(self, kind: str, event: CallEvent, arg: cst.CSTNode, batch: Batch,
              model: ModelOnDevice) -> UnmovedUse:
         early = batch.loop.early_moves.get(batch.origin)
-        return UnmovedUse(kind, event.call, event.callee, arg, batch, model, early)
+        dict_like = any(a.value is arg and a.star == "**" for a in event.call.args) or (
+            isinstance(arg, cst.Subscript)
+            and any(string_value(e.slice.value) is not None for e in arg.slice
+                    if isinstance(e.slice, cst.Index))
+        )
+        return UnmovedUse(kind, event.call, event.callee, arg, batch, model, early, dict_like)

@@ -16,12 +16,36 @@ class Applicability(str, Enum):
 
 
 @dataclass(frozen=True)
+class Edit:
+    """An edit anchored on nodes; the engine turns it into a `TextEdit` once positions exist.
+
+    replace: the text from `node` to `end_node` (default: `node`) becomes `text`.
+    insert_before: a new line `text` above the line of `node`, indented like `node`.
+    insert_after: a new line `text` below the last line of `node`, indented like `node`.
+    delete: the whole lines `node` spans.
+    """
+
+    action: str
+    node: cst.CSTNode
+    text: str = ""
+    end_node: Optional[cst.CSTNode] = None
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """Replace text[start:end] by `text`."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
 class Fix:
-    """Replace `old` by `new` in the tree (a later issue applies them)."""
 
     description: str
     applicability: Applicability
-    replacements: tuple[tuple[cst.CSTNode, cst.CSTNode], ...] = ()
+    edits: tuple  # of Edit before positions are resolved, of TextEdit after
 
 
 @dataclass(frozen=True)

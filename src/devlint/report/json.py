@@ -14,5 +14,6 @@ def render(result: RunResult) -> str:
         "files_checked": result.files_checked,
         "findings": [f.to_dict() for f in result.findings],
         "errors": result.errors,
+        "fixed": result.fixed,
     }
     return json.dumps(payload, indent=2) + "\n"

@@ -10,6 +10,8 @@ def format_finding(finding: Finding) -> str:
 
 
 def render(result: RunResult) -> str:
+    if result.diffs:
+        return "".join(result.diffs) + _fix_summary(result, would=True) + "\n"
     lines = [format_finding(f) for f in result.findings]
     files = len({f.path for f in result.findings})
     n = len(result.findings)
@@ -21,4 +23,21 @@ def render(result: RunResult) -> str:
         )
     else:
         lines.append(f"No findings ({checked}).")
+    if result.fixed:
+        lines.append(_fix_summary(result, would=False))
+    else:
+        fixable = sum(1 for f in result.findings if f.fix is not None)
+        safe = sum(1 for f in result.findings if f.fix is not None
+                   and f.fix.applicability.value == "safe")
+        if fixable:
+            hint = f"{safe} fixable with --fix" if safe else ""
+            if fixable - safe:
+                hint += (", " if hint else "") + f"{fixable - safe} more with --fix --unsafe-fixes"
+            lines.append(f"[{hint}]")
     return "\n".join(lines) + "\n"
+
+
+def _fix_summary(result: RunResult, would: bool) -> str:
+    verb = "Would fix" if would else "Fixed"
+    n, left = result.fixed, len(result.findings)
+    return f"{verb} {n} finding{'s' if n != 1 else ''} ({left} remaining)."

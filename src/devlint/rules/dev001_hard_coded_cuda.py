@@ -2,9 +2,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from devlint.facts import Facts
-from devlint.findings import RawFinding
+from typing import Optional
+
+from devlint.facts import CudaLiteral, Facts
+from devlint.findings import Applicability, Edit, Fix, RawFinding
 from devlint.rules.base import Rule
+from devlint.rules.fixes import (
+    code, cuda_method_call_arguments, insert_device_line, module_device,
+)
 from devlint.syntax import string_value
 
 
@@ -63,4 +68,32 @@ class HardCodedCuda(Rule):
                     f"hard-coded device '{value}' with no CPU fallback; use "
                     "`torch.device('cuda' if torch.cuda.is_available() else 'cpu')`"
                 )
-            yield self.finding(literal.node, message)
+            yield self.finding(literal.node, message, fix=self.fix_for(literal, facts))
+
+    def fix_for(self, literal: CudaLiteral, facts: Facts) -> Optional[Fix]:
+        if not facts.torch_imported or literal.in_conditional:
+            return None
+        if literal.kind in ("torch.device", "torch.set_default_device", "assign"):
+            quoted = code(literal.node)
+            cpu = f"{quoted[-1]}cpu{quoted[-1]}"
+            fallback = f"{quoted} if torch.cuda.is_available() else {cpu}"
+            return Fix("add a CPU fallback", Applicability.SAFE,
+                       (Edit("replace", literal.node, fallback),))
+        edits = []
+        device = module_device(facts, literal.scope)
+        if device is None:
+            line = insert_device_line(facts)
+            if line is None:
+                return None
+            edits.append(line)
+            device = "device"
+        if literal.kind == ".cuda":
+            assert literal.call is not None
+            keywords = cuda_method_call_arguments(literal.call)
+            if keywords is None:
+                return None  # `.cuda(1)`: the index is a choice devlint cannot keep for you
+            inner = f"{device}, {keywords}" if keywords else device
+            edits.append(Edit("replace", literal.node, f"to({inner})", end_node=literal.call))
+        else:
+            edits.append(Edit("replace", literal.node, device))
+        return Fix(f"use `{device}`, chosen with a CPU fallback", Applicability.SAFE, tuple(edits))

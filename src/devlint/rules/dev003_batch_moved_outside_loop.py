@@ -2,9 +2,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from devlint.facts import Facts
-from devlint.findings import RawFinding
+from typing import Optional
+
+import libcst as cst
+
+from devlint.facts import Facts, UnmovedUse
+from devlint.findings import Applicability, Edit, Fix, RawFinding
 from devlint.rules.base import Rule
+from devlint.rules.fixes import code
 
 
 class BatchMovedOutsideLoop(Rule):
@@ -59,5 +64,21 @@ class BatchMovedOutsideLoop(Rule):
             )
             yield self.finding(
                 use.early_move, message, related_node=use.arg,
-                related_label=f"`{use.batch.var}` used unmoved here",
+                related_label=f"`{use.batch.var}` used unmoved here", fix=self.fix_for(use),
             )
+
+    def fix_for(self, use: UnmovedUse) -> Optional[Fix]:
+        """Cut the early move and paste it as the first line of the loop body (unsafe: it
+        moves code, and the statement may have done other work before the loop)."""
+        statement, body = use.early_move, use.batch.loop.node.body
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Assign)
+                and isinstance(body, cst.IndentedBlock) and body.body):
+            return None
+        text = code(statement.body[0])
+        if "\n" in text or "\r" in text:
+            return None
+        return Fix(
+            "move the `.to(device)` inside the loop", Applicability.UNSAFE,
+            (Edit("delete", statement), Edit("insert_before", body.body[0], text)),
+        )

@@ -5,6 +5,7 @@ from typing import Iterator
 from devlint.facts import Facts
 from devlint.findings import RawFinding
 from devlint.rules.base import Rule, model_phrase
+from devlint.rules.fixes import batch_move_fix
 
 
 class LossDeviceMismatch(Rule):
@@ -59,5 +60,6 @@ class LossDeviceMismatch(Rule):
                 f"before the loss"
             )
             yield self.finding(
-                use.arg, message, related_node=use.model.moved_at, related_label="model moved here"
+                use.arg, message, related_node=use.model.moved_at, related_label="model moved here",
+                fix=batch_move_fix(use, facts),
             )
