@@ -1,0 +1,203 @@
+"""The flake8 plugin through flake8's real CLI: same findings as `devlint check`, flake8's options.
+
+flake8 finds the plugin through the `flake8.extension` entry point of the installed package, so
+these tests need devlint installed (`pip install -e .`), as the README's test command does.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT, fixture_files
+
+FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s"
+BUGGY = textwrap.dedent(
+    """\
+    import torch
+    device = torch.device("cuda")
+    """
+)
+
+Positions = dict[str, set[tuple[int, int, str]]]
+
+
+def flake8(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess:
+    # --isolated: no setup.cfg, tox.ini, .flake8 or user config can change the result.
+    return subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", *args], cwd=cwd, input=stdin,
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+def flake8_positions(*args: str, cwd: Path = ROOT) -> Positions:
+    result = flake8(f"--format={FORMAT}", *args, cwd=cwd)
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    found: Positions = defaultdict(set)
+    for line in result.stdout.splitlines():
+        path, row, col, code = line.rsplit("|", 3)
+        found[os.path.normpath(cwd / path)].add((int(row), int(col), code))
+    return found
+
+
+@pytest.fixture(scope="module")
+def devlint_positions() -> Positions:
+    """`devlint check fixtures --format json`, once for the module."""
+    result = subprocess.run(
+        [sys.executable, "-m", "devlint", "check", "fixtures", "--format", "json"], cwd=ROOT,
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 1, result.stderr
+    payload = json.loads(result.stdout)
+    assert not payload["errors"]
+    found: Positions = defaultdict(set)
+    for f in payload["findings"]:
+        found[os.path.normpath(ROOT / f["path"])].add((f["line"], f["column"], f["code"]))
+    return found
+
+
+def compare(flake8_found: Positions, devlint_found: Positions, files: list[Path]) -> None:
+    assert files
+    mismatches = {}
+    for path in files:
+        got, want = flake8_found.get(str(path), set()), devlint_found.get(str(path), set())
+        if got != want:
+            name = str(path.relative_to(ROOT))
+            mismatches[name] = {"flake8": sorted(got), "devlint": sorted(want)}
+    assert not mismatches, json.dumps(mismatches, indent=1)
+    # Nothing outside the fixtures was reported (e.g. a stray path spelling).
+    assert set(flake8_found) <= {str(p) for p in files}
+
+
+def test_flake8_matches_devlint_on_every_fixture_in_parallel(devlint_positions: Positions) -> None:
+    files = fixture_files()
+    found = flake8_positions("--select", "DEV", "-j", "2", "fixtures")
+    assert sum(map(len, found.values())) > 0
+    compare(found, devlint_positions, files)
+
+
+def test_serial_flake8_gives_the_same_result(devlint_positions: Positions) -> None:
+    files = [p for p in fixture_files() if p.parent == FIXTURES / "DEV001"]
+    found = flake8_positions("--select", "DEV", "-j", "1", "fixtures/DEV001")
+    compare(found, devlint_positions, files)
+
+
+def test_stdin_with_display_name() -> None:
+    result = flake8("--select", "DEV", "--stdin-display-name", "train.py", "-", stdin=BUGGY)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("train.py:2:23: DEV001 hard-coded device 'cuda'"), result.stdout
+
+
+def test_noqa_silences_only_the_codes_it_names(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(
+        "import torch\n"
+        'a = torch.device("cuda")  # noqa: DEV001\n'
+        'b = torch.device("cuda")  # noqa\n'
+        'c = torch.device("cuda")  # noqa: E501\n'
+        'd = torch.device("cuda")\n',
+        encoding="utf-8",
+    )
+    found = flake8_positions("--select", "DEV", "train.py", cwd=tmp_path)
+    assert {(row, code) for row, _, code in found[str(tmp_path / "train.py")]} == {
+        (4, "DEV001"),
+        (5, "DEV001"),
+    }
+
+
+def test_extend_select_and_select_are_flake8s(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(BUGGY + "import os\n", encoding="utf-8")
+    extended = flake8_positions("--extend-select", "DEV", "train.py", cwd=tmp_path)
+    codes = {code for _, _, code in extended[str(tmp_path / "train.py")]}
+    assert {"DEV001", "F401"} <= codes
+    only_pyflakes = flake8_positions("--select", "F", "train.py", cwd=tmp_path)
+    assert {code for _, _, code in only_pyflakes[str(tmp_path / "train.py")]} == {"F401"}
+    ignored = flake8_positions("--extend-ignore", "DEV001", "train.py", cwd=tmp_path)
+    assert "DEV001" not in {code for _, _, code in ignored[str(tmp_path / "train.py")]}
+
+
+def test_per_file_ignores(tmp_path: Path) -> None:
+    (tmp_path / "gpu_only").mkdir()
+    (tmp_path / "gpu_only" / "train.py").write_text(BUGGY, encoding="utf-8")
+    (tmp_path / "train.py").write_text(BUGGY, encoding="utf-8")
+    found = flake8_positions(
+        "--select", "DEV", "--per-file-ignores", "gpu_only/*:DEV001", ".", cwd=tmp_path
+    )
+    assert set(found) == {str(tmp_path / "train.py")}
+
+
+def test_syntax_errors_are_flake8s_e999_not_dev999(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text('device = torch.device("cuda"\n', encoding="utf-8")
+    found = flake8_positions("--select", "DEV,E999", "broken.py", cwd=tmp_path)
+    assert {code for _, _, code in found[str(tmp_path / "broken.py")]} == {"E999"}
+
+
+def test_version_lists_the_plugin() -> None:
+    result = flake8("--version")
+    assert result.returncode == 0, result.stderr
+    assert "devlint" in result.stdout
+
+
+PROBE = textwrap.dedent(
+    """\
+    import json, sys
+    import devlint.flake8_plugin as plugin
+    lines = sys.stdin.read().splitlines(keepends=True)
+    findings = list(plugin.DevlintChecker(None, lines, "t.py").run())
+    print(json.dumps({
+        "findings": [[row, col, text] for row, col, text, _ in findings],
+        "libcst": "libcst" in sys.modules,
+        "engine": "devlint.engine" in sys.modules,
+    }))
+    """
+)
+
+
+def probe(source: str) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE], input=source, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_files_without_trigger_words_never_import_libcst() -> None:
+    source = "import os\n\n\ndef main():\n    return os.listdir('.')\n"
+    report = probe(source)
+    assert report == {"findings": [], "libcst": False, "engine": False}
+
+
+def test_files_with_trigger_words_are_analyzed() -> None:
+    report = probe(BUGGY)
+    assert report["libcst"] and report["engine"]
+    assert [row for row, _, _ in report["findings"]] == [2]
+    row, col, text = report["findings"][0]
+    assert (row, col) == (2, 22)  # flake8 columns are 0-based; devlint prints 23
+    assert text.startswith("DEV001 hard-coded device 'cuda'")
+
+
+def test_trigger_words_equal_the_rules_own() -> None:
+    from devlint.flake8_plugin import TRIGGERS
+    from devlint.rules import ALL_RULES
+
+    assert set(TRIGGERS) == {word for rule in ALL_RULES for word in rule.triggers}
+
+
+def test_importing_the_plugin_is_cheap() -> None:
+    code = (
+        "import sys, devlint.flake8_plugin\n"
+        "heavy = sorted(m for m in ('libcst', 'torch', 'devlint.engine', 'devlint.rules')"
+        " if m in sys.modules)\n"
+        "print(','.join(heavy))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
