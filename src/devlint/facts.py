@@ -938,7 +938,7 @@ class Facts:
 
     def _takes_device(self, function: Scope) -> bool:
         return any(
-            "device" in p.lower() or p in ("dev", "gpu", "rank", "local_rank")
+            "device" in p.lower() or p in ("gpu", "rank", "local_rank")
             for p in function.params
         )
 

@@ -15,7 +15,7 @@ from devlint import __version__
 # The union of every rule's `Rule.triggers` (a test keeps it equal to the rules' own): a file
 # with none of these words cannot produce a finding, so it is never parsed. Reading the triggers
 # from `devlint.rules` here would import libcst for every file flake8 checks.
-TRIGGERS: tuple[str, ...] = ("cuda", ".to(", "dev", "gpu", "rank")
+TRIGGERS: tuple[str, ...] = ("cuda", ".to(", "device", "gpu", "rank")
 
 
 class DevlintChecker:

@@ -19,7 +19,7 @@ class Rule:
     good: ClassVar[str]  # Use instead
     fix: ClassVar[str]  # How to fix it
     # Words one of which every file with a finding contains: files without any are not parsed.
-    triggers: ClassVar[tuple[str, ...]] = ("cuda", ".to(", "dev", "gpu", "rank")
+    triggers: ClassVar[tuple[str, ...]] = ("cuda", ".to(", "device", "gpu", "rank")
 
     def check(self, facts: Facts) -> Iterator[RawFinding]:
         raise NotImplementedError
