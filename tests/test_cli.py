@@ -138,6 +138,15 @@ def test_unreadable_file(tmp_path: Path) -> None:
     assert "secret.py: cannot read" in result.stderr
 
 
+def test_dangling_symlink_is_a_read_error_even_as_root(tmp_path: Path) -> None:
+    (tmp_path / "gone.py").symlink_to(tmp_path / "missing-target.py")
+    write(tmp_path / "bad.py", BUGGY)
+    result = devlint("check", "gone.py", "bad.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "gone.py: cannot read" in result.stderr and "Traceback" not in result.stderr
+    assert "bad.py:2:23: DEV001" in result.stdout
+
+
 @pytest.mark.parametrize(
     "content, reason",
     [

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import fnmatch
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -26,7 +26,6 @@ class Config:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     root: Optional[Path] = None  # the directory of the pyproject.toml it came from
-    source: Optional[Path] = field(default=None, compare=False)
 
     def selection_for(self, path: Path) -> Selection:
         extra = tuple(code for pattern, codes in self.per_file_ignores
@@ -83,7 +82,6 @@ def load_config(pyproject: Optional[Path]) -> Config:
         exclude=tuple(table.get("exclude", [])) + tuple(table.get("extend-exclude", [])),
         per_file_ignores=tuple((k, _codes(v, k, pyproject)) for k, v in pfi.items()),
         root=pyproject.parent,
-        source=pyproject,
     )
 
 

@@ -1,6 +1,7 @@
 """The shape every rule has: a code, a name, its docs, and a check over the shared facts."""
 from __future__ import annotations
 
+import textwrap
 from typing import ClassVar, Iterator
 
 from devlint.facts import Facts
@@ -65,8 +66,6 @@ class Rule:
 
 
 def _dedent(text: str) -> str:
-    import textwrap
-
     return textwrap.dedent(text).strip("\n")
 
 

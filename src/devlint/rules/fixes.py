@@ -7,7 +7,7 @@ import libcst as cst
 
 from devlint.facts import Batch, Facts, ModelOnDevice, Scope, UnmovedUse
 from devlint.findings import Applicability, Edit, Fix
-from devlint.syntax import dotted, is_to_device_call, method_call, positional_args
+from devlint.syntax import dotted, is_to_device_call, positional_args
 
 FALLBACK = "torch.device('cuda' if torch.cuda.is_available() else 'cpu')"
 
@@ -111,7 +111,3 @@ def cuda_method_call_arguments(call: cst.Call) -> Optional[str]:
     keywords = [code(a).rstrip(", ") for a in call.args]
     return ", ".join(keywords)
 
-
-def is_method(node: cst.CSTNode, name: str) -> bool:
-    mc = method_call(node)
-    return mc is not None and mc[1] == name
