@@ -1,0 +1,95 @@
+"""Shadow CUDA (devlint.verify.shadow): GPU-valid idioms run clean, device bugs raise PyTorch's
+own errors with the creation site of the CPU tensor, and losses are bit-identical to the CPU.
+
+The shadow is never installed in the pytest process: one child process runs every case
+(tests/shadow_cases/run_cases.py) and writes a JSON of outcomes that the tests below read.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from shadow_cases.cases import BAD, GOOD, origin_line  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+RUNNER = HERE / "shadow_cases" / "run_cases.py"
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    out = tmp_path_factory.mktemp("shadow") / "outcomes.json"
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    env.pop("DEVLINT_SHADOW_ALLOW_UNTESTED_TORCH", None)
+    proc = subprocess.run([sys.executable, str(RUNNER), str(out)], capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert out.exists(), f"runner failed (rc {proc.returncode}):\n{proc.stderr[-4000:]}"
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_there_are_enough_cases():
+    assert len(GOOD) >= 40 and len(BAD) >= 20
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_gpu_valid_idiom_runs_clean(outcomes, name):
+    outcome = outcomes["cases"][name]
+    assert outcome["raised"] is None, (
+        f"{outcome['raised']}: {outcome['message']}\n{outcome['where']}")
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_device_bug_raises_pytorchs_error(outcomes, name):
+    outcome, bad = outcomes["cases"][name], BAD[name]
+    assert outcome["raised"] == bad.error, outcome
+    assert outcome["message"].split("\n")[0] == bad.message
+
+
+@pytest.mark.parametrize("name", sorted(n for n, bad in BAD.items() if origin_line(bad.source)))
+def test_error_points_at_the_line_that_created_the_cpu_tensor(outcomes, name):
+    outcome, line = outcomes["cases"][name], origin_line(BAD[name].source)
+    assert outcome["origin"] == {
+        "path": f"/devlint-shadow-cases/{name}.py", "line": line,
+        "function": outcome["origin"]["function"],
+    }
+    assert outcome["message"].split("\n")[1] == (
+        f"The cpu tensor was created at /devlint-shadow-cases/{name}.py:{line} in "
+        f"{outcome['origin']['function']}."
+    )
+
+
+def test_origin_names_the_function(outcomes):
+    assert outcomes["cases"]["tensor_created_in_forward"]["origin"]["function"] == "forward"
+    assert outcomes["cases"]["plain_tensor_attribute"]["origin"]["function"] == "__init__"
+
+
+def test_losses_are_bit_identical_to_the_cpu_run(outcomes):
+    plain, shadowed = outcomes["plain_losses"], outcomes["shadow_losses"]
+    assert len(plain) == 30 and len(set(plain)) > 1
+    assert shadowed == plain
+
+
+def test_unknown_torch_version_is_refused(outcomes):
+    assert "written against torch 2.13" in outcomes["refusal"]
+    assert "9.9.0" in outcomes["refusal"]
+
+
+def test_recorder_wrappers_before_and_after_install_still_see_calls(outcomes):
+    """Tensor.to was wrapped before install(), the others after: all must keep working (every
+    case ran with them) and still be called."""
+    calls = outcomes["wrapper_calls"]
+    for name in ("to", "cuda", "_apply", "backward", "step"):
+        assert calls.get(name, 0) > 0, calls
+
+
+def test_importing_devlint_does_not_import_torch():
+    code = "import sys, devlint, devlint.cli, devlint.verify; print('torch' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "False"
