@@ -21,9 +21,12 @@ from devlint.syntax import (
     HOST_METHODS,
     contains_move,
     dotted,
+    factory_rank,
     has_device_argument,
     identifier_words,
     is_cuda_literal,
+    is_host_factory,
+    is_host_move,
     is_to_device_call,
     keyword_arg,
     last_part,
@@ -31,6 +34,7 @@ from devlint.syntax import (
     positional_args,
     string_value,
     target_names,
+    tensor_factory,
     tuple_elements,
     walk,
 )
@@ -88,7 +92,21 @@ class Output:
     callee: str
 
 
-Value = Union[Batch, Moved, Output]
+@dataclass(frozen=True)
+class Host:
+    """A tensor of one dimension or more that a factory made on the CPU (no `device=`)."""
+
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class Input:
+    """A tensor argument of `forward`: it lives wherever the module was moved."""
+
+    name: str
+
+
+Value = Union[Batch, Moved, Output, Host, Input]
 MOVED = Moved()
 BATCH_MOVED = "<a batch was moved>"  # a state key no identifier can collide with
 
@@ -117,6 +135,7 @@ class Scope:
     availability_flags: set[str] = field(default_factory=set)
     uses_accelerator: bool = False  # a parameter named accelerator/fabric: loaders prepared
     unpacked_from: dict[str, cst.Call] = field(default_factory=dict)
+    tensors: dict[str, "TensorOrigin"] = field(default_factory=dict)  # names bound to a factory
     move_frames: list[dict[str, cst.CSTNode]] = field(default_factory=lambda: [{}])
 
     @property
@@ -220,6 +239,131 @@ class UnmovedUse:
     dict_like: bool = False  # `model(**batch)`, `batch["input_ids"]`: moved key by key
 
 
+# --- records of DEV005-DEV013 -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiscardedMove:
+    """`t.to(device)`, `t.cuda()` or `t.cpu()` as a bare statement on a known plain tensor."""
+
+    call: cst.Call
+    receiver: cst.BaseExpression
+    name: Optional[str]  # the receiver when it is a plain name (what the fix can rebind)
+    why: str  # what makes the receiver a tensor, for the message
+
+
+@dataclass(frozen=True)
+class HostMeeting:
+    """A CPU factory tensor meeting another value in an operation or a call."""
+
+    host: Host
+    at: cst.CSTNode  # the operation or the call where they meet
+    other: Optional[Value]  # the value it meets; None when it meets the callee itself
+    callee: Optional[str]  # the callee when the host tensor is handed to a call
+    scope: Scope
+    seq: int
+    in_default_device: bool  # under `with torch.device(...)`: the factory obeys it
+
+
+@dataclass(eq=False)
+class LoopFrame:
+    """A `for` or `while` loop of one function, with what its body binds and does."""
+
+    node: Union[cst.For, cst.While]
+    trains: bool = False  # the body steps an optimizer, calls backward or walks a loader
+    binds: set[str] = field(default_factory=set)
+    offloads: set[str] = field(default_factory=set)  # keys moved back to the CPU in the body
+
+
+@dataclass(frozen=True)
+class ModelMoveInLoop:
+    key: str
+    call: cst.Call
+    statement: Optional[cst.SimpleStatementLine]  # the line, when it holds only the move
+    loops: tuple[LoopFrame, ...]  # the loops of its function around it, outermost first
+    argument_names: tuple[str, ...]  # names the device expression reads
+
+
+@dataclass(frozen=True)
+class TorchLoad:
+    call: cst.Call
+    scope: Scope
+    guarded: bool  # under a test about the device: the author chose where it runs
+    source: str  # the code of the first argument
+
+
+@dataclass(frozen=True)
+class NumpyCall:
+    """`<value>.numpy()` where the value comes from a device model or a move."""
+
+    call: cst.Call
+    value: Value
+    scope: Scope
+    seq: int
+    detached: bool  # `.detach()` or `.data` already in the chain
+    no_grad: bool  # under `torch.no_grad()`/`inference_mode()`: nothing requires grad
+
+
+@dataclass(frozen=True)
+class LossBuild:
+    """`criterion = nn.XLoss(weight=w)` where `w` is a CPU tensor at that point."""
+
+    key: str
+    home: Scope
+    scope: Scope
+    call: cst.Call
+    weight: cst.BaseExpression
+    keyword: str  # "weight", "pos_weight" or "" (the first positional argument)
+
+
+@dataclass(frozen=True)
+class GpuIndex:
+    """A fixed GPU index: `'cuda:0'`, `.cuda(0)`, `set_device(0)`, `device_ids=[0]`."""
+
+    node: cst.CSTNode  # the string or integer literal
+    kind: str  # "string" or "integer"
+    scope: Scope
+    rank_guarded: bool  # under a test about rank/world size: one process chose it
+
+
+@dataclass(frozen=True)
+class Container:
+    """`self.attr = [...]`/`{...}` (or filled later by `.append`/`[k] = `) in a class."""
+
+    attr: str
+    statement: Optional[cst.SimpleStatementLine]  # the line, when it holds only this
+    value: cst.BaseExpression
+    callees: tuple[str, ...]  # what builds its elements (`nn.Linear`, `Block`)
+
+
+@dataclass(frozen=True)
+class TensorAttribute:
+    """`self.attr = torch.<factory>(...)` in `__init__`."""
+
+    attr: str
+    statement: Optional[cst.SimpleStatementLine]  # the line, when it holds only this
+    value: cst.BaseExpression
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    name: str
+    node: cst.ClassDef
+    scope: Scope
+    bases: tuple[str, ...]
+    methods: set[str] = field(default_factory=set)
+    containers: dict[str, Container] = field(default_factory=dict)
+    added: dict[str, list[str]] = field(default_factory=dict)  # attr -> callees appended later
+    wrapped: set[str] = field(default_factory=set)  # handed to nn.Sequential/ModuleList
+    registers_by_hand: bool = False  # add_module / register_module / setattr
+    tensor_attributes: dict[str, TensorAttribute] = field(default_factory=dict)
+    assigned_elsewhere: set[str] = field(default_factory=set)  # set outside `__init__`
+    forward_reads: dict[str, cst.Attribute] = field(default_factory=dict)
+    moved_in_forward: set[str] = field(default_factory=set)
+    called: set[str] = field(default_factory=set)  # names called in the body (classes it builds)
+    moves_itself: bool = False  # overrides `_apply`/`to`/`cuda`
+
+
 # --- the pass ---------------------------------------------------------------------------------
 
 
@@ -249,6 +393,30 @@ class _FactsVisitor(cst.CSTVisitor):
         self.module_devices: dict[str, cst.CSTNode] = {}  # module-level device variables
         self.prepares = False  # accelerator.prepare / fabric.setup_dataloaders somewhere
         self.uses_nccl = False  # NCCL process groups exist only on CUDA: the file needs a GPU
+        # DEV005-DEV013
+        self.scopes: list[Scope] = [self.module_scope]
+        self.discarded_moves: list[DiscardedMove] = []
+        self.host_meetings: list[HostMeeting] = []
+        self.loop_frames: list[list[LoopFrame]] = [[]]  # per function, innermost last
+        self.model_moves_in_loops: list[ModelMoveInLoop] = []
+        self.torch_loads: list[TorchLoad] = []
+        self.saved_paths: set[str] = set()  # `torch.save(obj, <path>)`: the path's code
+        self.device_fallback = False  # `torch.cuda.is_available()` somewhere: runs on CPU too
+        self.default_device = False  # `torch.set_default_device(...)`: factories obey it
+        self.default_device_depth = 0  # inside `with torch.device(...)`
+        self.no_grad_depth = 0
+        self.numpy_calls: list[NumpyCall] = []
+        self.loss_builds: list[LossBuild] = []
+        self.gpu_indices: list[GpuIndex] = []
+        self.distributed = False  # init_process_group or LOCAL_RANK
+        self.per_process_visibility = False  # CUDA_VISIBLE_DEVICES: index 0 is this rank's GPU
+        self.rank_guards: list[bool] = []
+        self.classes: dict[str, ClassInfo] = {}
+        self.class_stack: list[ClassInfo] = []
+        self.slice_depth = 0
+        self.device_context_calls: set[int] = set()  # factories under `with torch.device(...)`
+        self.moved_constructions: set[str] = set()  # `Net(...).to(device)`: Net is moved
+        self.expect_raise_depth = 0  # under `with pytest.raises(...)`: failing is the point
 
     # scopes
 
@@ -276,21 +444,61 @@ class _FactsVisitor(cst.CSTVisitor):
         self.guard_depth += guarded
         if self.scope.kind == "module":
             self.functions[node.name.value] = FunctionInfo(node.name.value, scope)
+        info = self._method_class()
+        if info is not None:
+            info.methods.add(node.name.value)
+            if node.name.value in ("_apply", "to", "cuda"):
+                info.moves_itself = True
         self._push(scope)
-        self.states.append({})  # a function body starts with no batch in flight
+        self.scopes.append(scope)
+        # A function body starts with no batch in flight; `forward` starts with its inputs.
+        self.states.append(_forward_inputs(node) if info is not None else {})
         self.block_guards.append(False)
+        self.loop_frames.append([])
+        no_grad = any(_is_no_grad(d.decorator) for d in node.decorators)
+        self.no_grad_depth += no_grad
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.guard_depth -= self.guarding_ifs.pop() is not None
+        self.no_grad_depth -= any(_is_no_grad(d.decorator) for d in original_node.decorators)
         self.states.pop()
         self.block_guards.pop()
+        self.loop_frames.pop()
         self._pop()
+
+    def _method_class(self) -> Optional[ClassInfo]:
+        """The class whose body this def is directly in (a method), else None."""
+        if self.scope.kind == "class" and self.class_stack and self.class_stack[-1].scope is self.scope:
+            return self.class_stack[-1]
+        return None
+
+    def _current_class(self) -> Optional[ClassInfo]:
+        """The class of the method being walked (`self` is its instance)."""
+        cls = self.scope.class_scope
+        if cls is not None and self.class_stack and self.class_stack[-1].scope is cls:
+            return self.class_stack[-1]
+        return None
+
+    def _method_name(self) -> str:
+        scope: Optional[Scope] = self.scope
+        while scope is not None and scope.kind == "function":
+            if scope.parent is not None and scope.parent.kind == "class":
+                return scope.name
+            scope = scope.parent
+        return ""
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.scope.assigned.add(node.name.value)
-        self._push(Scope("class", node.name.value, self.scope, node))
+        scope = Scope("class", node.name.value, self.scope, node)
+        bases = tuple(d for d in (dotted(b.value) for b in node.bases) if d is not None)
+        info = ClassInfo(node.name.value, node, scope, bases)
+        self.classes.setdefault(node.name.value, info)
+        self.class_stack.append(info)
+        self._push(scope)
+        self.scopes.append(scope)
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.class_stack.pop()
         self._pop()
 
     def visit_Import(self, node: cst.Import) -> None:
@@ -372,8 +580,11 @@ class _FactsVisitor(cst.CSTVisitor):
         if any(self._is_guard_test(t) for t in tests):
             self.guard_depth += 1
             self.guarding_ifs.append(node)
+        self.rank_guards.append(any(_is_rank_test(t) for t in tests))
 
     def leave_If(self, original_node: cst.If) -> None:
+        if id(original_node) not in self.elif_nodes:
+            self.rank_guards.pop()
         if self.guarding_ifs and self.guarding_ifs[-1] is original_node:
             self.guarding_ifs.pop()
             self.guard_depth -= 1
@@ -396,9 +607,27 @@ class _FactsVisitor(cst.CSTVisitor):
     def visit_IfExp(self, node: cst.IfExp) -> None:
         # `'cuda:1' if a else 'cuda:0'` has no CPU arm: it is no fallback.
         self.ifexps.append(not (is_cuda_literal(node.body) and is_cuda_literal(node.orelse)))
+        self.rank_guards.append(_is_rank_test(node.test))
 
     def leave_IfExp(self, original_node: cst.IfExp) -> None:
         self.ifexps.pop()
+        self.rank_guards.pop()
+
+    def visit_With(self, node: cst.With) -> None:
+        self.default_device_depth += any(_is_device_context(i.item) for i in node.items)
+        self.no_grad_depth += any(_is_no_grad(i.item) for i in node.items)
+        self.expect_raise_depth += any(_expects_raise(i.item) for i in node.items)
+
+    def leave_With(self, original_node: cst.With) -> None:
+        self.default_device_depth -= any(_is_device_context(i.item) for i in original_node.items)
+        self.no_grad_depth -= any(_is_no_grad(i.item) for i in original_node.items)
+        self.expect_raise_depth -= any(_expects_raise(i.item) for i in original_node.items)
+
+    def visit_SubscriptElement(self, node: cst.SubscriptElement) -> None:
+        self.slice_depth += 1
+
+    def leave_SubscriptElement(self, original_node: cst.SubscriptElement) -> None:
+        self.slice_depth -= 1
 
     def _enclosing_functions(self) -> Iterator[FunctionInfo]:
         scope: Optional[Scope] = self.scope
@@ -415,6 +644,9 @@ class _FactsVisitor(cst.CSTVisitor):
         self.cuda_literals.append(
             CudaLiteral(node, kind, fallback or self._guarded(), self.scope, call, in_conditional)
         )
+        value = string_value(node)
+        if value is not None and FIXED_CUDA_INDEX.match(value):
+            self._gpu_index(node, "string")
 
     def _device_position(self, expr: cst.BaseExpression, kind: str) -> None:
         """Record the CUDA literals an expression in a device position may evaluate to."""
@@ -429,9 +661,13 @@ class _FactsVisitor(cst.CSTVisitor):
     # loops
 
     def visit_For(self, node: cst.For) -> None:
-        self._bind_targets(node.target)
-        self.scope.move_frames.append({})
         sources, skip_first = _loop_sources(node.iter)
+        self._enter_loop(node, trains=any(_names_a_loader(src) for src in sources))
+        self._bind_targets(node.target)
+        for name in target_names(node.target):
+            if name is not None:
+                self._bound_in_loops(name)
+        self.scope.move_frames.append({})
         if not sources:
             # `for key in batch.keys(): batch[key] = batch[key].to(device)` moves the batch
             # for the rest of the iteration: share the state rather than copy it.
@@ -453,12 +689,26 @@ class _FactsVisitor(cst.CSTVisitor):
     def leave_For(self, original_node: cst.For) -> None:
         self.states.pop()
         self.scope.move_frames.pop()
+        self._leave_loop()
 
     def visit_While(self, node: cst.While) -> None:
+        self._enter_loop(node, trains=False)
         self.scope.move_frames.append({})
 
     def leave_While(self, original_node: cst.While) -> None:
         self.scope.move_frames.pop()
+        self._leave_loop()
+
+    def _enter_loop(self, node: Union[cst.For, cst.While], trains: bool) -> None:
+        self.loop_frames[-1].append(LoopFrame(node, trains))
+
+    def _leave_loop(self) -> None:
+        frames = self.loop_frames[-1]
+        frame = frames.pop()
+        if frames:  # a loop around a training loop trains too
+            frames[-1].trains |= frame.trains
+            frames[-1].binds |= frame.binds
+            frames[-1].offloads |= frame.offloads
 
     # bindings
 
@@ -466,6 +716,10 @@ class _FactsVisitor(cst.CSTVisitor):
         for name in target_names(target):
             if name is not None:
                 self.scope.assigned.add(name)
+
+    def _bound_in_loops(self, key: str) -> None:
+        if self.loop_frames[-1]:
+            self.loop_frames[-1][-1].binds.add(key)
 
     def _home(self, key: str) -> Scope:
         """Where a binding of `key` lives: `self.x` belongs to the class of the method."""
@@ -504,9 +758,6 @@ class _FactsVisitor(cst.CSTVisitor):
         if original_node.value is not None:
             self._record_binding(original_node.target, original_node.value)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bind_targets(node.target)
-
     def _record_binding(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         elements = tuple_elements(value)
         if isinstance(target, (cst.Subscript, cst.Attribute)):
@@ -535,7 +786,18 @@ class _FactsVisitor(cst.CSTVisitor):
     def _bind_key(self, key: str, value: cst.BaseExpression, unpacked: bool) -> None:
         home = self._home(key)
         self.seq += 1
-        home.events.setdefault(key, []).append((self.seq, _binding_kind(key, value), value))
+        kind = _binding_kind(key, value)
+        home.events.setdefault(key, []).append((self.seq, kind, value))
+        receiver = method_call(value)
+        if kind == "move" and not unpacked and receiver is not None and dotted(receiver[0]) == key:
+            self._model_move(key, value)  # `model = model.to(device)`: the same model
+        else:
+            self._bound_in_loops(key)
+        if "." not in key:
+            self._track_tensor_name(key, None if unpacked else value)
+        if not unpacked:
+            self._note_attribute(key, value)
+            self._note_loss_build(home, key, value)
         if contains_move(value):
             home.data_moves.add(key)
             if "." not in key:
@@ -567,6 +829,8 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def _store_into(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """`batch[k] = batch[k].to(device)` moves the batch's entries in place."""
+        if isinstance(target, cst.Subscript) and isinstance(value, cst.Call):
+            self._container_add(dotted(target.value), [dotted(value.func) or ""])  # `self.heads[k] = Head()`
         root = target
         while isinstance(root, (cst.Subscript, cst.Attribute)):
             root = root.value
@@ -577,7 +841,7 @@ class _FactsVisitor(cst.CSTVisitor):
     def _update_state(self, name: str, value: cst.BaseExpression, unpacked: bool) -> None:
         state = self.states[-1]
         new = value_of(value, state)
-        if new is None and contains_move(value):
+        if new is None and contains_move(value) and not is_host_move(value):
             new = MOVED
         if isinstance(new, Batch):
             plain = new.plain or unpacked or isinstance(value, cst.Subscript)
@@ -594,24 +858,244 @@ class _FactsVisitor(cst.CSTVisitor):
         # BatchEncoding or a PyG Data in place.
         call = node.value
         mc = method_call(call)
-        if mc is None or not is_to_device_call(call):
+        if mc is None or not (is_to_device_call(call) or is_host_move(call)):
             return
+        assert isinstance(call, cst.Call)
+        why = self._plain_tensor(mc[0])
+        if why is not None:
+            name = mc[0].value if isinstance(mc[0], cst.Name) else None
+            self.discarded_moves.append(DiscardedMove(call, mc[0], name, why))
         key = dotted(mc[0])
         if key is None:
             return
+        if why is None:
+            self._model_move(key, call)
+        if not is_to_device_call(call):
+            return
         current = self.states[-1].get(key) if self.states else None
         if isinstance(current, Batch):
-            if not current.plain:
+            if not current.plain or OBJECT_BATCH_NAME.search(key):
                 self.states[-1][key] = self.states[-1][BATCH_MOVED] = MOVED
             return  # a tensor's `.to` returns a copy: the bare statement moves nothing
         self.seq += 1
         self._home(key).events.setdefault(key, []).append((self.seq, "move", call))
+
+    # plain tensors, models moved in loops, module attributes, weighted losses (DEV005-DEV012)
+
+    def _plain_tensor(self, expr: cst.BaseExpression) -> Optional[str]:
+        """Why `expr` is known to be a plain tensor (whose `.to` returns a copy), else None.
+
+        Only what the loop unpacked or indexed out of a batch, and names bound to a tensor
+        factory: a whole batch may be a BatchEncoding or a PyG Data, whose `.to` works in
+        place, and any other name may be a module."""
+        if isinstance(expr, cst.Name):
+            value = self.states[-1].get(expr.value) if self.states else None
+            if (
+                isinstance(value, Batch) and value.plain and _walks_a_loader(value.loop)
+                and not OBJECT_BATCH_NAME.search(expr.value)
+            ):
+                return "unpacked from the loader's batch"
+            if isinstance(value, Host) or (value is None and expr.value in self.scope.tensors):
+                origin = self.scope.tensors.get(expr.value)
+                factory = origin.factory if origin else value.call if isinstance(value, Host) else None
+                return f"made by `{dotted(factory.func)}(...)`" if factory is not None else None
+            return None
+        if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and self.states:
+            # `batch[0]`, `batch["input_ids"]`: an element, even of a BatchEncoding, is a tensor.
+            value = self.states[-1].get(expr.value.value)
+            if isinstance(value, Batch) and _walks_a_loader(value.loop):
+                return "an element of the loader's batch"
+        mc = method_call(expr)
+        if mc is not None and mc[1] in DEVICE_PRESERVING_METHODS:
+            return self._plain_tensor(mc[0])  # `x.float()` of a plain tensor is one too
+        return None
+
+    def _track_tensor_name(self, name: str, value: Optional[cst.BaseExpression]) -> None:
+        origin = tensor_origin(value) if value is not None else None
+        if origin is None:
+            self.scope.tensors.pop(name, None)
+        else:
+            self.scope.tensors[name] = origin
+
+    def _lookup_tensor(self, name: str) -> Optional["TensorOrigin"]:
+        scope: Optional[Scope] = self.scope
+        while scope is not None:
+            if scope.kind != "class" or scope is self.scope:
+                if name in scope.tensors:
+                    return scope.tensors[name]
+                if scope.binds(name):
+                    return None  # bound here to something else
+            scope = scope.parent
+        return None
+
+    def _model_move(self, key: str, call: cst.Call) -> None:
+        """`model.to(device)` or `model = model.to(device)`: note it when a loop is around."""
+        frames = self.loop_frames[-1]
+        if not frames:
+            return
+        if is_host_move(call):
+            frames[-1].offloads.add(key)
+            return
+        if not _names_a_model(key) or self._holds_a_tensor(key):
+            return
+        statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None
+        names = tuple(
+            sub.value for arg in call.args for sub in walk(arg.value) if isinstance(sub, cst.Name)
+        )
+        self.model_moves_in_loops.append(ModelMoveInLoop(key, call, statement, tuple(frames), names))
+
+    def _holds_a_tensor(self, key: str) -> bool:
+        value = self.states[-1].get(key) if self.states and "." not in key else None
+        return value is not None or key in self.scope.tensors
+
+    def _note_attribute(self, key: str, value: cst.BaseExpression) -> None:
+        """`self.attr = ...` in a method: containers of modules, tensors made in `__init__`."""
+        info = self._current_class()
+        if info is None or not key.startswith("self.") or key.count(".") != 1:
+            return
+        attr = key.split(".", 1)[1]
+        method = self._method_name()
+        if method != "__init__":
+            info.assigned_elsewhere.add(attr)
+        statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None
+        callees = _element_callees(value)
+        if callees is not None:
+            info.containers[attr] = Container(attr, statement, value, tuple(callees))
+        origin = tensor_origin(value)
+        if method == "__init__" and origin is not None and origin.on_host and origin.rank == "tensor":
+            info.tensor_attributes.setdefault(attr, TensorAttribute(attr, statement, value))
+        elif method == "__init__":
+            info.tensor_attributes.pop(attr, None)  # `self.x = self.x.to(device)`
+
+    def _container_add(self, key: Optional[str], callees: list[str]) -> None:
+        info = self._current_class()
+        if info is None or key is None or not key.startswith("self.") or key.count(".") != 1:
+            return
+        info.added.setdefault(key.split(".", 1)[1], []).extend(callees)
+
+    def _note_loss_build(self, home: Scope, key: str, value: cst.BaseExpression) -> None:
+        """`criterion = nn.CrossEntropyLoss(weight=w)` with `w` on the CPU right now."""
+        if not isinstance(value, cst.Call):
+            return
+        loss_class = last_part(dotted(value.func))
+        if not loss_class.endswith("Loss"):
+            return
+        for keyword in ("weight", "pos_weight"):
+            arg = keyword_arg(value, keyword)
+            if arg is not None and self._on_host(arg.value):
+                self.loss_builds.append(LossBuild(key, home, self.scope, value, arg.value, keyword))
+        positional = positional_args(value)
+        if positional and loss_class in WEIGHT_FIRST_LOSSES and self._on_host(positional[0].value):
+            self.loss_builds.append(LossBuild(key, home, self.scope, value, positional[0].value, ""))
+
+    def _on_host(self, expr: cst.BaseExpression) -> bool:
+        origin = tensor_origin(expr)
+        if origin is None and isinstance(expr, cst.Name):
+            origin = self._lookup_tensor(expr.value)
+        return origin is not None and origin.on_host and origin.rank != "scalar"
+
+    def _note_class_call(self, node: cst.Call, callee: Optional[str]) -> None:
+        info = self._current_class() or (self.class_stack[-1] if self.class_stack else None)
+        if info is None:
+            return
+        name = last_part(callee)
+        if name:
+            info.called.add(name)
+        if name in ("add_module", "register_module", "setattr"):
+            info.registers_by_hand = True
+        if name in MODULE_CONTAINERS:
+            for arg in node.args:
+                key = dotted(arg.value)
+                if key is not None and key.startswith("self."):
+                    info.wrapped.add(key.split(".", 1)[1])
+        mc = method_call(node)
+        if mc is not None and mc[1] in ("append", "insert", "extend") and positional_args(node):
+            value = positional_args(node)[-1].value
+            if mc[1] == "extend":
+                callees = _element_callees(value) or []
+            else:
+                callees = [dotted(value.func) or ""] if isinstance(value, cst.Call) else []
+            self._container_add(dotted(mc[0]), callees)
+        if mc is not None and _runs_on_device(self._method_name()):
+            key = dotted(mc[0])
+            if key is not None and key.startswith("self.") and (
+                is_to_device_call(node) or mc[1] in ("type_as", "cpu", "to")
+            ):
+                info.moved_in_forward.add(key.split(".", 1)[1])
+        if _runs_on_device(self._method_name()) and has_device_argument(node):
+            for arg in node.args:
+                key = dotted(arg.value)
+                if key is not None and key.startswith("self."):
+                    info.moved_in_forward.add(key.split(".", 1)[1])
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if (
+            self.slice_depth == 0 and isinstance(node.value, cst.Name) and node.value.value == "self"
+            and _runs_on_device(self._method_name())
+        ):
+            info = self._current_class()
+            if info is not None:
+                info.forward_reads.setdefault(node.attr.value, node)
+
+    # CPU factory tensors meeting device tensors (DEV006)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if self.states and isinstance(node.operator, ARITHMETIC):
+            state = self.states[-1]
+            self._meet(node, value_of(node.left, state), value_of(node.right, state))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind_targets(node.target)
+        if self.states and isinstance(node.operator, AUGMENTED_ARITHMETIC):
+            state = self.states[-1]
+            self._meet(node, value_of(node.target, state), value_of(node.value, state))
+
+    def _meet(self, at: cst.CSTNode, left: Optional[Value], right: Optional[Value]) -> None:
+        for host, other in ((left, right), (right, left)):
+            if isinstance(host, Host) and isinstance(other, DEVICE_SIDE):
+                self._host_meeting(host, at, other, None)
+                return
+
+    def _host_meeting(self, host: Host, at: cst.CSTNode, other: Optional[Value], callee: Optional[str]) -> None:
+        if self.expect_raise_depth:
+            return
+        self.host_meetings.append(HostMeeting(
+            host, at, other, callee, self.scope, self.seq, id(host.call) in self.device_context_calls,
+        ))
+
+    def _meetings_in_call(self, node: cst.Call, callee: Optional[str]) -> None:
+        if not self.states or tensor_factory(node) or is_to_device_call(node) or is_host_move(node):
+            return
+        state = self.states[-1]
+        values = [value_of(arg, state) for arg in _call_operands(node)]
+        other = next((v for v in values if isinstance(v, DEVICE_SIDE)), None)
+        mc = method_call(node)
+        for host in (v for v in values if isinstance(v, Host)):
+            if mc is not None and mc[1] in TENSOR_BINARY_METHODS:
+                receiver = value_of(mc[0], state)
+                if isinstance(receiver, DEVICE_SIDE):
+                    self._host_meeting(host, node, receiver, None)
+            elif callee is not None and callee.startswith(TORCH_FUNCTION_PREFIXES):
+                if other is not None and last_part(callee) not in NO_DEVICE_CHECK_FUNCTIONS:
+                    self._host_meeting(host, node, other, None)
+            elif (callee is not None and mc is None) or (callee or "").startswith("self."):
+                # A model, a loss or a submodule: decided after the pass.
+                self._host_meeting(host, node, other, callee)
 
     # calls
 
     def visit_Call(self, node: cst.Call) -> None:
         self._note_cuda_literals(node)
         self.seq += 1
+        callee = dotted(node.func)
+        if self.default_device_depth and tensor_factory(node):
+            self.device_context_calls.add(id(node))
+        self._note_device_calls(node, callee)
+        self._note_class_call(node, callee)
+        mc = method_call(node)
+        if mc is not None and isinstance(mc[0], cst.Call) and is_to_device_call(node):
+            self.moved_constructions.add(last_part(dotted(mc[0].func)))
+        self._meetings_in_call(node, callee)
         if _is_prepare_call(node):
             self.prepares = True
             for info in self._enclosing_functions():
@@ -635,6 +1119,60 @@ class _FactsVisitor(cst.CSTVisitor):
             moved = BATCH_MOVED in state
             self.events.append(CallEvent(node, callee, tuple(operands), self.scope, self.seq, moved))
 
+    def _note_device_calls(self, node: cst.Call, callee: Optional[str]) -> None:
+        """Loads, saves, device choices, process groups, fixed GPU indices, `.numpy()`."""
+        name = last_part(callee)
+        if callee in ("torch.load", "th.load"):
+            first = positional_args(node)
+            source = cst.Module([]).code_for_node(first[0].value) if first else ""
+            self.torch_loads.append(TorchLoad(node, self.scope, self._guarded(), source))
+        elif callee in ("torch.save", "th.save"):
+            second = positional_args(node)[1:2] or [keyword_arg(node, "f")]
+            if second[0] is not None:
+                self.saved_paths.add(cst.Module([]).code_for_node(second[0].value))
+        elif name in AVAILABILITY_CALLS and callee is not None and ("cuda" in callee or "mps" in callee):
+            self.device_fallback = True
+        elif name in ("set_default_device", "set_default_tensor_type"):
+            self.default_device = True
+        elif name == "init_process_group":
+            self.distributed = True
+        if name in ("backward", "step", "zero_grad") and method_call(node) is not None:
+            for frame in self.loop_frames[-1]:
+                frame.trains = True
+        self._note_gpu_index(node, callee)
+        self._note_numpy(node)
+
+    def _note_gpu_index(self, node: cst.Call, callee: Optional[str]) -> None:
+        """`set_device(0)`, `.cuda(0)`, `.to(0)`, `torch.device('cuda', 0)`, `device_ids=[0]`."""
+        positional = positional_args(node)
+        first = positional[0].value if positional else None
+        name = last_part(callee)
+        mc = method_call(node)
+        if name == "set_device" or (mc is not None and mc[1] in ("cuda", "to") and dotted(mc[0]) != "torch"):
+            if isinstance(first, cst.Integer):
+                self._gpu_index(first, "integer")
+        elif callee == "torch.device" and len(positional) == 2 and isinstance(positional[1].value, cst.Integer):
+            if string_value(positional[0].value) == "cuda":
+                self._gpu_index(positional[1].value, "integer")
+        ids = keyword_arg(node, "device_ids")
+        if ids is not None and isinstance(ids.value, cst.List):
+            for element in ids.value.elements:
+                if isinstance(element.value, cst.Integer):
+                    self._gpu_index(element.value, "integer")
+
+    def _gpu_index(self, node: cst.CSTNode, kind: str) -> None:
+        self.gpu_indices.append(GpuIndex(node, kind, self.scope, any(self.rank_guards)))
+
+    def _note_numpy(self, node: cst.Call) -> None:
+        mc = method_call(node)
+        if mc is None or mc[1] != "numpy" or not self.states:
+            return
+        value = value_of(mc[0], self.states[-1])
+        if isinstance(value, (Moved, Output)):
+            self.numpy_calls.append(NumpyCall(
+                node, value, self.scope, self.seq, _detached(mc[0]), self.no_grad_depth > 0,
+            ))
+
     def _note_move_inside(self) -> None:
         """Functions and classes that move something: collate_fns, device-aware Datasets."""
         for info in self._enclosing_functions():
@@ -646,6 +1184,10 @@ class _FactsVisitor(cst.CSTVisitor):
             scope = scope.parent
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        if "LOCAL_RANK" in node.value:
+            self.distributed = True
+        if "CUDA_VISIBLE_DEVICES" in node.value:
+            self.per_process_visibility = True
         # Only an unconditional NCCL backend: `"nccl" if cuda else "gloo"` can still run on CPU.
         if "nccl" in node.value and not self._guarded():
             self.uses_nccl = True
@@ -678,6 +1220,9 @@ def value_of(expr: cst.CSTNode, state: dict[str, Value]) -> Optional[Value]:
         base = value_of(expr.value, state)
         if expr.attr.value in ("device", "shape", "dtype", "is_cuda"):
             return None
+        key = dotted(expr)
+        if base is None and expr.attr.value in ("weight", "bias") and key and key.startswith("self."):
+            return Input(key)  # a parameter: where the module is
         return base if isinstance(base, (Batch, Output)) else None
     if isinstance(expr, cst.Subscript):
         return value_of(expr.value, state)
@@ -685,9 +1230,15 @@ def value_of(expr: cst.CSTNode, state: dict[str, Value]) -> Optional[Value]:
         return _value_of_call(expr, state)
     if isinstance(expr, cst.BinaryOperation):
         left = value_of(expr.left, state)
+        if isinstance(left, Host):  # `mask * x` lives where `x` does (or fails)
+            right = value_of(expr.right, state)
+            return right if right is not None else left
         return left if left is not None else value_of(expr.right, state)
     if isinstance(expr, cst.UnaryOperation):
         return value_of(expr.expression, state)
+    if isinstance(expr, cst.Comparison):  # `mask == 0` lives where `mask` does
+        left = value_of(expr.left, state)
+        return left if isinstance(left, (Host, Input)) else None
     return None
 
 
@@ -705,8 +1256,12 @@ def batch_path(expr: cst.CSTNode) -> str:
 
 
 def _value_of_call(call: cst.Call, state: dict[str, Value]) -> Optional[Value]:
+    if is_host_move(call):
+        return None
     if is_to_device_call(call) or has_device_argument(call):
         return MOVED
+    if is_host_factory(call):
+        return Host(call)
     mc = method_call(call)
     if mc is not None:
         receiver, method = mc
@@ -717,10 +1272,201 @@ def _value_of_call(call: cst.Call, state: dict[str, Value]) -> Optional[Value]:
             if base is not None:
                 return base
     callee = dotted(call.func)
+    if callee is not None and callee.startswith(TORCH_FUNCTION_PREFIXES) and tensor_factory(call) is None:
+        # `torch.sigmoid(out)`, `F.softmax(logits, 1)`: where the first tensor lives.
+        positional = positional_args(call)
+        first = value_of(positional[0].value, state) if positional else None
+        if isinstance(first, (Moved, Output, Input, Host)):
+            return first
     return Output(callee) if callee is not None else None
 
 
 # --- helpers of the pass ----------------------------------------------------------------------
+
+# Batch names that usually hold a batch object (BatchEncoding, PyG/DGL graphs): `.to` may work
+# in place on them, so a bare `.to` is no proof of a discarded copy.
+OBJECT_BATCH_NAME = re.compile(r"batch|enc|token|data_?dict", re.IGNORECASE)
+# Names that hold tensors even though MODEL_NAME matches them (`encoder_out`, `net_input`).
+TENSOR_WORDS = re.compile(
+    r"out|feat|emb|state|logit|hidden|input|mask|weight|param|grad|loss|pred|image|img|label",
+    re.IGNORECASE,
+)
+FIXED_CUDA_INDEX = re.compile(r"^cuda:\d+$")
+WEIGHT_FIRST_LOSSES = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})
+MODULE_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
+ARITHMETIC = (
+    cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power,
+    cst.MatrixMultiply,
+)
+AUGMENTED_ARITHMETIC = (
+    cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign,
+    cst.FloorDivideAssign, cst.MatrixMultiplyAssign,
+)
+DEVICE_SIDE = (Moved, Output, Input)
+# Tensor methods that need their argument on the receiver's device.
+TENSOR_BINARY_METHODS = frozenset(
+    {
+        "add", "sub", "mul", "div", "matmul", "mm", "bmm", "masked_fill", "masked_fill_",
+        "gather", "index_select", "scatter", "scatter_", "scatter_add", "scatter_add_", "add_",
+        "mul_", "sub_", "div_", "where", "masked_select", "maximum", "minimum", "eq", "ne",
+        "lt", "le", "gt", "ge",
+    }
+)
+TORCH_FUNCTION_PREFIXES = ("torch.", "F.", "functional.", "nn.functional.")
+# Calls that accept tensors from several devices, or whose tensors are not data.
+NO_DEVICE_CHECK_FUNCTIONS = frozenset(
+    {"save", "load", "manual_seed", "set_printoptions", "is_tensor", "numel", "device",
+     "set_rng_state", "from_numpy", "as_tensor", "tensor", "allclose", "equal", "isclose"}
+)
+# Modules without parameters or buffers: nothing of theirs needs moving.
+STATELESS_MODULES = re.compile(
+    r"^(ReLU6?|GELU|SiLU|Mish|Tanh|Sigmoid|Softplus|Softmax|LogSoftmax|ELU|SELU|CELU|LeakyReLU"
+    r"|Hardswish|Hardtanh|Hardsigmoid|Identity|Flatten|Unflatten|(Adaptive)?(Max|Avg)Pool\dd"
+    r"|Dropout\d?d?|AlphaDropout|Upsample|PixelShuffle|PixelUnshuffle|ZeroPad\dd|ConstantPad\dd)$"
+)
+SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "list", "tuple", "dict"})
+
+
+@dataclass(frozen=True)
+class TensorOrigin:
+    """The factory a value was made by, through method chains like `.float().view(...)`."""
+
+    factory: cst.Call
+    on_host: bool  # no `device=` and not moved along the chain
+    rank: str  # "scalar", "tensor" or "unknown" (see `factory_rank`)
+
+
+SHAPING_METHODS = frozenset({"view", "reshape", "unsqueeze", "expand", "repeat", "flatten"})
+# torch functions whose result lives where (and has the rank) of their first argument.
+ELEMENTWISE = frozenset(
+    {"tril", "triu", "sin", "cos", "exp", "log", "sqrt", "abs", "flip", "roll", "cumsum",
+     "diag", "outer", "pow", "sigmoid", "tanh", "clamp"}
+)
+
+
+def tensor_origin(expr: Optional[cst.BaseExpression]) -> Optional[TensorOrigin]:
+    moved, shaped = False, False
+    if isinstance(expr, cst.BinaryOperation):
+        # `1.0 / (10000 ** (torch.arange(0, d, 2) / d))`: where the tensor operand came from.
+        return tensor_origin(expr.left) or tensor_origin(expr.right)
+    while isinstance(expr, cst.Call):
+        if tensor_factory(expr) is not None:
+            rank = factory_rank(expr)
+            if shaped and rank == "unknown":
+                rank = "tensor"
+            on_host = not moved and keyword_arg(expr, "device") is None
+            return TensorOrigin(expr, on_host, rank)
+        callee = dotted(expr.func) or ""
+        if callee.startswith("torch.") and last_part(callee) in ELEMENTWISE and expr.args:
+            expr = expr.args[0].value  # `torch.tril(torch.ones(T, T))`
+            continue
+        mc = method_call(expr)
+        if mc is None:
+            return None
+        if is_host_move(expr):
+            moved = False
+        elif is_to_device_call(expr):
+            moved = True
+        elif mc[1] in SHAPING_METHODS:
+            shaped = True
+        elif mc[1] not in DEVICE_PRESERVING_METHODS and mc[1] != "to":
+            return None
+        expr = mc[0]
+    return None
+
+
+def _names_a_model(key: str) -> bool:
+    name = last_part(key)
+    return MODEL_NAME.search(name) is not None and TENSOR_WORDS.search(name) is None
+
+
+def _walks_a_loader(loop: Loop) -> bool:
+    """The loop's iterables are named like data loaders (not `zip(self.stages, devices)`)."""
+    return all(_names_a_loader(src) for src in loop.sources)
+
+
+def _names_a_loader(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Subscript):
+        expr = expr.value
+    return LOADER_NAME.search(last_part(dotted(expr))) is not None
+
+
+def _element_callees(value: cst.BaseExpression) -> Optional[list[str]]:
+    """What builds the elements of a list/dict display or comprehension (None: not one)."""
+    if isinstance(value, (cst.List, cst.Tuple)):
+        elements = [e.value for e in value.elements]
+    elif isinstance(value, cst.Dict):
+        elements = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
+    elif isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+        elements = [value.elt]
+    elif isinstance(value, cst.DictComp):
+        elements = [value.value]
+    else:
+        return None
+    return [d for d in (dotted(e.func) for e in elements if isinstance(e, cst.Call)) if d]
+
+
+def _call_operands(call: cst.Call) -> Iterator[cst.BaseExpression]:
+    """The arguments of a call, with the elements of a list or tuple argument (`torch.cat`)."""
+    for arg in call.args:
+        if isinstance(arg.value, (cst.List, cst.Tuple)):
+            yield from (e.value for e in arg.value.elements)
+        else:
+            yield arg.value
+
+
+def _detached(expr: cst.BaseExpression) -> bool:
+    return any(
+        (isinstance(sub, cst.Attribute) and sub.attr.value in ("detach", "data", "detach_"))
+        for sub in walk(expr)
+    )
+
+
+def _forward_inputs(node: cst.FunctionDef) -> dict[str, Value]:
+    """`forward`'s tensor arguments: no default value and no scalar annotation."""
+    if node.name.value != "forward":
+        return {}
+    inputs: dict[str, Value] = {}
+    for param in node.params.params[1:]:
+        annotation = dotted(param.annotation.annotation) if param.annotation else None
+        if param.default is None and last_part(annotation) not in SCALAR_ANNOTATIONS:
+            inputs[param.name.value] = Input(param.name.value)
+    return inputs
+
+
+def _is_no_grad(expr: cst.BaseExpression) -> bool:
+    call = expr.func if isinstance(expr, cst.Call) else expr
+    name = last_part(dotted(call))
+    if name == "set_grad_enabled" and isinstance(expr, cst.Call):
+        args = positional_args(expr)
+        return bool(args) and isinstance(args[0].value, cst.Name) and args[0].value.value == "False"
+    return name in ("no_grad", "inference_mode")
+
+
+def _runs_on_device(method: str) -> bool:
+    """`forward`, and Lightning's `training_step`/`validation_step`/...: they see the module's
+    tensors on its device."""
+    return method == "forward" or method.endswith("_step")
+
+
+def _expects_raise(expr: cst.BaseExpression) -> bool:
+    call = expr.func if isinstance(expr, cst.Call) else expr
+    return last_part(dotted(call)) in ("raises", "assertRaises", "assertRaisesRegex")
+
+
+def _is_device_context(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Call) and dotted(expr.func) in ("torch.device", "th.device")
+
+
+def _is_rank_test(test: cst.BaseExpression) -> bool:
+    """A test about which process this is or how many there are."""
+    return any(
+        word in RANK_WORDS or "rank" in word or "world" in word or "distributed" in word
+        for word in identifier_words(test)
+    )
+
+
+RANK_WORDS = frozenset({"ddp", "is_initialized", "n_gpu", "ngpu", "ngpus", "num_gpus", "gpus"})
 
 
 def _loop_sources(iterable: cst.BaseExpression) -> tuple[list[cst.BaseExpression], bool]:
@@ -878,6 +1624,21 @@ class Facts:
         self.torch_imported = visitor.torch_imported
         self.last_import = visitor.last_import
         self.module_devices = visitor.module_devices
+        self.scopes = visitor.scopes
+        self.discarded_moves = visitor.discarded_moves
+        self.host_meetings = visitor.host_meetings
+        self.model_moves_in_loops = visitor.model_moves_in_loops
+        self.torch_loads = visitor.torch_loads
+        self.saved_paths = visitor.saved_paths
+        self.device_fallback = visitor.device_fallback
+        self.default_device = visitor.default_device
+        self.numpy_calls = visitor.numpy_calls
+        self.loss_builds = visitor.loss_builds
+        self.gpu_indices = visitor.gpu_indices
+        self.distributed = visitor.distributed
+        self.per_process_visibility = visitor.per_process_visibility
+        self.classes = visitor.classes
+        self.moved_constructions = visitor.moved_constructions
 
     # name resolution
 
@@ -1124,3 +1885,130 @@ class Facts:
                     if isinstance(e.slice, cst.Index))
         )
         return UnmovedUse(kind, event.call, event.callee, arg, batch, model, early, dict_like)
+
+    # modules and classes (DEV006, DEV009, DEV010, DEV012)
+
+    @cached_property
+    def module_classes(self) -> set[str]:
+        """Classes of this file that are `nn.Module`s, directly or through another class here."""
+        found: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, info in self.classes.items():
+                if name not in found and any(_is_module_base(b, found) for b in info.bases):
+                    found.add(name)
+                    changed = True
+        return found
+
+    def is_module_constructor(self, callee: str) -> bool:
+        """`nn.Linear`, `torch.nn.Conv2d`, or a module class defined in this file."""
+        name = last_part(callee)
+        if callee.startswith(("nn.", "torch.nn.")) and name[:1].isupper():
+            return not name.startswith("Parameter") and not STATELESS_MODULES.match(name)
+        return name in self.module_classes
+
+    @cached_property
+    def moved_classes(self) -> set[str]:
+        """Module classes whose instances this file moves to a device (and the classes they
+        build inside), plus Lightning modules, which the Trainer moves."""
+        moved = {n for n, info in self.classes.items()
+                 if any(last_part(b) == "LightningModule" for b in info.bases)}
+        moved |= self.moved_constructions & set(self.classes)
+        for scope in self.scopes:
+            for key, events in scope.events.items():
+                if not any(kind == "move" for _, kind, _ in events):
+                    continue
+                for _, _, value in events:
+                    for sub in walk(value):
+                        if isinstance(sub, cst.Call) and last_part(dotted(sub.func)) in self.classes:
+                            moved.add(last_part(dotted(sub.func)))
+        pending = list(moved)
+        while pending:
+            info = self.classes.get(pending.pop())
+            for name in (info.called if info else ()):
+                if name in self.classes and name not in moved:
+                    moved.add(name)
+                    pending.append(name)
+        return moved & self.module_classes
+
+    def forward_class(self, scope: Scope) -> Optional[ClassInfo]:
+        """The class whose `forward` (or a function nested in it) `scope` is."""
+        current: Optional[Scope] = scope
+        while current is not None and current.kind == "function":
+            parent = current.parent
+            if parent is not None and parent.kind == "class":
+                info = self.classes.get(parent.name)
+                if current.name == "forward" and info is not None and info.scope is parent:
+                    return info
+                return None
+            current = parent
+        return None
+
+    @cached_property
+    def moves_a_model(self) -> bool:
+        """Some model of this file is moved to a device (`model.to(device)`, `.cuda()`)."""
+        for scope in self.scopes:
+            for key, events in scope.events.items():
+                if _names_a_model(key) and any(
+                    kind == "move" and not is_host_move(node) for _, kind, node in events
+                ):
+                    return True
+        return False
+
+    def is_in_memory_buffer(self, source: str, scope: Scope) -> bool:
+        """`torch.load(buffer)` of an `io.BytesIO` this file filled: same process, same device."""
+        home = self.resolve(source, scope) if dotted_name(source) else None
+        value = home.datasets.get(source) if home is not None else None
+        return isinstance(value, cst.Call) and last_part(dotted(value.func)) == "BytesIO"
+
+    def nn_prefix(self) -> Optional[str]:
+        """How this file spells `torch.nn`: `nn` when bound at module level, else `torch.nn`."""
+        if self.module_scope.binds("nn"):
+            return "nn"
+        return "torch.nn" if self.torch_imported else None
+
+    # DEV006
+
+    def meets_device(self, meeting: HostMeeting) -> bool:
+        """The CPU factory tensor meets a tensor that lives on the device."""
+        if meeting.in_default_device or self.default_device:
+            return False
+        forward = self.forward_class(meeting.scope)
+        if forward is not None and forward.name not in self.moved_classes:
+            return False
+        if meeting.callee is not None:
+            if forward is not None and meeting.callee.startswith("self."):
+                attr = meeting.callee.split(".")[1]
+                return attr not in forward.methods  # a submodule, on the module's device
+            if self._moved_model(meeting.callee, meeting):
+                return True
+            if meeting.other is None or not self.is_loss(meeting.callee, meeting.scope):
+                return False
+        return self._on_device(meeting.other, meeting, forward)
+
+    def _on_device(self, value: Optional[Value], meeting: HostMeeting, forward: Optional[ClassInfo]) -> bool:
+        if isinstance(value, Moved):
+            return True
+        if isinstance(value, Input):
+            return forward is not None
+        if isinstance(value, Output):
+            if forward is not None and value.callee.startswith("self."):
+                return value.callee.split(".")[1] not in forward.methods
+            return self._moved_model(value.callee, meeting)
+        return False
+
+    def _moved_model(self, callee: str, meeting: HostMeeting) -> bool:
+        """A model this file moves itself (not one only inferred to be on the device), and
+        not one wrapped in DataParallel/DDP, which move CPU inputs themselves."""
+        model = self.device_model(callee, meeting.scope, meeting.seq)
+        return model is not None and model.moved_at is not None and not model.scatters_inputs
+
+
+def dotted_name(text: str) -> bool:
+    return re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", text) is not None
+
+
+def _is_module_base(base: str, known: set[str]) -> bool:
+    name = last_part(base)
+    return name.endswith("Module") or name in MODULE_CONTAINERS or name in known

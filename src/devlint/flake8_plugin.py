@@ -15,11 +15,14 @@ from devlint import __version__
 # The union of every rule's `Rule.triggers` (a test keeps it equal to the rules' own): a file
 # with none of these words cannot produce a finding, so it is never parsed. Reading the triggers
 # from `devlint.rules` here would import libcst for every file flake8 checks.
-TRIGGERS: tuple[str, ...] = ("cuda", ".to(", "device", "gpu", "rank")
+TRIGGERS: tuple[str, ...] = (
+    "cuda", ".to(", "device", "gpu", "rank", ".cuda(", ".cpu(", "Lightning", "torch.load",
+    "Module", "Sequential", ".numpy(",
+)
 
 
 class DevlintChecker:
-    """flake8 tree plugin (codes DEV001-DEV004; flake8 reports syntax errors itself as E999)."""
+    """flake8 tree plugin (codes DEV001-DEV013; flake8 reports syntax errors itself as E999)."""
 
     name = "devlint"
     version = __version__

@@ -219,3 +219,111 @@ def tuple_elements(node: cst.BaseExpression) -> Optional[list[cst.BaseExpression
     ):
         return [e.value for e in node.elements]
     return None
+
+
+# --- tensor factories (DEV006, DEV010, DEV012) ------------------------------------------------
+
+# `torch.<name>(...)` calls that make a new tensor, on the default device unless given `device=`.
+TENSOR_FACTORIES = frozenset(
+    {
+        "zeros", "ones", "full", "empty", "randn", "rand", "randint", "randperm", "arange",
+        "eye", "linspace", "logspace", "tensor", "as_tensor", "from_numpy", "Tensor",
+        "FloatTensor", "LongTensor", "DoubleTensor", "IntTensor", "BoolTensor", "ByteTensor",
+        "HalfTensor", "tril_indices", "triu_indices", "normal", "bernoulli", "multinomial",
+    }
+)
+# Factories whose arguments are a shape: no argument, `()` or `[]` is a 0-dim tensor.
+SHAPE_FACTORIES = frozenset({"zeros", "ones", "empty", "randn", "rand", "full"})
+# Factories whose arguments are the data: `torch.tensor(0.5)` is 0-dim, `torch.tensor([..])` not.
+DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor",
+                            "DoubleTensor", "IntTensor", "BoolTensor", "ByteTensor", "HalfTensor"})
+SCALAR_CASTS = frozenset({"float", "int", "bool", "len", "max", "min", "sum", "round", "abs"})
+
+
+def tensor_factory(node: cst.CSTNode) -> Optional[str]:
+    """`zeros` for `torch.zeros(...)` (also `th.zeros`), else None. Only the `torch` module:
+    `np.zeros` is a host array that never meets a device."""
+    if not isinstance(node, cst.Call):
+        return None
+    callee = dotted(node.func)
+    if callee is None or "." not in callee:
+        return None
+    module, name = callee.rsplit(".", 1)
+    if module in ("torch", "th") and name in TENSOR_FACTORIES:
+        return name
+    return None
+
+
+def factory_rank(call: cst.Call) -> str:
+    """'scalar' (0-dim: PyTorch lets a CPU scalar meet CUDA tensors), 'tensor' (at least one
+    dimension) or 'unknown' (`torch.tensor(values)`: the data decides)."""
+    name = tensor_factory(call) or ""
+    positional = positional_args(call)
+    if name in SHAPE_FACTORIES:
+        shape = positional[:-1] if name == "full" else positional
+        if not shape and keyword_arg(call, "size") is None:
+            return "scalar" if not any(a.star for a in call.args) else "unknown"
+        if len(shape) == 1 and isinstance(shape[0].value, (cst.Tuple, cst.List)) and not shape[0].value.elements:
+            return "scalar"
+        return "tensor"
+    if name in DATA_FACTORIES:
+        if not positional:
+            return "unknown"
+        data = positional[0].value
+        if isinstance(data, (cst.List, cst.Tuple, cst.ListComp)):
+            return "tensor"
+        if name not in ("tensor", "as_tensor"):
+            # `torch.FloatTensor(3)` is three uninitialised numbers, not the number 3.
+            return "tensor" if len(positional) > 1 or isinstance(data, cst.Integer) else "unknown"
+        if isinstance(data, (cst.Integer, cst.Float, cst.UnaryOperation)):
+            return "scalar"
+        if isinstance(data, cst.Call) and dotted(data.func) in SCALAR_CASTS:
+            return "scalar"
+        mc = method_call(data)
+        if mc is not None and mc[1] == "item":
+            return "scalar"
+        return "unknown"
+    return "tensor"
+
+
+def is_host_factory(node: cst.CSTNode, allow_unknown_rank: bool = False) -> bool:
+    """A factory call that puts a tensor of at least one dimension on the CPU: no `device=`
+    (and no positional device, as in `torch.tensor(x, device)` which is not valid anyway)."""
+    if tensor_factory(node) is None:
+        return False
+    assert isinstance(node, cst.Call)
+    if keyword_arg(node, "device") is not None:
+        return False
+    rank = factory_rank(node)
+    return rank == "tensor" or (allow_unknown_rank and rank == "unknown")
+
+
+def is_host_move(node: cst.CSTNode) -> bool:
+    """`.cpu()`, `.to('cpu')`, `.to(device='cpu')`, `.to(torch.device('cpu'))`."""
+    mc = method_call(node)
+    if mc is None:
+        return False
+    assert isinstance(node, cst.Call)
+    if mc[1] == "cpu":
+        return True
+    if mc[1] != "to":
+        return False
+    positional = positional_args(node)
+    arg = positional[0].value if positional else None
+    keyword = keyword_arg(node, "device")
+    arg = keyword.value if keyword is not None else arg
+    if arg is None:
+        return False
+    if isinstance(arg, cst.Call) and dotted(arg.func) == "torch.device":
+        inner = positional_args(arg)
+        arg = inner[0].value if inner else arg
+    return string_value(arg) == "cpu"
+
+
+def append_keyword(call: cst.Call, text: str) -> Optional[tuple[cst.CSTNode, str]]:
+    """(node, replacement) that adds `, text` after the last argument of `call`: a minimal
+    edit that keeps the call's layout and comments."""
+    if not call.args:
+        return None
+    last = call.args[-1].value
+    return last, cst.Module([]).code_for_node(last) + f", {text}"

@@ -6,12 +6,26 @@ from devlint.rules.dev001_hard_coded_cuda import HardCodedCuda
 from devlint.rules.dev002_batch_not_moved import BatchNotMoved
 from devlint.rules.dev003_batch_moved_outside_loop import BatchMovedOutsideLoop
 from devlint.rules.dev004_loss_device_mismatch import LossDeviceMismatch
+from devlint.rules.dev005_discarded_to import DiscardedTo
+from devlint.rules.dev006_cpu_tensor_in_device_code import CpuTensorInDeviceCode
+from devlint.rules.dev007_model_moved_in_loop import ModelMovedInLoop
+from devlint.rules.dev008_load_without_map_location import LoadWithoutMapLocation
+from devlint.rules.dev009_unregistered_submodules import UnregisteredSubmodules
+from devlint.rules.dev010_plain_tensor_attribute import PlainTensorAttribute
+from devlint.rules.dev011_numpy_on_device_tensor import NumpyOnDeviceTensor
 
 ALL_RULES: tuple[type[Rule], ...] = (
     HardCodedCuda,
     BatchNotMoved,
     BatchMovedOutsideLoop,
     LossDeviceMismatch,
+    DiscardedTo,
+    CpuTensorInDeviceCode,
+    ModelMovedInLoop,
+    LoadWithoutMapLocation,
+    UnregisteredSubmodules,
+    PlainTensorAttribute,
+    NumpyOnDeviceTensor,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 PARSE_ERROR_CODE = "DEV999"

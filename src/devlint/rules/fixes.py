@@ -7,7 +7,7 @@ import libcst as cst
 
 from devlint.facts import Batch, Facts, ModelOnDevice, Scope, UnmovedUse
 from devlint.findings import Applicability, Edit, Fix
-from devlint.syntax import dotted, is_to_device_call, positional_args
+from devlint.syntax import append_keyword, dotted, is_to_device_call, positional_args
 
 FALLBACK = "torch.device('cuda' if torch.cuda.is_available() else 'cpu')"
 
@@ -102,6 +102,28 @@ def module_device(facts: Facts, scope: Scope) -> Optional[str]:
         if "." not in name and facts.resolve(name, scope) is facts.module_scope:
             return name
     return None
+
+
+def device_in_reach(facts: Facts, scope: Scope) -> Optional[str]:
+    """A device expression that resolves in `scope`: a `device` parameter, a module-level
+    device variable, `self.device` in a class that sets it, or a local `device`."""
+    found = module_device(facts, scope)
+    if found is not None:
+        return found
+    cls = scope.class_scope
+    if cls is not None and "self.device" in cls.events and "self" in scope.params:
+        return "self.device"
+    home = facts.resolve("device", scope)
+    return "device" if home is not None and home.kind == "function" else None
+
+
+def add_keyword_fix(call: cst.Call, keyword: str, description: str) -> Optional[Fix]:
+    """`f(a, b)` -> `f(a, b, keyword)`: one minimal edit after the last argument."""
+    edit = append_keyword(call, keyword)
+    if edit is None:
+        return None
+    node, text = edit
+    return Fix(description, Applicability.SAFE, (Edit("replace", node, text),))
 
 
 def cuda_method_call_arguments(call: cst.Call) -> Optional[str]:
