@@ -68,7 +68,7 @@ def install(user_root: str) -> ShadowHandle:
     patcher = patches.Patcher()
     for patch in (patches.patch_cuda, patches.patch_accelerator, patches.patch_backends,
                   patches.patch_pin_memory, patches.patch_optimizers, patches.patch_generator,
-                  patches.patch_serialization):
+                  patches.patch_serialization, patches.patch_tensorless_hot_calls):
         patch(patcher)
     patches.patch_parameter(patcher, book)
     # DataLoader workers forked from here have no use for creation sites: stop paying for them.

@@ -8,10 +8,12 @@ or describe tensors gets a handler of its own. Written against torch 2.13.
 from __future__ import annotations
 
 import re
+import types
 import weakref
 
 import torch
 from torch.overrides import TorchFunctionMode
+from torch.utils._device import _device_constructors
 
 from devlint.verify.shadow_checks import (
     Mismatch, checkers_by_function, elementwise_mismatch, grad_assignment_mismatch,
@@ -27,6 +29,8 @@ _TO = torch._C.TensorBase.to  # the C method, never a recorder's wrapper around 
 _NUMPY_ON_CUDA = ("can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy "
                   "the tensor to host memory first.")
 _FIRST_SUFFIX = re.compile(r",\s*[a-z_]+=")
+_TENSOR_VALUED_PROPERTIES = frozenset({"grad", "data", "T", "mT", "H", "mH", "real", "imag",
+                                       "_base"})
 
 
 def as_device(device) -> torch.device:
@@ -74,10 +78,10 @@ class ShadowMode(TorchFunctionMode):
         self.handlers = self._initial_handlers()
         # torch.set_default_device('cuda'), as the patch in shadow_patches records it.
         self.default_cuda = False
-        self.constructors = torch.utils._device._device_constructors()
+        self.constructors = _device_constructors()
 
     # -- dispatch ------------------------------------------------------------------------------
-    def __torch_function__(self, func, types, args=(), kwargs=None):
+    def __torch_function__(self, func, arg_types, args=(), kwargs=None):
         try:
             handler = self.handlers.get(func)
         except TypeError:  # an unhashable callable: nothing special about it
@@ -133,13 +137,23 @@ class ShadowMode(TorchFunctionMode):
     def _classify(self, func):
         """A function seen for the first time: maybe a wrapper installed on torch.Tensor after
         install() (the recorder's Tensor.to), which must keep the shadow's meaning."""
-        handler = self.run_generic
+        handler = self._getter_handler(func) or self.run_generic
         for name, candidate in self.by_name.items():
             if getattr(torch.Tensor, name, None) is func:
                 handler = candidate
                 break
         self.handlers[func] = handler
         return handler
+
+    def _getter_handler(self, func):
+        """Property reads are most of the calls an optimizer makes (p.grad): keep them cheap."""
+        descriptor = getattr(func, "__self__", None)
+        if getattr(func, "__name__", None) != "__get__" or not isinstance(
+                descriptor, types.GetSetDescriptorType):
+            return None
+        if descriptor.__name__ in _TENSOR_VALUED_PROPERTIES:
+            return self.get_tensor_property
+        return self.get_plain_property
 
     # -- errors --------------------------------------------------------------------------------
     def raise_if(self, mismatch: Mismatch | None) -> None:
@@ -275,6 +289,16 @@ class ShadowMode(TorchFunctionMode):
     # -- describing tensors --------------------------------------------------------------------
     def get_device_property(self, func, args, kwargs):
         return CUDA0 if is_tagged(args[0]) else func(*args)
+
+    def get_tensor_property(self, func, args, kwargs):
+        """`.grad`, `.data`, `.T`: a view or companion that lives where its tensor lives."""
+        out = func(*args)
+        if out is not None and is_tagged(args[0]):
+            tag(out)
+        return out
+
+    def get_plain_property(self, func, args, kwargs):
+        return func(*args)
 
     def get_is_cuda(self, func, args, kwargs):
         return True if is_tagged(args[0]) else func(*args)

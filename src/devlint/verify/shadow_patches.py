@@ -28,6 +28,7 @@ class Patcher:
 
     def __init__(self):
         self.originals: list[tuple[object, str, object]] = []
+        self.undo_actions: list = []
 
     def set(self, owner, name: str, value) -> None:
         self.originals.append((owner, name, owner.__dict__.get(name, getattr(owner, name, None))))
@@ -37,6 +38,9 @@ class Patcher:
         for owner, name, original in reversed(self.originals):
             setattr(owner, name, original)
         self.originals.clear()
+        for action in self.undo_actions:
+            action()
+        self.undo_actions.clear()
 
 
 def _returning(value):
@@ -259,6 +263,9 @@ def patch_serialization(patcher: Patcher) -> None:
         return None
 
     torch.serialization.register_package(5, tag_location, restore_location)
+    registry = torch.serialization._package_registry
+    entry = next(item for item in registry if item[1] is tag_location)
+    patcher.undo_actions.append(lambda: registry.remove(entry))
     original_save, original_load = torch.save, torch.load
 
     def save(*args, **kwargs):
@@ -318,3 +325,29 @@ def patch_default_device(patcher: Patcher, mode) -> None:
 
     patcher.set(torch, "set_default_device", set_default_device)
     patcher.set(torch, "get_default_device", get_default_device)
+
+
+def patch_tensorless_hot_calls(patcher: Patcher) -> None:
+    """Calls with no tensor to check that a training step makes several times (grad mode
+    switches, optimizer profiling ranges) take a slow Python path under any TorchFunctionMode;
+    run them with torch functions disabled so the shadow costs nothing there."""
+    original_set_grad = torch._C._set_grad_enabled
+
+    def set_grad_enabled(mode):
+        with torch._C.DisableTorchFunction():
+            return original_set_grad(mode)
+
+    patcher.set(torch._C, "_set_grad_enabled", set_grad_enabled)
+    record_function = torch.autograd.profiler.record_function
+    original_enter, original_exit = record_function.__enter__, record_function.__exit__
+
+    def enter(self):
+        with torch._C.DisableTorchFunction():
+            return original_enter(self)
+
+    def exit_(self, *exc_info):
+        with torch._C.DisableTorchFunction():
+            return original_exit(self, *exc_info)
+
+    patcher.set(record_function, "__enter__", enter)
+    patcher.set(record_function, "__exit__", exit_)
