@@ -1,4 +1,5 @@
-"""`devlint check`, `devlint rule`. Linting never imports torch; `verify` will, lazily."""
+"""`devlint check`, `devlint rule`, `devlint verify`. Linting never imports torch; `verify`
+loads its package lazily, and only its child processes and the GPU probe import torch."""
 from __future__ import annotations
 
 import argparse
@@ -37,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--diff", action="store_true",
                        help="print the fixes as a unified diff and change nothing")
 
+    add_verify_parser(sub)
+
     rule = sub.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="a rule code, e.g. DEV002")
     rule.add_argument("--all", action="store_true", help="list every rule")
@@ -45,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    script_args: list[str] = []
+    if argv[:1] == ["verify"] and "--" in argv:
+        # everything after `--` belongs to the user's script, never to devlint
+        split = argv.index("--")
+        argv, script_args = argv[:split], argv[split + 1:]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
@@ -53,6 +62,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return run_check(args)
     if args.command == "rule":
         return run_rule(args)
+    if args.command == "verify":
+        return run_verify(args, script_args)
     parser.print_help(sys.stderr)
     return EXIT_ERROR
 
@@ -166,3 +177,65 @@ def run_rule(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     sys.stdout.write(rule.docs())
     return EXIT_CLEAN
+
+
+def add_verify_parser(sub) -> None:
+    verify = sub.add_parser(
+        "verify", help="run a training script on every device and compare the losses",
+        usage="devlint verify SCRIPT [options] [-- SCRIPT_ARGS...]",
+    )
+    verify.add_argument("script", help="the training script, run as `python SCRIPT ARGS` would")
+    verify.add_argument("--devices", help="comma-separated: cpu, cuda, cuda-sim "
+                        "(default: cpu plus cuda when a GPU is present, else cuda-sim)")
+    verify.add_argument("--max-steps", type=int, default=50,
+                        help="stop the script after N optimizer steps (default 50)")
+    verify.add_argument("--timeout", type=float, default=600.0,
+                        help="seconds per device before the run is killed (default 600)")
+    verify.add_argument("--seed", type=int, default=0, help="seed for random, numpy, torch")
+    verify.add_argument("--strict", action="store_true",
+                        help="deterministic kernels, no TF32, tighter tolerances")
+    verify.add_argument("--fix", action="store_true",
+                        help="apply devlint's fixes to a temporary copy and verify the copy")
+    verify.add_argument("--json", action="store_true", help="print the results as JSON")
+    verify.add_argument("--plot", metavar="PATH.png", help="write loss curves and step times")
+    verify.add_argument("--show-output", action="store_true",
+                        help="let the script's own output through (captured by default)")
+    verify.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+
+
+def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
+    from devlint.verify.runner import VerifyOptions
+    from devlint.verify.session import VerifyUsageError, verify
+    from devlint.verify.spec import parse_devices
+
+    try:
+        devices = parse_devices(args.devices) if args.devices else []
+    except ValueError as exc:
+        error(f"--devices: {exc}")
+        return EXIT_ERROR
+    options = VerifyOptions(
+        script=Path(args.script), args=script_args, devices=devices, max_steps=args.max_steps,
+        timeout=args.timeout, seed=args.seed, strict=args.strict, fix=args.fix,
+        show_output=args.show_output,
+    )
+
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(f"devlint verify: {line}", file=sys.stderr, flush=True)
+
+    try:
+        result = verify(options, progress)
+    except VerifyUsageError as exc:
+        error(str(exc))
+        return EXIT_ERROR
+    from devlint.verify.report import render_json, render_text, write_plot
+
+    sys.stdout.write(render_json(result) if args.json else render_text(result))
+    if args.plot:
+        try:
+            write_plot(result, args.plot)
+        except ImportError:
+            error("--plot needs matplotlib: pip install 'devlint[verify]'")
+            return EXIT_ERROR
+        progress(f"wrote {args.plot}")
+    return EXIT_CLEAN if result.ok else EXIT_FINDINGS

@@ -1,0 +1,146 @@
+"""Map a child's exception back to the user's line and to the static finding that explains it,
+so the same bug carries the same rule code in `devlint check` and in `devlint verify`."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from devlint.engine import SourceError, analyze_source, decode_source
+from devlint.findings import Finding
+
+DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER = (
+    "device mismatch", "no CUDA device", "numpy on a device tensor", "other")
+
+# Which rules can explain which failure. Codes without a rule yet simply never match.
+EXPLAINING_CODES = {
+    NO_CUDA: ("DEV001", "DEV008", "DEV013"),
+    DEVICE_MISMATCH: ("DEV002", "DEV003", "DEV004", "DEV005", "DEV006", "DEV009", "DEV010",
+                      "DEV012"),
+    NUMPY_ON_DEVICE: ("DEV011",),
+}
+NO_CUDA_MARKERS = (
+    "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs are available",
+    "CUDA driver initialization failed", "Attempting to deserialize object on a CUDA device",
+    "no CUDA-capable device", "Invalid device id",
+)
+
+
+@dataclass
+class Explanation:
+    kind: str
+    findings: list[Finding] = field(default_factory=list)
+    how: str = ""  # where the explaining finding was found, in words
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "how": self.how,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+def classify(error_type: str, message: str) -> str:
+    if "Expected all tensors to be on the same device" in message or (
+        "device" in message and "but got" in message and "cuda" in message and "cpu" in message
+    ):
+        return DEVICE_MISMATCH
+    if any(marker in message for marker in NO_CUDA_MARKERS):
+        return NO_CUDA
+    if error_type == "TypeError" and "to numpy" in message and "cuda" in message:
+        return NUMPY_ON_DEVICE
+    return OTHER
+
+
+def explain(error: dict) -> Explanation:
+    kind = classify(error.get("type", ""), error.get("message", ""))
+    codes = EXPLAINING_CODES.get(kind)
+    frame = error.get("frame")
+    if not codes or not frame:
+        return Explanation(kind)
+    at_statement = _findings_at(frame["path"], frame["line"], codes)
+    if at_statement:
+        return Explanation(kind, at_statement, "at the failing statement")
+    origin = error.get("cpu_origin")
+    if origin:
+        at_origin = _findings_at(origin["path"], origin["line"], codes)
+        if at_origin:
+            return Explanation(kind, at_origin, "where the CPU tensor was created")
+    feeding = _findings_feeding(frame["path"], frame["line"], codes)
+    if feeding:
+        return Explanation(kind, feeding, "where a name the failing line uses was bound")
+    nearest = _nearest_before(frame["path"], frame["line"], codes)
+    if nearest:
+        return Explanation(kind, [nearest], "the closest finding above the failing line")
+    return Explanation(kind)
+
+
+def _findings_at(path: str, line: int, codes: tuple[str, ...]) -> list[Finding]:
+    analysis = _analysis(path)
+    if analysis is None:
+        return []
+    findings, tree = analysis
+    first, last = statement_span(tree, line)
+    return [
+        f for f in findings
+        if f.code in codes and (
+            first <= f.line <= last
+            or f.related is not None and first <= f.related.location.line <= last
+        )
+    ]
+
+
+def _findings_feeding(path: str, line: int, codes: tuple[str, ...]) -> list[Finding]:
+    """Findings on assignments of names the failing statement reads: `device = 'cuda'` at
+    line 8 explains `model.to(device)` failing at line 15."""
+    analysis = _analysis(path)
+    if analysis is None:
+        return []
+    findings, tree = analysis
+    first, last = statement_span(tree, line)
+    used = {
+        node.id for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+        and first <= node.lineno <= last
+    }
+    bound_at = {
+        node.lineno: {t.id for t in ast.walk(node) if isinstance(t, ast.Name)
+                      and isinstance(t.ctx, ast.Store)}
+        for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
+    }
+    return [f for f in findings
+            if f.code in codes and f.line <= line and bound_at.get(f.line, set()) & used]
+
+
+def _nearest_before(path: str, line: int, codes: tuple[str, ...]) -> Optional[Finding]:
+    analysis = _analysis(path)
+    if analysis is None:
+        return None
+    above = [f for f in analysis[0] if f.code in codes and f.line <= line]
+    return max(above, key=lambda f: f.line, default=None)
+
+
+def _analysis(path: str) -> Optional[tuple[list[Finding], ast.AST]]:
+    try:
+        text = decode_source(Path(path).read_bytes())
+        return analyze_source(text, path), ast.parse(text)
+    except (OSError, SourceError, SyntaxError, ValueError):
+        return None
+
+
+def statement_span(tree: ast.AST, line: int) -> tuple[int, int]:
+    """Lines of the innermost simple statement on `line` (a multi-line call counts whole);
+    the line itself when no statement holds it."""
+    spans = [
+        (node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.stmt) and not isinstance(node, _COMPOUND)
+        and node.lineno <= line <= (node.end_lineno or node.lineno)
+    ]
+    return min(spans, key=lambda span: span[1] - span[0], default=(line, line))
+
+
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try,
+             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) + (
+    (ast.Match,) if hasattr(ast, "Match") else ())

@@ -1,0 +1,209 @@
+"""`devlint verify` end to end on CPU: real child processes running real scripts."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from devlint.cli import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+RUNNABLE = sorted(p for p in EXAMPLES.glob("*.py") if not p.name.startswith("buggy_"))
+FLOAT = re.compile(r"loss (-?\d+\.\d+)")
+
+
+def verify_json(capsys, *argv):
+    code = main(["verify", "--json", *argv])
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out), captured.err
+
+
+def printed_losses(stdout: str) -> list[float]:
+    return [float(m.group(1)) for m in FLOAT.finditer(stdout)]
+
+
+@pytest.mark.parametrize("script", RUNNABLE, ids=lambda p: p.name)
+def test_recorded_losses_equal_what_the_script_prints(capsys, script):
+    args = ["--", "--hidden", "64", "--batch-size", "16"] if script.name == "large_mlp.py" else []
+    code, report, err = verify_json(capsys, str(script), "--devices", "cpu", "--max-steps", "500",
+                                    *args)
+    run = report["devices"][0]
+    assert code == 0, run["error"] or run["stderr_tail"]
+    assert run["status"] == "completed"
+    printed = printed_losses(run["stdout_tail"])
+    assert len(printed) == len(run["losses"]) > 0
+    assert [round(v, 6) for v in run["losses"]] == pytest.approx(printed, abs=1.5e-6)
+    assert "[1/1] cpu: finished" in err
+
+
+def test_table_verdict_and_plot_for_the_seed_loop(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    plot = tmp_path / "verify.png"
+    code = main(["verify", str(EXAMPLES / "seed_loop.py"), "--devices", "cpu", "-q",
+                 "--plot", str(plot)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert re.search(r"^cpu\s+completed\s+40\s+[\d.]+ ms\s+0%\s+[\d.]+\s+-\s+baseline$", out, re.M)
+    assert "verdict: OK" in out
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_max_steps_stops_the_script_cleanly(capsys):
+    code, report, _ = verify_json(capsys, str(EXAMPLES / "seed_loop.py"), "--devices", "cpu",
+                                  "--max-steps", "5")
+    run = report["devices"][0]
+    assert code == 0 and run["status"] == "stopped"
+    assert len(run["steps"]) == 5
+    # the script prints after optimizer.step(): the fifth print never happens
+    assert printed_losses(run["stdout_tail"]) == pytest.approx(
+        [round(v, 6) for v in run["losses"][:4]], abs=1.5e-6)
+
+
+def test_hard_coded_cuda_fails_the_cpu_run_and_maps_to_dev001(capsys):
+    code, report, _ = verify_json(capsys, str(EXAMPLES / "buggy_seed_loop.py"), "--devices", "cpu")
+    run = report["devices"][0]
+    assert code == 1 and run["status"] == "error"
+    assert "Torch not compiled with CUDA enabled" in run["error"]["message"]
+    assert run["error"]["frame"]["line"] == 15
+    codes = [(f["code"], f["line"]) for f in run["explanation"]["findings"]]
+    assert codes == [("DEV001", 8)]
+
+
+def test_fix_verifies_a_corrected_copy_and_never_touches_the_script(tmp_path, capsys):
+    script = tmp_path / "buggy.py"
+    script.write_bytes((EXAMPLES / "buggy_seed_loop.py").read_bytes())
+    before = script.read_bytes()
+    code, report, _ = verify_json(capsys, str(script), "--devices", "cpu", "--fix")
+    assert code == 0, report["devices"][0]["error"]
+    assert {f["code"] for f in report["fixes_applied"]} == {"DEV001", "DEV002", "DEV003", "DEV004"}
+    assert script.read_bytes() == before
+    assert report["devices"][0]["status"] == "completed"
+
+
+SCRIPT_PREAMBLE = """\
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+def step():
+    opt.zero_grad()
+    loss = model(torch.randn(4, 2)).pow(2).mean()
+    loss.backward()
+    opt.step()
+"""
+
+
+def run_snippet(tmp_path, capsys, body, *extra):
+    script = tmp_path / "snippet.py"
+    script.write_text(SCRIPT_PREAMBLE + textwrap.dedent(body))
+    return verify_json(capsys, str(script), "--devices", "cpu", *extra)
+
+
+def test_a_script_that_raises_is_reported_with_its_line(tmp_path, capsys):
+    code, report, _ = run_snippet(tmp_path, capsys, """\
+        step()
+        raise ValueError("bad batch")
+    """)
+    run = report["devices"][0]
+    assert code == 1 and run["status"] == "error"
+    assert run["error"]["type"] == "ValueError" and run["error"]["message"] == "bad batch"
+    assert run["error"]["frame"]["line"] == SCRIPT_PREAMBLE.count("\n") + 2
+    assert len(run["steps"]) == 1
+    assert run["explanation"]["findings"] == []
+
+
+def test_sys_exit_zero_is_a_clean_end_and_non_zero_a_failure(tmp_path, capsys):
+    code, report, _ = run_snippet(tmp_path, capsys, "step()\nimport sys\nsys.exit(0)\n")
+    assert code == 0 and report["devices"][0]["status"] == "completed"
+    code, report, _ = run_snippet(tmp_path, capsys, "step()\nimport sys\nsys.exit(3)\n")
+    assert code == 1 and report["devices"][0]["status"] == "exited"
+    assert report["devices"][0]["exit_code"] == 3
+
+
+def test_except_exception_in_the_script_cannot_swallow_max_steps(tmp_path, capsys):
+    code, report, _ = run_snippet(tmp_path, capsys, """\
+        for _ in range(100):
+            try:
+                step()
+            except Exception:
+                pass
+    """, "--max-steps", "3")
+    assert code == 0 and report["devices"][0]["status"] == "stopped"
+    assert len(report["devices"][0]["steps"]) == 3
+
+
+@pytest.mark.slow
+def test_a_hanging_script_is_killed_with_its_dataloader_workers(tmp_path, capsys):
+    # the timeout must outlast `import torch` and the workers' start on a slow runner
+    pids = tmp_path / "pids"
+    code, report, _ = run_snippet(tmp_path, capsys, f"""\
+        import os, time
+        from torch.utils.data import DataLoader
+        def remember(worker_id):
+            with open({str(pids)!r}, "a") as f:
+                f.write(f"{{os.getpid()}}\\n")
+        loader = DataLoader(list(range(64)), batch_size=4, num_workers=2, worker_init_fn=remember)
+        for batch in loader:
+            time.sleep(1000)
+    """, "--timeout", "90")
+    assert code == 1 and report["devices"][0]["status"] == "timeout"
+    workers = [int(p) for p in pids.read_text().split()]
+    assert len(workers) == 2
+    deadline = time.monotonic() + 5
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(_running, workers))
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie waiting for a reaper (a container's init may never reap)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return state not in ("Z", "X")
+
+
+def test_usage_errors_exit_2(tmp_path, capsys):
+    assert main(["verify", str(tmp_path / "missing.py")]) == 2
+    assert main(["verify", str(EXAMPLES / "seed_loop.py"), "--devices", "tpu"]) == 2
+    err = capsys.readouterr().err
+    assert "no such file" in err and "unknown device 'tpu'" in err
+
+
+def test_without_torch_verify_says_how_to_install_it(monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "torch" else real(name, *a))
+    assert main(["verify", str(EXAMPLES / "seed_loop.py")]) == 2
+    assert "pip install 'devlint[verify]'" in capsys.readouterr().err
+
+
+def _cuda_available() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+@pytest.mark.skipif(not _cuda_available(), reason="needs a CUDA GPU")
+def test_real_cuda_matches_the_cpu_on_the_seed_loop(capsys):
+    code, report, _ = verify_json(capsys, str(EXAMPLES / "seed_loop.py"), "--devices", "cpu,cuda")
+    assert code == 0
+    cuda = report["devices"][1]
+    assert cuda["comparison"]["verdict"] in ("match", "identical")
+    assert cuda["steps"][1]["batch_bytes"] > 0

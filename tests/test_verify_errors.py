@@ -1,0 +1,88 @@
+"""Runtime errors mapped back to the static finding that explains them (no torch needed)."""
+import textwrap
+
+from devlint.verify.errors import (
+    DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER, classify, explain, statement_span,
+)
+
+MISMATCH = ("Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:0 and cpu! (when checking argument for argument target in method "
+            "wrapper_CUDA_nll_loss2d_forward)")
+
+SCRIPT = textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+    device = torch.device("cuda")
+    model = nn.Linear(4, 3).to(device)
+    criterion = nn.CrossEntropyLoss()
+    for x, y in loader:
+        x = x.to(device)
+        loss = criterion(
+            model(x),
+            y,
+        )
+""")
+
+
+def write(tmp_path, text=SCRIPT):
+    path = tmp_path / "train.py"
+    path.write_text(text)
+    return str(path)
+
+
+def error(path, line, message, type_="RuntimeError", origin=None):
+    return {"type": type_, "message": message, "cpu_origin": origin,
+            "frame": {"path": path, "line": line, "function": "<module>"}}
+
+
+def test_classify_messages():
+    assert classify("RuntimeError", MISMATCH) == DEVICE_MISMATCH
+    assert classify("AssertionError", "Torch not compiled with CUDA enabled") == NO_CUDA
+    assert classify("RuntimeError", "Attempting to deserialize object on a CUDA device but "
+                    "torch.cuda.is_available() is False.") == NO_CUDA
+    assert classify("TypeError", "can't convert cuda:0 device type tensor to numpy. Use "
+                    "Tensor.cpu() to copy the tensor to host memory first.") == NUMPY_ON_DEVICE
+    assert classify("ValueError", "shapes do not match") == OTHER
+
+
+def test_mismatch_maps_to_the_finding_on_the_failing_statement(tmp_path):
+    path = write(tmp_path)
+    # the traceback points at line 10 inside a call that spans lines 9-12
+    explanation = explain(error(path, 10, MISMATCH))
+    assert [f.code for f in explanation.findings] == ["DEV004"]
+    assert explanation.how == "at the failing statement"
+
+
+def test_no_cuda_maps_to_the_device_the_line_uses(tmp_path):
+    path = write(tmp_path)
+    explanation = explain(error(path, 5, "Torch not compiled with CUDA enabled", "AssertionError"))
+    assert [(f.code, f.line) for f in explanation.findings] == [("DEV001", 4)]
+
+
+def test_cpu_origin_is_used_when_the_failing_line_has_no_finding(tmp_path):
+    path = write(tmp_path)
+    other = tmp_path / "model.py"
+    other.write_text("import torch\nx = 1\n")
+    explanation = explain(error(str(other), 2, MISMATCH, origin={"path": path, "line": 11}))
+    assert [f.code for f in explanation.findings] == ["DEV004"]
+    assert explanation.how == "where the CPU tensor was created"
+
+
+def test_unrelated_errors_are_not_explained(tmp_path):
+    path = write(tmp_path)
+    explanation = explain(error(path, 10, "boom", "ValueError"))
+    assert explanation.kind == OTHER and not explanation.findings
+
+
+def test_missing_file_is_not_an_error(tmp_path):
+    explanation = explain(error(str(tmp_path / "gone.py"), 3, MISMATCH))
+    assert explanation.findings == []
+
+
+def test_statement_span_of_a_multiline_call():
+    import ast
+
+    tree = ast.parse(SCRIPT)
+    assert statement_span(tree, 10) == (9, 12)
+    assert statement_span(tree, 8) == (8, 8)
