@@ -282,6 +282,7 @@ class ModelMoveInLoop:
     statement: Optional[cst.SimpleStatementLine]  # the line, when it holds only the move
     loops: tuple[LoopFrame, ...]  # the loops of its function around it, outermost first
     argument_names: tuple[str, ...]  # names the device expression reads
+    scope: Scope
 
 
 @dataclass(frozen=True)
@@ -417,6 +418,7 @@ class _FactsVisitor(cst.CSTVisitor):
         self.device_context_calls: set[int] = set()  # factories under `with torch.device(...)`
         self.moved_constructions: set[str] = set()  # `Net(...).to(device)`: Net is moved
         self.expect_raise_depth = 0  # under `with pytest.raises(...)`: failing is the point
+        self.foreign_names: set[str] = set()  # names imported from flax, jax, tensorflow...
 
     # scopes
 
@@ -508,6 +510,8 @@ class _FactsVisitor(cst.CSTVisitor):
             if isinstance(bound, cst.Name):
                 self.scope.assigned.add(bound.value)
                 self.torch_imported |= bound.value == "torch" and alias.asname is None
+                if (dotted(alias.name) or "").split(".")[0] in FOREIGN_FRAMEWORKS:
+                    self.foreign_names.add(bound.value)
 
     def _note_import(self) -> None:
         if self.scope is self.module_scope and not self.guarding_ifs and self.statement is not None:
@@ -526,6 +530,8 @@ class _FactsVisitor(cst.CSTVisitor):
             bound = alias.asname.name if alias.asname else alias.name
             if isinstance(bound, cst.Name):
                 self.scope.assigned.add(bound.value)
+                if (module or "").split(".")[0] in FOREIGN_FRAMEWORKS:
+                    self.foreign_names.add(bound.value)  # `from flax import linen as nn`
                 if module == "torch.nn.functional" and alias.name.value in FUNCTIONAL_LOSSES:
                     self.functional_imports.add(bound.value)
 
@@ -654,9 +660,12 @@ class _FactsVisitor(cst.CSTVisitor):
         if literals is None:
             return
         fallback = isinstance(expr, cst.IfExp) and not all(lit for _, lit in literals)
+        # `'cuda:0' if world_size == 1 else ...`: this walks the arms before visiting the IfExp.
+        self.rank_guards.append(isinstance(expr, cst.IfExp) and _is_rank_test(expr.test))
         for node, is_cuda in literals:
             if is_cuda:
                 self._cuda_literal(node, kind, fallback, in_conditional=node is not expr)
+        self.rank_guards.pop()
 
     # loops
 
@@ -794,7 +803,7 @@ class _FactsVisitor(cst.CSTVisitor):
         else:
             self._bound_in_loops(key)
         if "." not in key:
-            self._track_tensor_name(key, None if unpacked else value)
+            self._track_tensor_name(key, value, unpacked) if unpacked else self._track_tensor_name(key, value)
         if not unpacked:
             self._note_attribute(key, value)
             self._note_loss_build(home, key, value)
@@ -878,7 +887,8 @@ class _FactsVisitor(cst.CSTVisitor):
                 self.states[-1][key] = self.states[-1][BATCH_MOVED] = MOVED
             return  # a tensor's `.to` returns a copy: the bare statement moves nothing
         self.seq += 1
-        self._home(key).events.setdefault(key, []).append((self.seq, "move", call))
+        kind = "rebind" if is_host_move(call) else "move"  # `model.cpu()` brings it back
+        self._home(key).events.setdefault(key, []).append((self.seq, kind, call))
 
     # plain tensors, models moved in loops, module attributes, weighted losses (DEV005-DEV012)
 
@@ -898,7 +908,10 @@ class _FactsVisitor(cst.CSTVisitor):
             if isinstance(value, Host) or (value is None and expr.value in self.scope.tensors):
                 origin = self.scope.tensors.get(expr.value)
                 factory = origin.factory if origin else value.call if isinstance(value, Host) else None
-                return f"made by `{dotted(factory.func)}(...)`" if factory is not None else None
+                if factory is None:
+                    return None
+                made_by = dotted(factory.func)
+                return "a batch taken from the loader" if made_by == "next" else f"made by `{made_by}(...)`"
             return None
         if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and self.states:
             # `batch[0]`, `batch["input_ids"]`: an element, even of a BatchEncoding, is a tensor.
@@ -910,8 +923,11 @@ class _FactsVisitor(cst.CSTVisitor):
             return self._plain_tensor(mc[0])  # `x.float()` of a plain tensor is one too
         return None
 
-    def _track_tensor_name(self, name: str, value: Optional[cst.BaseExpression]) -> None:
+    def _track_tensor_name(self, name: str, value: Optional[cst.BaseExpression], unpacked: bool = False) -> None:
         origin = tensor_origin(value) if value is not None else None
+        if origin is None and unpacked and value is not None and _next_batch_of_a_loader(value):
+            assert isinstance(value, cst.Call)
+            origin = TensorOrigin(value, on_host=True, rank="tensor")  # `x, y = next(iter(loader))`
         if origin is None:
             self.scope.tensors.pop(name, None)
         else:
@@ -936,17 +952,21 @@ class _FactsVisitor(cst.CSTVisitor):
         if is_host_move(call):
             frames[-1].offloads.add(key)
             return
-        if not _names_a_model(key) or self._holds_a_tensor(key):
+        if self._holds_a_tensor(key) or TENSOR_WORDS.search(last_part(key)):
             return
         statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None
+        body = frames[-1].node.body
+        if not (isinstance(body, cst.IndentedBlock) and len(body.body) > 1 and any(s is statement for s in body.body)):
+            statement = None  # only a line of the loop body itself can be hoisted whole
         names = tuple(
             sub.value for arg in call.args for sub in walk(arg.value) if isinstance(sub, cst.Name)
         )
-        self.model_moves_in_loops.append(ModelMoveInLoop(key, call, statement, tuple(frames), names))
+        self.model_moves_in_loops.append(ModelMoveInLoop(key, call, statement, tuple(frames), names, self.scope))
 
     def _holds_a_tensor(self, key: str) -> bool:
         value = self.states[-1].get(key) if self.states and "." not in key else None
-        return value is not None or key in self.scope.tensors
+        # An Output may be a module (`cnn = CNN()`): `is_a_model` decides after the pass.
+        return isinstance(value, (Batch, Moved, Host, Input)) or key in self.scope.tensors
 
     def _note_attribute(self, key: str, value: cst.BaseExpression) -> None:
         """`self.attr = ...` in a method: containers of modules, tensors made in `__init__`."""
@@ -1125,7 +1145,9 @@ class _FactsVisitor(cst.CSTVisitor):
         if callee in ("torch.load", "th.load"):
             first = positional_args(node)
             source = cst.Module([]).code_for_node(first[0].value) if first else ""
-            self.torch_loads.append(TorchLoad(node, self.scope, self._guarded(), source))
+            # Only an `if` about the device guards a load (`x if resume else None` does not).
+            guarded = self.guard_depth > 0 or any(self.block_guards)
+            self.torch_loads.append(TorchLoad(node, self.scope, guarded, source))
         elif callee in ("torch.save", "th.save"):
             second = positional_args(node)[1:2] or [keyword_arg(node, "f")]
             if second[0] is not None:
@@ -1258,6 +1280,11 @@ def batch_path(expr: cst.CSTNode) -> str:
 def _value_of_call(call: cst.Call, state: dict[str, Value]) -> Optional[Value]:
     if is_host_move(call):
         return None
+    device = keyword_arg(call, "device")
+    if device is not None and isinstance(device.value, cst.Attribute) and device.value.attr.value == "device":
+        # `torch.arange(n, device=freqs.device)` lives where `freqs` does.
+        if isinstance(value_of(device.value.value, state), Host):
+            return Host(call)
     if is_to_device_call(call) or has_device_argument(call):
         return MOVED
     if is_host_factory(call):
@@ -1291,6 +1318,8 @@ TENSOR_WORDS = re.compile(
     r"out|feat|emb|state|logit|hidden|input|mask|weight|param|grad|loss|pred|image|img|label",
     re.IGNORECASE,
 )
+# Iterables that yield data batches by their name, beyond LOADER_NAME (`train_data`, `test_set`).
+DATA_SOURCE = re.compile(r"data(set)?$|(^|_)(set|ds)$|^(train|val|valid|test|eval)$|batch", re.IGNORECASE)
 FIXED_CUDA_INDEX = re.compile(r"^cuda:\d+$")
 WEIGHT_FIRST_LOSSES = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})
 MODULE_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
@@ -1323,6 +1352,10 @@ STATELESS_MODULES = re.compile(
     r"^(ReLU6?|GELU|SiLU|Mish|Tanh|Sigmoid|Softplus|Softmax|LogSoftmax|ELU|SELU|CELU|LeakyReLU"
     r"|Hardswish|Hardtanh|Hardsigmoid|Identity|Flatten|Unflatten|(Adaptive)?(Max|Avg)Pool\dd"
     r"|Dropout\d?d?|AlphaDropout|Upsample|PixelShuffle|PixelUnshuffle|ZeroPad\dd|ConstantPad\dd)$"
+)
+FOREIGN_FRAMEWORKS = frozenset(
+    {"flax", "jax", "haiku", "equinox", "tensorflow", "keras", "mindspore", "paddle", "mlx",
+     "oneflow", "jittor", "megengine", "mxnet"}
 )
 SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "list", "tuple", "dict"})
 
@@ -1380,15 +1413,27 @@ def _names_a_model(key: str) -> bool:
     return MODEL_NAME.search(name) is not None and TENSOR_WORDS.search(name) is None
 
 
+def _next_batch_of_a_loader(value: cst.BaseExpression) -> bool:
+    """`next(iter(train_loader))`, `next(train_iter)`: one batch, unpacked into tensors."""
+    if not (isinstance(value, cst.Call) and dotted(value.func) == "next" and value.args):
+        return False
+    inner = value.args[0].value
+    if isinstance(inner, cst.Call) and dotted(inner.func) == "iter" and inner.args:
+        inner = inner.args[0].value
+    return _names_a_loader(inner)
+
+
 def _walks_a_loader(loop: Loop) -> bool:
     """The loop's iterables are named like data loaders (not `zip(self.stages, devices)`)."""
     return all(_names_a_loader(src) for src in loop.sources)
 
 
 def _names_a_loader(expr: cst.BaseExpression) -> bool:
+    """`train_loader`, `dataloaders[phase]`, `self.train_dl`, `test_data`, `batches`."""
     if isinstance(expr, cst.Subscript):
         expr = expr.value
-    return LOADER_NAME.search(last_part(dotted(expr))) is not None
+    name = last_part(dotted(expr))
+    return LOADER_NAME.search(name) is not None or DATA_SOURCE.search(name) is not None
 
 
 def _element_callees(value: cst.BaseExpression) -> Optional[list[str]]:
@@ -1551,6 +1596,8 @@ def _is_device_value(value: cst.BaseExpression) -> bool:
 
 def _binding_kind(key: str, value: cst.BaseExpression) -> str:
     """What `key = value` does to where `key` lives: move, keep (a wrapper of itself), rebind."""
+    if is_host_move(value):
+        return "rebind"  # `model = model.cpu()`: back on the host
     if is_to_device_call(value):
         return "move"
     if isinstance(value, cst.Call):
@@ -1639,6 +1686,7 @@ class Facts:
         self.per_process_visibility = visitor.per_process_visibility
         self.classes = visitor.classes
         self.moved_constructions = visitor.moved_constructions
+        self.foreign_names = visitor.foreign_names
 
     # name resolution
 
@@ -1896,10 +1944,31 @@ class Facts:
         while changed:
             changed = False
             for name, info in self.classes.items():
-                if name not in found and any(_is_module_base(b, found) for b in info.bases):
+                if name not in found and any(self._is_module_base(b, found) for b in info.bases):
                     found.add(name)
                     changed = True
         return found
+
+    def is_a_model(self, key: str, scope: Scope) -> bool:
+        """Named like a model (`model`, `netG`, `encoder`), or bound to a module: `nn.X(...)`,
+        a module class of this file, `AutoModel...from_pretrained(...)`."""
+        if _names_a_model(key):
+            return True
+        home = self.resolve(key, scope)
+        for _, _, value in (home.events.get(key, ()) if home is not None else ()):
+            for sub in walk(value):
+                callee = dotted(sub.func) if isinstance(sub, cst.Call) else None
+                if callee and (self.is_module_constructor(callee) or "Model" in callee):
+                    return True
+        return False
+
+    def _is_module_base(self, base: str, known: set[str]) -> bool:
+        """`nn.Module`, `LightningModule`, `nn.Sequential`, a module class of this file; not
+        flax's `nn.Module` (`from flax import linen as nn`) and its kin."""
+        if base.split(".")[0] in self.foreign_names:
+            return False
+        name = last_part(base)
+        return name.endswith("Module") or name in MODULE_CONTAINERS or name in known
 
     def is_module_constructor(self, callee: str) -> bool:
         """`nn.Linear`, `torch.nn.Conv2d`, or a module class defined in this file."""
@@ -2009,6 +2078,3 @@ def dotted_name(text: str) -> bool:
     return re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", text) is not None
 
 
-def _is_module_base(base: str, known: set[str]) -> bool:
-    name = last_part(base)
-    return name.endswith("Module") or name in MODULE_CONTAINERS or name in known

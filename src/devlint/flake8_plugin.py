@@ -17,7 +17,7 @@ from devlint import __version__
 # from `devlint.rules` here would import libcst for every file flake8 checks.
 TRIGGERS: tuple[str, ...] = (
     "cuda", ".to(", "device", "gpu", "rank", ".cuda(", ".cpu(", "Lightning", "torch.load",
-    "Module", "Sequential", ".numpy(",
+    "Module", "Sequential", ".numpy(", "Loss(", "init_process_group", "LOCAL_RANK",
 )
 
 

@@ -24,6 +24,9 @@ DEVICE_PRESERVING_METHODS = frozenset(
         "reshape_as", "requires_grad_", "softmax", "log_softmax", "argmax", "mean", "sum",
         "float_", "sigmoid", "exp", "log", "abs", "clamp", "masked_fill", "__getitem__",
         "squeeze_", "unsqueeze_", "to_dense",
+        # in place: the result is the receiver
+        "fill_", "zero_", "scatter_", "normal_", "uniform_", "random_", "bernoulli_",
+        "index_fill_", "masked_fill_", "copy_", "add_", "mul_", "clamp_",
     }
 )
 # Methods whose result lives on the host (or is not a tensor at all).

@@ -13,6 +13,8 @@ from devlint.rules.dev008_load_without_map_location import LoadWithoutMapLocatio
 from devlint.rules.dev009_unregistered_submodules import UnregisteredSubmodules
 from devlint.rules.dev010_plain_tensor_attribute import PlainTensorAttribute
 from devlint.rules.dev011_numpy_on_device_tensor import NumpyOnDeviceTensor
+from devlint.rules.dev012_loss_weight_on_cpu import LossWeightOnCpu
+from devlint.rules.dev013_fixed_gpu_index_in_distributed import FixedGpuIndexInDistributed
 
 ALL_RULES: tuple[type[Rule], ...] = (
     HardCodedCuda,
@@ -26,6 +28,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     UnregisteredSubmodules,
     PlainTensorAttribute,
     NumpyOnDeviceTensor,
+    LossWeightOnCpu,
+    FixedGpuIndexInDistributed,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 PARSE_ERROR_CODE = "DEV999"

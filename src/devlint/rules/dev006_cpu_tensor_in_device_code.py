@@ -5,8 +5,8 @@ from typing import Iterator, Optional
 from devlint.facts import Facts, HostMeeting, Input
 from devlint.findings import Fix, RawFinding
 from devlint.rules.base import Rule
-from devlint.rules.fixes import add_keyword_fix, device_in_reach
-from devlint.syntax import dotted
+from devlint.rules.fixes import add_keyword_fix, device_in_reach, device_of_model
+from devlint.syntax import DEVICE_NAME, dotted
 
 
 class CpuTensorInDeviceCode(Rule):
@@ -101,13 +101,20 @@ class CpuTensorInDeviceCode(Rule):
 
     @staticmethod
     def device_for(meeting: HostMeeting, facts: Facts) -> Optional[str]:
+        """`x.device` of an input in `forward`; in the loop, the device the model was moved to
+        (or a device variable in reach)."""
         forward = facts.forward_class(meeting.scope)
         if forward is not None:
-            if isinstance(meeting.other, Input):
+            if isinstance(meeting.other, Input) and "." not in meeting.other.name:
                 return f"{meeting.other.name}.device"
             inputs = [p for p in meeting.scope.params[1:2]]
             return f"{inputs[0]}.device" if inputs else None
-        return device_in_reach(facts, meeting.scope)
+        for callee in (meeting.callee, getattr(meeting.other, "callee", None)):
+            model = facts.device_model(callee, meeting.scope, meeting.seq) if callee else None
+            if model is not None:
+                return device_of_model(model, meeting.scope, facts) or device_in_reach(facts, meeting.scope)
+        device = device_in_reach(facts, meeting.scope)
+        return device if device is not None and DEVICE_NAME.search(device) else None
 
     @staticmethod
     def fix_for(factory, device: Optional[str]) -> Optional[Fix]:

@@ -59,6 +59,8 @@ class ModelMovedInLoop(Rule):
 
     def check(self, facts: Facts) -> Iterator[RawFinding]:
         for move in facts.model_moves_in_loops:
+            if not facts.is_a_model(move.key, move.scope):
+                continue
             loops = self.repeating_loops(move)
             if not loops:
                 continue
