@@ -36,6 +36,13 @@ def test_each_core_rule_has_enough_fixtures(code: str) -> None:
     assert len(list(folder.glob("good_*.py"))) >= 15
 
 
+@pytest.mark.parametrize("code", [f"DEV{n:03d}" for n in range(5, 14)])
+def test_each_newer_rule_has_enough_fixtures(code: str) -> None:
+    folder = FIXTURES / code
+    assert len(list(folder.glob("bad_*.py"))) >= 8
+    assert len(list(folder.glob("good_*.py"))) >= 12
+
+
 def test_bad_fixtures_of_a_rule_exercise_that_rule() -> None:
     for path in FILES:
         if path.name.startswith("bad_") and path.parent.name.startswith("DEV"):

@@ -248,7 +248,7 @@ class DiscardedMove:
 
     call: cst.Call
     receiver: cst.BaseExpression
-    name: Optional[str]  # the receiver when it is a plain name (what the fix can rebind)
+    name: Optional[str]  # the receiver when it is a name or attribute (what the fix can rebind)
     why: str  # what makes the receiver a tensor, for the message
 
 
@@ -402,7 +402,6 @@ class _FactsVisitor(cst.CSTVisitor):
         self.model_moves_in_loops: list[ModelMoveInLoop] = []
         self.torch_loads: list[TorchLoad] = []
         self.saved_paths: set[str] = set()  # `torch.save(obj, <path>)`: the path's code
-        self.device_fallback = False  # `torch.cuda.is_available()` somewhere: runs on CPU too
         self.default_device = False  # `torch.set_default_device(...)`: factories obey it
         self.default_device_depth = 0  # inside `with torch.device(...)`
         self.no_grad_depth = 0
@@ -419,6 +418,8 @@ class _FactsVisitor(cst.CSTVisitor):
         self.moved_constructions: set[str] = set()  # `Net(...).to(device)`: Net is moved
         self.expect_raise_depth = 0  # under `with pytest.raises(...)`: failing is the point
         self.foreign_names: set[str] = set()  # names imported from flax, jax, tensorflow...
+        self.requiring_depth = 0  # inside `assert ...`
+        self.fallback_choices = 0  # availability tests that choose a device, not require one
 
     # scopes
 
@@ -444,6 +445,8 @@ class _FactsVisitor(cst.CSTVisitor):
         )
         self.guarding_ifs.append(node if guarded else None)
         self.guard_depth += guarded
+        # `@pytest.mark.skipif("WORLD_SIZE" in os.environ, ...)`: the body runs single-process.
+        self.rank_guards.append(any(_is_rank_skip(d.decorator) for d in node.decorators))
         if self.scope.kind == "module":
             self.functions[node.name.value] = FunctionInfo(node.name.value, scope)
         info = self._method_class()
@@ -462,11 +465,21 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.guard_depth -= self.guarding_ifs.pop() is not None
+        self.rank_guards.pop()
         self.no_grad_depth -= any(_is_no_grad(d.decorator) for d in original_node.decorators)
         self.states.pop()
         self.block_guards.pop()
         self.loop_frames.pop()
         self._pop()
+
+    def _in_test(self) -> bool:
+        """Inside a `test_*` function: it reads back files it wrote itself, in this process."""
+        scope: Optional[Scope] = self.scope
+        while scope is not None:
+            if scope.name.lstrip("_").lower().startswith("test"):
+                return True
+            scope = scope.parent
+        return False
 
     def _method_class(self) -> Optional[ClassInfo]:
         """The class whose body this def is directly in (a method), else None."""
@@ -599,10 +612,15 @@ class _FactsVisitor(cst.CSTVisitor):
                 # `if not torch.cuda.is_available(): sys.exit(...)`: the rest of the block
                 # only runs with CUDA.
                 self.block_guards[-1] = True
+                self.fallback_choices -= _availability_calls(test)  # a requirement, no fallback
 
     def visit_Assert(self, node: cst.Assert) -> None:
         if self._is_availability_test(node.test):
             self.block_guards[-1] = True
+        self.requiring_depth += 1  # `assert torch.cuda.is_available()` requires CUDA
+
+    def leave_Assert(self, original_node: cst.Assert) -> None:
+        self.requiring_depth -= 1
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self.block_guards.append(False)
@@ -660,6 +678,7 @@ class _FactsVisitor(cst.CSTVisitor):
         if literals is None:
             return
         fallback = isinstance(expr, cst.IfExp) and not all(lit for _, lit in literals)
+        self.fallback_choices += fallback  # `'cuda' if args.cuda else 'cpu'` also runs on a CPU
         # `'cuda:0' if world_size == 1 else ...`: this walks the arms before visiting the IfExp.
         self.rank_guards.append(isinstance(expr, cst.IfExp) and _is_rank_test(expr.test))
         for node, is_cuda in literals:
@@ -872,8 +891,7 @@ class _FactsVisitor(cst.CSTVisitor):
         assert isinstance(call, cst.Call)
         why = self._plain_tensor(mc[0])
         if why is not None:
-            name = mc[0].value if isinstance(mc[0], cst.Name) else None
-            self.discarded_moves.append(DiscardedMove(call, mc[0], name, why))
+            self.discarded_moves.append(DiscardedMove(call, mc[0], dotted(mc[0]), why))
         key = dotted(mc[0])
         if key is None:
             return
@@ -918,6 +936,10 @@ class _FactsVisitor(cst.CSTVisitor):
             value = self.states[-1].get(expr.value.value)
             if isinstance(value, Batch) and _walks_a_loader(value.loop):
                 return "an element of the loader's batch"
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            info = self._current_class()
+            if info is not None and expr.attr.value in info.tensor_attributes:
+                return "a tensor attribute made by a factory in `__init__`"
         mc = method_call(expr)
         if mc is not None and mc[1] in DEVICE_PRESERVING_METHODS:
             return self._plain_tensor(mc[0])  # `x.float()` of a plain tensor is one too
@@ -1146,14 +1168,14 @@ class _FactsVisitor(cst.CSTVisitor):
             first = positional_args(node)
             source = cst.Module([]).code_for_node(first[0].value) if first else ""
             # Only an `if` about the device guards a load (`x if resume else None` does not).
-            guarded = self.guard_depth > 0 or any(self.block_guards)
+            guarded = self.guard_depth > 0 or any(self.block_guards) or self._in_test()
             self.torch_loads.append(TorchLoad(node, self.scope, guarded, source))
         elif callee in ("torch.save", "th.save"):
             second = positional_args(node)[1:2] or [keyword_arg(node, "f")]
             if second[0] is not None:
                 self.saved_paths.add(cst.Module([]).code_for_node(second[0].value))
         elif name in AVAILABILITY_CALLS and callee is not None and ("cuda" in callee or "mps" in callee):
-            self.device_fallback = True
+            self.fallback_choices += self.requiring_depth == 0
         elif name in ("set_default_device", "set_default_tensor_type"):
             self.default_device = True
         elif name == "init_process_group":
@@ -1294,6 +1316,8 @@ def _value_of_call(call: cst.Call, state: dict[str, Value]) -> Optional[Value]:
         receiver, method = mc
         if method in HOST_METHODS:
             return None
+        if method == "type_as" and call.args:  # takes the other tensor's type and device
+            return value_of(call.args[0].value, state)
         if method in DEVICE_PRESERVING_METHODS:
             base = value_of(receiver, state)
             if base is not None:
@@ -1494,6 +1518,13 @@ def _runs_on_device(method: str) -> bool:
     return method == "forward" or method.endswith("_step")
 
 
+def _availability_calls(test: cst.BaseExpression) -> int:
+    return sum(
+        1 for sub in walk(test)
+        if isinstance(sub, cst.Call) and last_part(dotted(sub.func)) in AVAILABILITY_CALLS
+    )
+
+
 def _expects_raise(expr: cst.BaseExpression) -> bool:
     call = expr.func if isinstance(expr, cst.Call) else expr
     return last_part(dotted(call)) in ("raises", "assertRaises", "assertRaisesRegex")
@@ -1501,6 +1532,13 @@ def _expects_raise(expr: cst.BaseExpression) -> bool:
 
 def _is_device_context(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Call) and dotted(expr.func) in ("torch.device", "th.device")
+
+
+def _is_rank_skip(decorator: cst.BaseExpression) -> bool:
+    return (
+        isinstance(decorator, cst.Call) and last_part(dotted(decorator.func)) in ("skipif", "skipIf", "skipUnless")
+        and _is_rank_test(decorator)
+    )
 
 
 def _is_rank_test(test: cst.BaseExpression) -> bool:
@@ -1677,7 +1715,7 @@ class Facts:
         self.model_moves_in_loops = visitor.model_moves_in_loops
         self.torch_loads = visitor.torch_loads
         self.saved_paths = visitor.saved_paths
-        self.device_fallback = visitor.device_fallback
+        self.device_fallback = visitor.fallback_choices > 0
         self.default_device = visitor.default_device
         self.numpy_calls = visitor.numpy_calls
         self.loss_builds = visitor.loss_builds

@@ -1,0 +1,100 @@
+"""The fixes of DEV005-DEV013 write the edit their docs promise, and nothing else."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from devlint.engine import Selection, analyze_source
+from devlint.fix import apply_fixes
+
+HEADER = "import torch\nimport torch.nn as nn\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+
+CASES = {
+    "DEV005": (
+        "for x, y in loader:\n    x.to(device)\n",
+        "    x = x.to(device)\n",
+    ),
+    "DEV006": (
+        """
+        class Enc(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn = nn.GRU(4, 8)
+
+            def forward(self, x):
+                h = torch.zeros(1, x.size(1), 8)
+                return self.rnn(x, h)
+
+
+        model = Enc().to(device)
+        """,
+        "h = torch.zeros(1, x.size(1), 8, device=x.device)",
+    ),
+    "DEV007": (
+        """
+        model = nn.Linear(4, 1)
+        for x, y in loader:
+            model.to(device)
+            loss = model(x.to(device)).sum()
+            loss.backward()
+        """,
+        "model.to(device)\nfor x, y in loader:\n    loss =",
+    ),
+    "DEV008": (
+        "state = torch.load('ckpt.pt')\n",
+        "state = torch.load('ckpt.pt', map_location=device)",
+    ),
+    "DEV009": (
+        """
+        class MLP(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = [nn.Linear(4, 4) for _ in range(3)]
+        """,
+        "self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])",
+    ),
+    "DEV010": (
+        """
+        class Norm(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mean = torch.tensor([0.5, 0.5])
+
+            def forward(self, x):
+                return x - self.mean
+        """,
+        'self.register_buffer("mean", torch.tensor([0.5, 0.5]), persistent=False)',
+    ),
+    "DEV011": (
+        """
+        model = nn.Linear(4, 2).to(device)
+        for x, y in loader:
+            out = model(x.to(device))
+            print(out.numpy())
+        """,
+        "print(out.detach().cpu().numpy())",
+    ),
+    "DEV012": (
+        "model = nn.Linear(4, 2).to(device)\ncriterion = nn.CrossEntropyLoss(weight=torch.tensor([1.0, 2.0]))\n",
+        "criterion = nn.CrossEntropyLoss(weight=torch.tensor([1.0, 2.0])).to(device)",
+    ),
+    "DEV013": (
+        "import os\nlocal_rank = int(os.environ['LOCAL_RANK'])\ntorch.distributed.init_process_group('nccl')\n"
+        "torch.cuda.set_device(0)\nx = torch.zeros(2, device='cuda:0')\n",
+        "torch.cuda.set_device(local_rank)\nx = torch.zeros(2, device=f\"cuda:{local_rank}\")",
+    ),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_fix_writes_the_documented_edit(code: str) -> None:
+    body, expected = CASES[code]
+    text = HEADER + textwrap.dedent(body).lstrip("\n")
+    findings = [f for f in analyze_source(text, "t.py", Selection(select=(code,))) if f.code == code]
+    assert findings, f"{code} found nothing"
+    outcome = apply_fixes(text, findings, unsafe=True)
+    assert not outcome.error, outcome.error
+    assert expected in outcome.text, outcome.text
+    again = analyze_source(outcome.text, "t.py", Selection(select=(code,)))
+    assert not [f for f in again if f.fix is not None], "the fix is not idempotent"
