@@ -44,6 +44,11 @@ def test_classify_messages():
     assert classify("TypeError", "can't convert cuda:0 device type tensor to numpy. Use "
                     "Tensor.cpu() to copy the tensor to host memory first.") == NUMPY_ON_DEVICE
     assert classify("ValueError", "shapes do not match") == OTHER
+    assert classify("RuntimeError", "Input and hidden tensors are not at the same device, found "
+                    "input tensor at cuda:0 and hidden tensor at cpu") == DEVICE_MISMATCH
+    assert classify("RuntimeError", "Input type (torch.FloatTensor) and weight type "
+                    "(torch.cuda.FloatTensor) should be the same or input should be a MKLDNN "
+                    "tensor and weight is a dense tensor") == DEVICE_MISMATCH
 
 
 def test_mismatch_maps_to_the_finding_on_the_failing_statement(tmp_path):
@@ -86,3 +91,26 @@ def test_statement_span_of_a_multiline_call():
     tree = ast.parse(SCRIPT)
     assert statement_span(tree, 10) == (9, 12)
     assert statement_span(tree, 8) == (8, 8)
+
+
+def test_an_error_inside_forward_maps_to_the_call_that_fed_it(tmp_path):
+    path = write(tmp_path, textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return self.fc(x)
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = Net().to(device)
+        for data, target in loader:
+            output = model(data)
+    """))
+    frames = [{"path": path, "line": 6, "function": "forward"},
+              {"path": path, "line": 11, "function": "<module>"}]
+    err = error(path, 6, MISMATCH)
+    err["user_frames"] = frames
+    explanation = explain(err)
+    assert [(f.code, f.line) for f in explanation.findings] == [("DEV002", 11)]
+    assert "forward" not in explanation.how and "<module>" in explanation.how

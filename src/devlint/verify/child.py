@@ -16,7 +16,6 @@ import time
 import traceback
 import types
 from pathlib import Path
-from typing import Optional
 
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM, ChildSpec
 
@@ -160,30 +159,31 @@ def device_name(spec: ChildSpec, torch) -> str:
 
 
 def describe_error(exc: BaseException, spec: ChildSpec) -> dict:
-    frames = traceback.extract_tb(exc.__traceback__)
-    user = innermost_user_frame(frames, spec)
+    frames = user_frames(traceback.extract_tb(exc.__traceback__), spec)
     message = str(exc)
     return {
         "type": type(exc).__name__,
         "message": message[:MESSAGE_LIMIT],
-        "frame": user,
+        "frame": frames[0] if frames else None,
+        "user_frames": frames[:20],
         "cpu_origin": getattr(exc, "devlint_cpu_origin", None),
         "traceback": "".join(traceback.format_exception(exc))[-MESSAGE_LIMIT:],
     }
 
 
-def innermost_user_frame(frames, spec: ChildSpec) -> Optional[dict]:
-    for frame in reversed(frames):
-        if is_user_file(frame.filename, spec):
-            return {
-                "path": frame.filename,
-                "line": frame.lineno,
-                "col": (frame.colno or 0) + 1,
-                "end_col": (frame.end_colno or 0) + 1 if frame.end_colno is not None else None,
-                "function": frame.name,
-                "code": frame.line,
-            }
-    return None
+def user_frames(frames, spec: ChildSpec) -> list[dict]:
+    """The traceback's frames in the user's own files, innermost first."""
+    return [
+        {
+            "path": frame.filename,
+            "line": frame.lineno,
+            "col": (frame.colno or 0) + 1,
+            "end_col": (frame.end_colno or 0) + 1 if frame.end_colno is not None else None,
+            "function": frame.name,
+            "code": frame.line,
+        }
+        for frame in reversed(frames) if is_user_file(frame.filename, spec)
+    ]
 
 
 def is_user_file(filename: str, spec: ChildSpec) -> bool:

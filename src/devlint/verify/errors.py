@@ -3,6 +3,7 @@ so the same bug carries the same rule code in `devlint check` and in `devlint ve
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -41,10 +42,19 @@ class Explanation:
         }
 
 
+# PyTorch's wordings for "a CPU tensor met a CUDA tensor", by the kernels that raise them.
+MISMATCH_PATTERNS = tuple(re.compile(p) for p in (
+    r"Expected all tensors to be on the same device",
+    r"(are|is) not (at|on) the same device",  # RNNs: input and hidden
+    r"Input type \(torch\.(cuda\.)?\w+\) and weight type \(torch\.(cuda\.)?\w+\)",  # conv
+    r"Expected object of device type \w+ but got device type \w+",
+    r"is on CPU, but expected (it|them) to be on GPU",
+    r"[Ee]xpected .*device.* cuda.* but (got|found) .*cpu",
+))
+
+
 def classify(error_type: str, message: str) -> str:
-    if "Expected all tensors to be on the same device" in message or (
-        "device" in message and "but got" in message and "cuda" in message and "cpu" in message
-    ):
+    if any(p.search(message) for p in MISMATCH_PATTERNS):
         return DEVICE_MISMATCH
     if any(marker in message for marker in NO_CUDA_MARKERS):
         return NO_CUDA
@@ -59,9 +69,13 @@ def explain(error: dict) -> Explanation:
     frame = error.get("frame")
     if not codes or not frame:
         return Explanation(kind)
-    at_statement = _findings_at(frame["path"], frame["line"], codes)
-    if at_statement:
-        return Explanation(kind, at_statement, "at the failing statement")
+    frames = error.get("user_frames") or [frame]
+    for depth, outer in enumerate(frames):
+        at_statement = _findings_at(outer["path"], outer["line"], codes)
+        if at_statement:
+            how = "at the failing statement" if depth == 0 else (
+                f"at the call in `{outer['function']}` that led to the failure")
+            return Explanation(kind, at_statement, how)
     origin = error.get("cpu_origin")
     if origin:
         at_origin = _findings_at(origin["path"], origin["line"], codes)
