@@ -45,7 +45,10 @@ def apply_fixes(text: str, findings: list[Finding], unsafe: bool = False) -> Fix
     if not chosen:
         return FixOutcome(text)
     fixed = text
-    for start, end, replacement in sorted(taken, key=lambda e: (e[0], e[1]), reverse=True):
+    # From the end, so earlier offsets stay valid; two inserts at one offset keep their order.
+    ordered = sorted(enumerate(taken), key=lambda item: (item[1][0], item[1][1], item[0]),
+                     reverse=True)
+    for _, (start, end, replacement) in ordered:
         fixed = fixed[:start] + replacement + fixed[end:]
     error = _parse_error(fixed)
     if error:

@@ -48,8 +48,9 @@ class BatchMovedOutsideLoop(Rule):
             out = model(x)
     """
     fix = """
-        Move the `.to(device)` inside the loop, right after the loop binds the batch (an unsafe
-        fix: it moves code).
+        Repeat the `.to(device)` inside the loop, right after the loop binds the batch. The early
+        move stays: code between it and the loop (a sanity check, cudnn autotuning) may use the
+        moved batch. The fix is unsafe: the early statement may do more than move.
     """
 
     def check(self, facts: Facts) -> Iterator[RawFinding]:
@@ -68,8 +69,8 @@ class BatchMovedOutsideLoop(Rule):
             )
 
     def fix_for(self, use: UnmovedUse) -> Optional[Fix]:
-        """Cut the early move and paste it as the first line of the loop body (unsafe: it
-        moves code, and the statement may have done other work before the loop)."""
+        """Copy the early move to the top of the loop body. Not cut: code between the early
+        move and the loop may use the moved batch (unsafe: the statement may do other work)."""
         statement, body = use.early_move, use.batch.loop.node.body
         if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
                 and isinstance(statement.body[0], cst.Assign)
@@ -79,6 +80,6 @@ class BatchMovedOutsideLoop(Rule):
         if "\n" in text or "\r" in text:
             return None
         return Fix(
-            "move the `.to(device)` inside the loop", Applicability.UNSAFE,
-            (Edit("delete", statement), Edit("insert_before", body.body[0], text)),
+            "repeat the `.to(device)` inside the loop", Applicability.UNSAFE,
+            (Edit("insert_before", body.body[0], text),),
         )
