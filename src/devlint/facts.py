@@ -842,6 +842,8 @@ class _FactsVisitor(cst.CSTVisitor):
     def _classify_binding(self, home: Scope, key: str, value: cst.BaseExpression) -> None:
         if home is self.module_scope and _is_device_value(value):
             self.module_devices.setdefault(key, value)
+        if _names_a_device(last_part(key)) and _is_cpu_device(value):
+            self.fallback_choices += 1  # `else: device = torch.device("cpu")`: runs on a CPU too
         if _builds_loss(value, self.functional_imports):
             home.losses.add(key)
         if isinstance(value, cst.Call):
@@ -1174,7 +1176,9 @@ class _FactsVisitor(cst.CSTVisitor):
             second = positional_args(node)[1:2] or [keyword_arg(node, "f")]
             if second[0] is not None:
                 self.saved_paths.add(cst.Module([]).code_for_node(second[0].value))
-        elif name in AVAILABILITY_CALLS and callee is not None and ("cuda" in callee or "mps" in callee):
+        elif name in AVAILABILITY_CALLS and callee is not None and any(
+            word in callee for word in ("cuda", "mps", "accelerator")
+        ):
             self.fallback_choices += self.requiring_depth == 0
         elif name in ("set_default_device", "set_default_tensor_type"):
             self.default_device = True
@@ -1643,6 +1647,13 @@ def _binding_kind(key: str, value: cst.BaseExpression) -> str:
             if dotted(arg.value) == key:
                 return "keep"  # DataParallel(model), torch.compile(model), prepare(model)
     return "rebind"
+
+
+def _is_cpu_device(value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.Call) and dotted(value.func) == "torch.device":
+        args = positional_args(value)
+        value = args[0].value if args else value
+    return string_value(value) == "cpu"
 
 
 def _names_a_device(name: str) -> bool:
