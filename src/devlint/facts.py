@@ -324,7 +324,7 @@ class GpuIndex:
     node: cst.CSTNode  # the string or integer literal
     kind: str  # "string" or "integer"
     scope: Scope
-    rank_guarded: bool  # under a test about rank/world size: one process chose it
+    rank_guarded: bool  # under a test about rank/world size, or in a test: chosen on purpose
 
 
 @dataclass(frozen=True)
@@ -419,6 +419,7 @@ class _FactsVisitor(cst.CSTVisitor):
         self.expect_raise_depth = 0  # under `with pytest.raises(...)`: failing is the point
         self.foreign_names: set[str] = set()  # names imported from flax, jax, tensorflow...
         self.requiring_depth = 0  # inside `assert ...`
+        self.returned_as_is: Optional[cst.BaseExpression] = None
         self.fallback_choices = 0  # availability tests that choose a device, not require one
 
     # scopes
@@ -476,7 +477,8 @@ class _FactsVisitor(cst.CSTVisitor):
         """Inside a `test_*` function: it reads back files it wrote itself, in this process."""
         scope: Optional[Scope] = self.scope
         while scope is not None:
-            if scope.name.lstrip("_").lower().startswith("test"):
+            name = scope.name.lstrip("_").lower()
+            if name.startswith("test") or name.endswith(("test", "tests", "testcase")):
                 return True
             scope = scope.parent
         return False
@@ -822,7 +824,7 @@ class _FactsVisitor(cst.CSTVisitor):
         else:
             self._bound_in_loops(key)
         if "." not in key:
-            self._track_tensor_name(key, value, unpacked) if unpacked else self._track_tensor_name(key, value)
+            self._track_tensor_name(key, value, unpacked)
         if not unpacked:
             self._note_attribute(key, value)
             self._note_loss_build(home, key, value)
@@ -1072,7 +1074,13 @@ class _FactsVisitor(cst.CSTVisitor):
                 if key is not None and key.startswith("self."):
                     info.moved_in_forward.add(key.split(".", 1)[1])
 
+    def visit_Return(self, node: cst.Return) -> None:
+        # `return self.a` hands the tensor back unchanged: it meets nothing here.
+        self.returned_as_is = node.value if isinstance(node.value, cst.Attribute) else None
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node is self.returned_as_is:
+            return
         if (
             self.slice_depth == 0 and isinstance(node.value, cst.Name) and node.value.value == "self"
             and _runs_on_device(self._method_name())
@@ -1209,7 +1217,9 @@ class _FactsVisitor(cst.CSTVisitor):
                     self._gpu_index(element.value, "integer")
 
     def _gpu_index(self, node: cst.CSTNode, kind: str) -> None:
-        self.gpu_indices.append(GpuIndex(node, kind, self.scope, any(self.rank_guards)))
+        # Tests pin devices on purpose (device maps, warnings about a wrong device).
+        guarded = any(self.rank_guards) or self._in_test()
+        self.gpu_indices.append(GpuIndex(node, kind, self.scope, guarded))
 
     def _note_numpy(self, node: cst.Call) -> None:
         mc = method_call(node)

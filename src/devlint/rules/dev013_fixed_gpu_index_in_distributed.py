@@ -19,8 +19,9 @@ class FixedGpuIndexInDistributed(Rule):
         `.cuda(0)`, `.to(0)`, `torch.cuda.set_device(0)`, `torch.device('cuda', 0)` and
         `device_ids=[0]`. Silent under a test about the rank or the world size
         (`if rank == 0:`, `if not args.distributed:`), in `map_location` dictionaries that remap
-        devices, and in files that set `CUDA_VISIBLE_DEVICES` (then index 0 is each process's
-        own GPU).
+        devices, in files that set `CUDA_VISIBLE_DEVICES` (then index 0 is each process's
+        own GPU), in functions that name several GPUs (model parallelism), and in tests,
+        which pin devices on purpose.
     """
     why = """
         Every process of a distributed job runs the same file. A literal index sends all of
@@ -56,14 +57,25 @@ class FixedGpuIndexInDistributed(Rule):
     def check(self, facts: Facts) -> Iterator[RawFinding]:
         if not facts.distributed or facts.per_process_visibility:
             return
+        model_parallel = self.scopes_naming_several_gpus(facts)
         for index in facts.gpu_indices:
-            if index.rank_guarded:
+            if index.rank_guarded or id(index.scope) in model_parallel:
                 continue
             message = (
                 f"`{code(index.node)}` names one fixed GPU in code that runs once per process: "
                 f"every rank lands on that GPU; use the local rank (`LOCAL_RANK`) instead"
             )
             yield self.finding(index.node, message, fix=self.fix_for(index, facts))
+
+    @staticmethod
+    def scopes_naming_several_gpus(facts: Facts) -> set[int]:
+        """Functions that name two or more GPUs (`.to(0)` and `.to(1)`): model or pipeline
+        parallelism spreads one process over several GPUs on purpose."""
+        seen: dict[int, set[str]] = {}
+        for index in facts.gpu_indices:
+            value = code(index.node).strip("'\"").replace("cuda:", "")
+            seen.setdefault(id(index.scope), set()).add(value)
+        return {scope for scope, values in seen.items() if len(values) > 1}
 
     @staticmethod
     def fix_for(index: GpuIndex, facts: Facts) -> Optional[Fix]:
