@@ -33,8 +33,9 @@ class DeviceSummary:
 
     @property
     def measured_steps(self) -> list[dict]:
-        """Steps after the first: the first carries start-up (imports, data, warm-up)."""
-        return self.run.steps[1:] if len(self.run.steps) > 1 else self.run.steps
+        """Steps after the first: the first carries start-up (imports, data, warm-up), so a
+        run of one step has no step time to show."""
+        return self.run.steps[1:]
 
     @property
     def median_step_s(self) -> Optional[float]:
