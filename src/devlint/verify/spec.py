@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Optional
 
 CPU, CUDA, CUDA_SIM = "cpu", "cuda", "cuda-sim"
 KNOWN_DEVICES = (CPU, CUDA, CUDA_SIM)
@@ -44,10 +43,6 @@ def is_simulated(device: str) -> bool:
     return device == CUDA_SIM
 
 
-def is_accelerator(device: str) -> bool:
-    return device != CPU
-
-
 def parse_devices(text: str) -> list[str]:
     """`cpu,cuda-sim` -> ['cpu', 'cuda-sim']; unknown names raise ValueError."""
     devices = [d.strip().lower() for d in text.split(",") if d.strip()]
@@ -59,7 +54,3 @@ def parse_devices(text: str) -> list[str]:
     if not devices:
         raise ValueError("no device given")
     return list(dict.fromkeys(devices))
-
-
-def baseline_of(devices: list[str]) -> Optional[str]:
-    return CPU if CPU in devices else None
