@@ -70,28 +70,32 @@ def explain(error: dict) -> Explanation:
     if not codes or not frame:
         return Explanation(kind)
     frames = error.get("user_frames") or [frame]
+    sources = _Sources()  # the frames and the origin usually share one file: analyze it once
     for depth, outer in enumerate(frames):
-        at_statement = _findings_at(outer["path"], outer["line"], codes)
+        at_statement = _findings_at(sources.get(outer["path"]), outer["line"], codes)
         if at_statement:
             how = "at the failing statement" if depth == 0 else (
                 f"at the call in `{outer['function']}` that led to the failure")
             return Explanation(kind, at_statement, how)
     origin = error.get("cpu_origin")
     if origin:
-        at_origin = _findings_at(origin["path"], origin["line"], codes)
+        at_origin = _findings_at(sources.get(origin["path"]), origin["line"], codes)
         if at_origin:
             return Explanation(kind, at_origin, "where the CPU tensor was created")
-    feeding = _findings_feeding(frame["path"], frame["line"], codes)
+    failing = sources.get(frame["path"])
+    feeding = _findings_feeding(failing, frame["line"], codes)
     if feeding:
         return Explanation(kind, feeding, "where a name the failing line uses was bound")
-    nearest = _nearest_before(frame["path"], frame["line"], codes)
+    nearest = _nearest_before(failing, frame["line"], codes)
     if nearest:
         return Explanation(kind, [nearest], "the closest finding above the failing line")
     return Explanation(kind)
 
 
-def _findings_at(path: str, line: int, codes: tuple[str, ...]) -> list[Finding]:
-    analysis = _analysis(path)
+_Analysis = Optional[tuple[list[Finding], ast.AST]]
+
+
+def _findings_at(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> list[Finding]:
     if analysis is None:
         return []
     findings, tree = analysis
@@ -105,10 +109,9 @@ def _findings_at(path: str, line: int, codes: tuple[str, ...]) -> list[Finding]:
     ]
 
 
-def _findings_feeding(path: str, line: int, codes: tuple[str, ...]) -> list[Finding]:
+def _findings_feeding(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> list[Finding]:
     """Findings on assignments of names the failing statement reads: `device = 'cuda'` at
     line 8 explains `model.to(device)` failing at line 15."""
-    analysis = _analysis(path)
     if analysis is None:
         return []
     findings, tree = analysis
@@ -127,15 +130,25 @@ def _findings_feeding(path: str, line: int, codes: tuple[str, ...]) -> list[Find
             if f.code in codes and f.line <= line and bound_at.get(f.line, set()) & used]
 
 
-def _nearest_before(path: str, line: int, codes: tuple[str, ...]) -> Optional[Finding]:
-    analysis = _analysis(path)
+def _nearest_before(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> Optional[Finding]:
     if analysis is None:
         return None
     above = [f for f in analysis[0] if f.code in codes and f.line <= line]
     return max(above, key=lambda f: f.line, default=None)
 
 
-def _analysis(path: str) -> Optional[tuple[list[Finding], ast.AST]]:
+@dataclass
+class _Sources:
+    """Findings and syntax tree per file, read once for one explanation."""
+    _by_path: dict[str, _Analysis] = field(default_factory=dict)
+
+    def get(self, path: str) -> _Analysis:
+        if path not in self._by_path:
+            self._by_path[path] = _analyze(path)
+        return self._by_path[path]
+
+
+def _analyze(path: str) -> _Analysis:
     try:
         text = decode_source(Path(path).read_bytes())
         return analyze_source(text, path), ast.parse(text)
