@@ -16,6 +16,7 @@ from typing import Iterator, Optional, Union
 
 import libcst as cst
 
+from devlint.traverse import Walker
 from devlint.syntax import (
     DEVICE_PRESERVING_METHODS,
     HOST_METHODS,
@@ -1710,12 +1711,15 @@ def _mentions_availability(value: cst.BaseExpression) -> bool:
 # --- the facts the rules query ----------------------------------------------------------------
 
 
+_WALKER = Walker(_FactsVisitor)  # its only state: what it learned about each node type
+
+
 class Facts:
     """The shared facts of one module, built by one pass."""
 
     def __init__(self, module: cst.Module) -> None:
         visitor = _FactsVisitor()
-        module.visit(visitor)
+        _WALKER.run(module, visitor)
         self.module = module
         self.module_scope = visitor.module_scope
         self.loops = visitor.loops
