@@ -3,6 +3,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 EXPECTATION = re.compile(r"#\s*error:\s*(?P<codes>DEV\d{3}(?:\s*,\s*DEV\d{3})*)")
@@ -21,3 +23,9 @@ def expected_findings(path: Path) -> set[tuple[int, str]]:
             for code in re.split(r"\s*,\s*", match.group("codes")):
                 expected.add((number, code))
     return expected
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets an empty result cache of its own, never the checkout's `.devlint_cache`."""
+    monkeypatch.setenv("DEVLINT_CACHE_DIR", str(tmp_path_factory.mktemp("devlint-cache")))

@@ -51,12 +51,10 @@ def test_bad_fixtures_of_a_rule_exercise_that_rule() -> None:
 
 
 def test_text_prefilter_skips_no_file_with_a_finding() -> None:
-    """The trigger-word skip must change no result: every fixture with a finding passes it."""
-    from devlint.engine import could_match
-    from devlint.rules import ALL_RULES
+    """The text prefilter must change no result: every fixture with a finding passes it."""
+    from devlint.prefilter import could_match
 
     for path in FILES:
         text = path.read_text(encoding="utf-8")
-        for code in {c for _, c in expected_findings(path)}:
-            rule = next(r for r in ALL_RULES if r.code == code)
-            assert could_match(text, [rule()]), f"{path}: {code} finding in a skipped file"
+        for code in {c for _, c in expected_findings(path)} - {"DEV999"}:
+            assert could_match(text, [code]), f"{path}: {code} finding in a skipped file"

@@ -182,11 +182,11 @@ def test_files_with_trigger_words_are_analyzed() -> None:
     assert text.startswith("DEV001 hard-coded device 'cuda'")
 
 
-def test_trigger_words_equal_the_rules_own() -> None:
-    from devlint.flake8_plugin import TRIGGERS
+def test_every_rule_has_prefilter_requirements() -> None:
+    from devlint.prefilter import REQUIREMENTS
     from devlint.rules import ALL_RULES
 
-    assert set(TRIGGERS) == {word for rule in ALL_RULES for word in rule.triggers}
+    assert set(REQUIREMENTS) == {rule.code for rule in ALL_RULES}
 
 
 def test_importing_the_plugin_is_cheap() -> None:

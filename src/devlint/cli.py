@@ -11,9 +11,7 @@ from typing import Optional, Sequence
 from devlint import __version__
 from devlint.config import Config, ConfigError, find_pyproject, load_config, parse_code_list
 from devlint.discovery import PathError, iter_files
-from devlint.engine import analyze_bytes
 from devlint.report import RunResult
-from devlint.rules import ALL_RULES, RULES_BY_CODE
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -37,6 +35,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --fix or --diff, also apply fixes that move code (DEV003)")
     check.add_argument("--diff", action="store_true",
                        help="print the fixes as a unified diff and change nothing")
+    check.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
+                       help="processes to check files with (default 0: one per core)")
+    check.add_argument("--no-cache", action="store_true",
+                       help="analyze every file; neither read nor write the cache")
+    check.add_argument("--cache-dir", metavar="DIR",
+                       help="where results of unchanged files are kept (default: .devlint_cache "
+                            "in the project root; env DEVLINT_CACHE_DIR)")
 
     add_verify_parser(sub)
 
@@ -44,6 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("code", nargs="?", help="a rule code, e.g. DEV002")
     rule.add_argument("--all", action="store_true", help="list every rule")
     return parser
+
+
+def _jobs(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (one per core) or more")
+    return value
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -92,28 +104,24 @@ def run_check(args: argparse.Namespace) -> int:
         error(str(exc))
         return EXIT_ERROR
     result = RunResult()
+    files: list[Path] = []
     for item in iter_files(args.paths, config.exclude):
         if isinstance(item, PathError):
             result.errors.append(f"{item.path}: {item.reason}")
             error(result.errors[-1])
-            continue
-        try:
-            data = item.read_bytes()
-        except OSError as exc:
-            result.errors.append(f"{item}: cannot read: {exc.strerror or exc}")
-            error(result.errors[-1])
-            continue
-        result.files_checked += 1
-        try:
-            if args.fix or args.diff:
-                check_and_fix(item, data, config.selection_for(item), args, result)
-            else:
-                result.findings.extend(analyze_bytes(data, str(item), config.selection_for(item)))
-        except Exception as exc:  # a bug in devlint must not hide the other files' findings
-            result.errors.append(f"{item}: internal error: {type(exc).__name__}: {exc}")
-            error(result.errors[-1])
-    render = _renderer(args.format)
-    sys.stdout.write(render(result))
+        else:
+            files.append(item)
+    fixing = args.fix or args.diff
+    if fixing:
+        fix_files(files, config, args, result)
+    else:
+        lint_files(files, config, args, result)
+    if args.format == "text" and not fixing:
+        from devlint.report.text import summary
+
+        sys.stdout.write(summary(result))  # the findings went out as they came
+    else:
+        sys.stdout.write(_renderer(args.format)(result))
     if result.errors:
         return EXIT_ERROR
     if args.diff and result.fixed:
@@ -121,9 +129,80 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if result.findings else EXIT_CLEAN
 
 
+def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
+               result: RunResult) -> None:
+    """Findings stream to stdout in file order as they come (text format)."""
+    from devlint.cache import Cache, default_directory
+    from devlint.pipeline import check_files, default_jobs
+    from devlint.report.text import format_finding
+
+    cache = None
+    if not args.no_cache:
+        cache = Cache.open(Path(args.cache_dir) if args.cache_dir else default_directory(config.root))
+    progress = Progress(len(files))
+    for outcome in check_files(files, config.selection_for, cache, args.jobs or default_jobs()):
+        progress.step()
+        if outcome.error is not None:
+            result.errors.append(outcome.error)
+            progress.clear()
+            error(outcome.error)
+            continue
+        result.files_checked += 1
+        result.findings.extend(outcome.findings)
+        if args.format == "text" and outcome.findings:
+            progress.clear()
+            sys.stdout.write("".join(format_finding(f) + "\n" for f in outcome.findings))
+            sys.stdout.flush()
+    progress.clear()
+    if cache is not None:
+        problem = cache.save()
+        if problem:
+            print(f"devlint: warning: {problem}", file=sys.stderr)  # the results stand
+
+
+class Progress:
+    """`checked 1200/2285 files` on stderr while a long run goes, only on a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.shown = total, 0, False
+        self.enabled = total >= 200 and sys.stderr.isatty() and not os.environ.get("CI")
+
+    def step(self) -> None:
+        self.done += 1
+        if self.enabled and (self.done % 25 == 0 or self.done == self.total):
+            sys.stderr.write(f"\rdevlint: checked {self.done}/{self.total} files")
+            sys.stderr.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def fix_files(files: list[Path], config: Config, args: argparse.Namespace,
+              result: RunResult) -> None:
+    """Fixes run in this process, one file at a time, and never use the cache: they need the
+    nodes the findings point at."""
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            result.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
+            error(result.errors[-1])
+            continue
+        result.files_checked += 1
+        try:
+            check_and_fix(path, data, config.selection_for(path), args, result)
+        except Exception as exc:  # a bug in devlint must not hide the other files' findings
+            result.errors.append(f"{path}: internal error: {type(exc).__name__}: {exc}")
+            error(result.errors[-1])
+
+
 def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -> None:
     """Fix one file: only findings that `noqa` left and `--select` chose are ever fixed."""
-    from devlint.engine import SourceError, analyze_source, decode_source_with_encoding
+    from devlint.engine import SourceError, analyze_bytes, analyze_source, decode_source_with_encoding
     from devlint.fix import apply_fixes, write_atomically
 
     try:
@@ -167,6 +246,8 @@ def _renderer(name: str):
 
 
 def run_rule(args: argparse.Namespace) -> int:
+    from devlint.rules import ALL_RULES, RULES_BY_CODE
+
     if args.all or not args.code:
         for rule in ALL_RULES:
             print(f"{rule.code}  {rule.name:<28} {rule.summary}")

@@ -12,7 +12,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.9/3.10 only
     import tomli as tomllib
 
-from devlint.engine import Selection
+from devlint.selection import Selection
 
 
 class ConfigError(Exception):

@@ -16,6 +16,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from devlint.facts import Facts
+from devlint.prefilter import could_match
+from devlint.selection import Selection
 from devlint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 
@@ -71,26 +73,11 @@ def parse_module(text: str) -> cst.Module:
         raise SourceError(1, 1, "nesting too deep to parse") from None
 
 
-@dataclass(frozen=True)
-class Selection:
-    """Which codes run: a code runs when selected by a prefix and not ignored by a longer one."""
-
-    select: tuple[str, ...] = ("DEV",)
-    ignore: tuple[str, ...] = ()
-
-    def enabled(self, code: str) -> bool:
-        chosen = [p for p in self.select if code.startswith(p)]
-        dropped = [p for p in self.ignore if code.startswith(p)]
-        if not chosen:
-            return False
-        return not dropped or max(map(len, chosen)) > max(map(len, dropped))
-
-
 def analyze_source(text: str, path: str, selection: Selection = Selection()) -> list[Finding]:
     """All findings of one file's text; a parse error becomes a DEV999 finding."""
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
     try:
-        if not could_match(text, rules):
+        if not could_match(text, [rule.code for rule in rules]):
             # No rule can fire: CPython's own parser (20x faster than libcst) still reports
             # syntax errors as DEV999.
             check_syntax(text)
@@ -119,11 +106,6 @@ def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) ->
 
 def parse_error(path: str, exc: SourceError) -> Finding:
     return Finding(path, exc.line, exc.column, PARSE_ERROR_CODE, f"cannot parse: {exc.reason}")
-
-
-def could_match(text: str, rules: Iterable[Rule]) -> bool:
-    """A finding needs one of its rule's trigger words in the text (e.g. 'cuda', '.to(')."""
-    return any(word in text for rule in rules for word in rule.triggers)
 
 
 def check_syntax(text: str) -> None:

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-import libcst as cst
+if TYPE_CHECKING:  # nodes only before positions are resolved; reports never import libcst
+    import libcst as cst
 
 
 class Applicability(str, Enum):

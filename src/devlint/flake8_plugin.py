@@ -2,7 +2,7 @@
 
 A thin adapter over `devlint.engine`. Importing this module costs nothing: flake8 loads every
 installed plugin on every run, and most files it checks contain no PyTorch code, so libcst and
-the rules are imported only when a file contains one of the rules' trigger words. Selection,
+the rules are imported only when `devlint.prefilter` says a file can hold a finding. Selection,
 `# noqa`, per-file ignores and parallelism are flake8's own, as for any plugin; under flake8,
 `[tool.devlint]` in pyproject.toml is not read.
 """
@@ -11,15 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from devlint import __version__
-
-# The union of every rule's `Rule.triggers` (a test keeps it equal to the rules' own): a file
-# with none of these words cannot produce a finding, so it is never parsed. Reading the triggers
-# from `devlint.rules` here would import libcst for every file flake8 checks.
-TRIGGERS: tuple[str, ...] = (
-    "cuda", ".to(", "device", "gpu", "rank", ".cuda(", ".cpu(", "Lightning", "torch.load",
-    "Module", "Sequential", ".numpy(", "Loss(", "init_process_group", "LOCAL_RANK",
-)
-
+from devlint.prefilter import REQUIREMENTS, could_match
 
 class DevlintChecker:
     """flake8 tree plugin (codes DEV001-DEV013; flake8 reports syntax errors itself as E999)."""
@@ -34,7 +26,7 @@ class DevlintChecker:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
-        if not any(word in text for word in TRIGGERS):
+        if not could_match(text, REQUIREMENTS):
             return
         from devlint.engine import Selection, analyze_source
 

@@ -12,7 +12,12 @@ def format_finding(finding: Finding) -> str:
 def render(result: RunResult) -> str:
     if result.diffs:
         return "".join(result.diffs) + _fix_summary(result, would=True) + "\n"
-    lines = [format_finding(f) for f in result.findings]
+    return "".join(format_finding(f) + "\n" for f in result.findings) + summary(result)
+
+
+def summary(result: RunResult) -> str:
+    """The lines after the findings: counts, what was fixed, what --fix would fix."""
+    lines = []
     files = len({f.path for f in result.findings})
     n = len(result.findings)
     checked = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"

@@ -19,8 +19,6 @@ class Rule:
     bad: ClassVar[str]  # Example
     good: ClassVar[str]  # Use instead
     fix: ClassVar[str]  # How to fix it
-    # Words one of which every file with a finding contains: files without any are not parsed.
-    triggers: ClassVar[tuple[str, ...]] = ("cuda", ".to(", "device", "gpu", "rank")
 
     def check(self, facts: Facts) -> Iterator[RawFinding]:
         raise NotImplementedError

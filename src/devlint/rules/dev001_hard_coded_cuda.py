@@ -17,7 +17,6 @@ class HardCodedCuda(Rule):
     code = "DEV001"
     name = "hard-coded-cuda"
     summary = "A CUDA device named by a literal with no CPU fallback."
-    triggers = ("cuda",)
     what = """
         Finds `torch.device('cuda')`, `.to('cuda')`, `.cuda()`, `device='cuda'`,
         `map_location='cuda'`, `torch.set_default_device('cuda')` and `device = 'cuda'` where

@@ -12,7 +12,6 @@ class DiscardedTo(Rule):
     code = "DEV005"
     name = "discarded-to"
     summary = "A tensor's `.to(device)`, `.cuda()` or `.cpu()` as a bare statement: the copy is thrown away."
-    triggers = (".to(", ".cuda(", ".cpu(")
     what = """
         Finds `t.to(device)`, `t.cuda()` and `t.cpu()` written as a statement of their own when
         `t` is known to be a plain tensor: a tensor unpacked or indexed out of the loader's batch

@@ -13,7 +13,6 @@ class CpuTensorInDeviceCode(Rule):
     code = "DEV006"
     name = "cpu-tensor-in-device-code"
     summary = "A tensor made without `device=` meets device tensors in the loop or in `forward`."
-    triggers = (".to(", ".cuda(", "device", "Lightning")
     what = """
         Finds a tensor factory (`torch.zeros`, `ones`, `full`, `empty`, `randn`, `rand`,
         `randint`, `arange`, `eye`, `linspace`, `tensor`, ...) called without `device=` whose

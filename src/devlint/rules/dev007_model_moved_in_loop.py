@@ -12,7 +12,6 @@ class ModelMovedInLoop(Rule):
     code = "DEV007"
     name = "model-moved-in-loop"
     summary = "A model is moved to the device on every iteration of the training loop."
-    triggers = (".to(", ".cuda(")
     what = """
         Finds `model.to(device)`, `model = model.to(device)` and `model.cuda()` inside a
         training loop (a loop over a data loader, or one whose body calls `backward()` or an

@@ -13,7 +13,6 @@ class LoadWithoutMapLocation(Rule):
     code = "DEV008"
     name = "load-without-map-location"
     summary = "`torch.load` without `map_location` in code meant to run without a GPU too."
-    triggers = ("torch.load",)
     what = """
         Finds `torch.load(...)` with no `map_location` (keyword or second positional argument)
         in a file that chooses its device with a fallback (`torch.cuda.is_available()`), so the

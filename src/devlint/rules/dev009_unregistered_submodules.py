@@ -14,7 +14,6 @@ class UnregisteredSubmodules(Rule):
     code = "DEV009"
     name = "unregistered-submodules"
     summary = "Submodules kept in a plain `list` or `dict` attribute of an `nn.Module`."
-    triggers = ("Module", "Sequential")
     what = """
         Inside a class that is an `nn.Module` (directly, through a Lightning module, or through
         another module class of the file), finds `self.attr = [...]` or `{...}` (displays and

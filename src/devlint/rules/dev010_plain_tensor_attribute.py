@@ -14,7 +14,6 @@ class PlainTensorAttribute(Rule):
     code = "DEV010"
     name = "plain-tensor-attribute"
     summary = "A tensor stored as a plain attribute of an `nn.Module` and used in `forward`."
-    triggers = ("Module", "Sequential")
     what = """
         Inside an `nn.Module` class, finds `self.x = torch.<factory>(...)` in `__init__`
         (a tensor of one dimension or more made without `device=`) when `forward` reads

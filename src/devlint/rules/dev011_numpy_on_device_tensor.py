@@ -12,7 +12,6 @@ class NumpyOnDeviceTensor(Rule):
     code = "DEV011"
     name = "numpy-on-device-tensor"
     summary = "`.numpy()` on a tensor that lives on the device, without `.cpu()` first."
-    triggers = (".numpy(",)
     what = """
         Finds `.numpy()` called on the output of a model this file moves to a device (also
         through `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like), or on a tensor

@@ -12,7 +12,6 @@ class LossWeightOnCpu(Rule):
     code = "DEV012"
     name = "loss-weight-on-cpu"
     summary = "A loss built with a CPU `weight=`/`pos_weight=` tensor and never moved."
-    triggers = ("Loss(",)
     what = """
         Finds a loss module (`nn.CrossEntropyLoss`, `nn.NLLLoss`, `nn.BCEWithLogitsLoss`, ...)
         built with a `weight=`, `pos_weight=` (or first positional) tensor that is on the CPU at

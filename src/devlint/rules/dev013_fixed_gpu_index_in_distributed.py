@@ -12,7 +12,6 @@ class FixedGpuIndexInDistributed(Rule):
     code = "DEV013"
     name = "fixed-gpu-index-in-distributed"
     summary = "A literal GPU index (`cuda:0`, `.cuda(0)`, `set_device(0)`) in multi-process code."
-    triggers = ("init_process_group", "LOCAL_RANK")
     what = """
         In a file that starts a process group (`init_process_group`) or reads `LOCAL_RANK`,
         finds a fixed GPU index: `'cuda:0'` (and any `'cuda:N'`) in a device position,

@@ -1,0 +1,117 @@
+"""The result cache: same answers warm as cold, never stale, never a reason to fail."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from devlint.cache import Cache, file_key
+from devlint.pipeline import check_files
+from devlint.selection import Selection
+
+from conftest import FIXTURES
+
+SAMPLE = sorted(FIXTURES.glob("DEV00[1-3]/*.py"))
+
+
+def run(files: list[Path], cache: Cache, selection: Selection = Selection()) -> list:
+    return list(check_files(files, lambda path: selection, cache, jobs=1))
+
+
+def test_warm_run_serves_every_file_with_the_same_findings(tmp_path: Path) -> None:
+    cold = Cache.open(tmp_path)
+    first = run(SAMPLE, cold)
+    assert cold.save() is None and cold.hits == 0
+    warm = Cache.open(tmp_path)
+    second = run(SAMPLE, warm)
+    assert warm.hits == len(SAMPLE) and all(o.cached for o in second)
+    assert [o.findings for o in second] == [o.findings for o in first]
+    assert sum(len(o.findings) for o in first) > 20
+    # what reports show of a fix survives the round trip
+    assert [bool(f.fix) for o in second for f in o.findings] == [bool(f.fix) for o in first for f in o.findings]
+
+
+def test_an_edit_a_new_selection_or_a_new_place_decide_right(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    bad = work / "train.py"
+    shutil.copy(FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py", bad)
+    cache = Cache.open(tmp_path / "cache")
+    assert run([bad], cache)[0].findings
+    cache.save()
+
+    bad.write_text("print('no torch here')\n")
+    edited = Cache.open(tmp_path / "cache")
+    assert run([bad], edited)[0].findings == [] and edited.hits == 0
+
+    shutil.copy(FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py", bad)
+    narrowed = Cache.open(tmp_path / "cache")
+    assert run([bad], narrowed, Selection(select=("DEV002",)))[0].findings == []
+    assert narrowed.hits == 0
+
+    moved = work / "moved.py"
+    bad.rename(moved)
+    again = Cache.open(tmp_path / "cache")
+    outcome = run([moved], again)[0]
+    assert again.hits == 1 and {f.path for f in outcome.findings} == {str(moved)}
+
+
+@pytest.mark.parametrize("content", [b"\x00\xff garbage", b"[]", b'{"format": 1, "entries": []}',
+                                     b'{"format": 1, "entries": {"%s": [[1, 2]]}}'])
+def test_a_corrupt_cache_is_ignored(tmp_path: Path, content: bytes) -> None:
+    target = FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py"
+    expected = run([target], Cache(tmp_path / "none"))[0].findings
+    key = file_key(target.read_bytes(), Selection())
+    cache = Cache.open(tmp_path)
+    cache.index.parent.mkdir(parents=True, exist_ok=True)
+    cache.index.write_bytes(content.replace(b"%s", key.encode()))
+    cache = Cache.open(tmp_path)
+    assert run([target], cache)[0].findings == expected
+    assert cache.save() is None
+    assert json.loads(cache.index.read_text())["format"] == 1
+
+
+def test_two_runs_writing_at_once_both_keep_their_entries(tmp_path: Path) -> None:
+    one, two = Cache.open(tmp_path), Cache.open(tmp_path)  # both start from an empty cache
+    run(SAMPLE[:3], one)
+    run(SAMPLE[3:6], two)
+    one.save()
+    two.save()  # merges what `one` wrote since `two` opened
+    merged = Cache.open(tmp_path)
+    run(SAMPLE[:6], merged)
+    assert merged.hits == 6
+
+
+def test_an_unwritable_cache_warns_and_the_run_stands(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    target = FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py"
+    proc = subprocess.run(
+        [sys.executable, "-m", "devlint", "check", "--cache-dir", str(blocker / "cache"), str(target)],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "DEV001" in proc.stdout
+    assert proc.stderr.startswith("devlint: warning: cannot write the cache")
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_writes_a_tagged_cache_and_no_cache_writes_none(tmp_path: Path) -> None:
+    target = str(FIXTURES / "DEV001")
+    env = {**os.environ, "DEVLINT_CACHE_DIR": str(tmp_path / "c")}
+    cold = subprocess.run([sys.executable, "-m", "devlint", "check", target],
+                          capture_output=True, text=True, env=env)
+    warm = subprocess.run([sys.executable, "-m", "devlint", "check", target],
+                          capture_output=True, text=True, env=env)
+    assert cold.returncode == warm.returncode == 1
+    assert cold.stdout == warm.stdout
+    assert (tmp_path / "c" / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    skipped = subprocess.run([sys.executable, "-m", "devlint", "check", "--no-cache", target],
+                             capture_output=True, text=True,
+                             env={**env, "DEVLINT_CACHE_DIR": str(tmp_path / "d")})
+    assert skipped.stdout == cold.stdout and not (tmp_path / "d").exists()
