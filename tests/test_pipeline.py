@@ -68,3 +68,14 @@ def test_cli_jobs_flag_keeps_the_output_identical(tmp_path: Path) -> None:
     assert one.stdout == two.stdout and one.stdout.count("DEV002") > 5
     bad = check("-j", "-3")
     assert bad.returncode == 2 and "must be 0" in bad.stderr
+
+
+def test_the_pool_is_gone_when_the_last_result_is_out() -> None:
+    """A pool still up at interpreter exit races the executor's exit hook (a traceback on
+    stderr under load): the run must shut it down itself, workers and manager thread."""
+    import multiprocessing
+    import threading
+
+    assert len(outcomes(FILES[:4], jobs=2)) == 4
+    assert multiprocessing.active_children() == []
+    assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]

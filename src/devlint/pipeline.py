@@ -68,6 +68,10 @@ def check_files(
             if cache is not None and outcome.key is not None:
                 cache.put(outcome.key, outcome.findings)
         yield outcome
+    # Let the pool generator run to its end: it shuts the pool down there. Left suspended, it
+    # would be closed at interpreter exit, racing the executor's own exit hook.
+    for _ in computed:
+        pass
 
 
 def _from_cache(path: Path, selection: Selection, cache: Optional[Cache]) -> Optional[FileOutcome]:
@@ -104,10 +108,13 @@ def _analyze_all(misses: list[tuple[str, Selection]], jobs: int) -> Iterator[Fil
             yield analyze_path(path, selection)
     except BaseException:  # Ctrl-C, or the consumer stopped early: stop the workers now
         processes = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():
                 process.terminate()
+        if manager is not None:
+            manager.join(timeout=10)  # gone before the interpreter's exit hooks run
         raise
     pool.shutdown(wait=True)
 
