@@ -18,6 +18,7 @@ import libcst as cst
 
 from devlint.traverse import Walker
 from devlint.syntax import (
+    calls_in,
     DEVICE_PRESERVING_METHODS,
     HOST_METHODS,
     contains_move,
@@ -1679,20 +1680,14 @@ def _is_prepare_call(value: cst.BaseExpression) -> bool:
 
 
 def _wraps_parallel(value: cst.BaseExpression) -> bool:
-    for sub in walk(value):
-        if isinstance(sub, cst.Call) and last_part(dotted(sub.func)) in PARALLEL_WRAPPERS:
-            return True
-    return False
+    return any(last_part(dotted(call.func)) in PARALLEL_WRAPPERS for call in calls_in(value))
 
 
 def _builds_loss(value: cst.BaseExpression, functional_imports: set[str]) -> bool:
     key = dotted(value)
     if key is not None and _is_functional_loss(key, functional_imports):
         return True  # `loss_fn = F.cross_entropy`
-    for sub in walk(value):
-        if isinstance(sub, cst.Call) and last_part(dotted(sub.func)).endswith("Loss"):
-            return True
-    return False
+    return any(last_part(dotted(call.func)).endswith("Loss") for call in calls_in(value))
 
 
 def _is_functional_loss(key: str, functional_imports: set[str]) -> bool:
@@ -1702,10 +1697,7 @@ def _is_functional_loss(key: str, functional_imports: set[str]) -> bool:
 
 
 def _mentions_availability(value: cst.BaseExpression) -> bool:
-    for sub in walk(value):
-        if isinstance(sub, cst.Call) and last_part(dotted(sub.func)) in AVAILABILITY_CALLS:
-            return True
-    return False
+    return any(last_part(dotted(call.func)) in AVAILABILITY_CALLS for call in calls_in(value))
 
 
 # --- the facts the rules query ----------------------------------------------------------------

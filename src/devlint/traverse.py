@@ -19,6 +19,8 @@ import libcst as cst
 from libcst._nodes import op as _op_nodes
 from libcst._nodes import whitespace as _whitespace_nodes
 
+from devlint.syntax import NODE_TYPES
+
 # Modules whose nodes hold only layout (spaces, comments, commas, operators' tokens).
 _LAYOUT_MODULES = (_whitespace_nodes.__name__, _op_nodes.__name__)
 _VISIT_HELPERS = {"visit_required", "visit_optional", "visit_sentinel", "visit_sequence",
@@ -93,11 +95,11 @@ class Walker:
         if enter is None or getattr(visitor, enter)(node) is not False:
             for name in fields:
                 child = getattr(node, name)
-                if isinstance(child, cst.CSTNode):
+                if type(child) in NODE_TYPES:
                     self.walk(child, visitor)
-                elif isinstance(child, (list, tuple)):
+                elif type(child) in (list, tuple):
                     for item in child:
-                        if isinstance(item, cst.CSTNode):
+                        if type(item) in NODE_TYPES:
                             self.walk(item, visitor)
         if leave is not None:
             getattr(visitor, leave)(node)
