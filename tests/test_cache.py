@@ -32,8 +32,8 @@ def test_warm_run_serves_every_file_with_the_same_findings(tmp_path: Path) -> No
     assert warm.hits == len(SAMPLE) and all(o.cached for o in second)
     assert [o.findings for o in second] == [o.findings for o in first]
     assert sum(len(o.findings) for o in first) > 20
-    # what reports show of a fix survives the round trip
-    assert [bool(f.fix) for o in second for f in o.findings] == [bool(f.fix) for o in first for f in o.findings]
+    # fixes survive the round trip, edits included (SARIF reports them)
+    assert [f.fix for o in second for f in o.findings] == [f.fix for o in first for f in o.findings]
 
 
 def test_an_edit_a_new_selection_or_a_new_place_decide_right(tmp_path: Path) -> None:
@@ -61,8 +61,8 @@ def test_an_edit_a_new_selection_or_a_new_place_decide_right(tmp_path: Path) -> 
     assert again.hits == 1 and {f.path for f in outcome.findings} == {str(moved)}
 
 
-@pytest.mark.parametrize("content", [b"\x00\xff garbage", b"[]", b'{"format": 1, "entries": []}',
-                                     b'{"format": 1, "entries": {"%s": [[1, 2]]}}'])
+@pytest.mark.parametrize("content", [b"\x00\xff garbage", b"[]", b'{"format": 3, "entries": []}',
+                                     b'{"format": 3, "entries": {"%s": [[1, 2]]}}'])
 def test_a_corrupt_cache_is_ignored(tmp_path: Path, content: bytes) -> None:
     target = FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py"
     expected = run([target], Cache(tmp_path / "none"))[0].findings
@@ -73,7 +73,7 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path, content: bytes) -> None:
     cache = Cache.open(tmp_path)
     assert run([target], cache)[0].findings == expected
     assert cache.save() is None
-    assert json.loads(cache.index.read_text())["format"] == 1
+    assert json.loads(cache.index.read_text())["format"] == 3
 
 
 def test_two_runs_writing_at_once_both_keep_their_entries(tmp_path: Path) -> None:

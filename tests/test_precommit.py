@@ -125,7 +125,7 @@ def test_precommit_hook_fails_on_findings_and_passes_when_fixed(tmp_path: Path) 
     assert "- exit code: 1" in output, output
     assert "train.py:5:23: DEV001 hard-coded device 'cuda'" in output, output
     assert "train.py:14:28: DEV002 batch `x`" in output, output
-    assert "DEV999" not in output, output  # README.md was not passed: `types: [python]`
+    assert "DEV999" not in output, output  # README.md was not passed: `types_or: [python, jupyter]`
 
     (project / "train.py").write_text(FIXED, encoding="utf-8")
     passed = try_repo(hook_repo, project)

@@ -21,9 +21,9 @@ from typing import Optional
 
 from devlint import __version__
 from devlint.selection import Selection
-from devlint.findings import Applicability, Finding, Fix, Location, Related
+from devlint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
-FORMAT = 1
+FORMAT = 3
 MAX_ENTRIES = 200_000  # about 40 MB of index at most; the oldest entries go first
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -68,8 +68,8 @@ class Cache:
         self.hits += 1
         return findings
 
-    def put(self, key: str, findings: list[Finding]) -> None:
-        self.added[key] = [_row(f) for f in findings]
+    def put(self, key: str, findings: list[Finding], path: str) -> None:
+        self.added[key] = [_row(f, path) for f in findings]
 
     def save(self) -> Optional[str]:
         """Write this run's entries; the reason when the cache could not be written."""
@@ -135,22 +135,26 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _row(finding: Finding) -> list:
+def _row(finding: Finding, path: str) -> list:
     related = None
     if finding.related is not None:
         related = [finding.related.location.line, finding.related.location.column,
                    finding.related.label]
     fix = None
     if finding.fix is not None:
-        # Only what reports show: a cached finding is never fixed (--fix bypasses the cache).
-        fix = [finding.fix.description, finding.fix.applicability.value]
-    return [finding.line, finding.column, finding.code, finding.message, related, fix]
+        # Text edits, for SARIF's fixes; --fix itself never reads the cache.
+        fix = [finding.fix.description, finding.fix.applicability.value,
+               [[e.start, e.end, e.text] for e in finding.fix.edits]]
+    # What follows the file's path in the finding's (a notebook's `:cell_3`).
+    suffix = finding.path[len(path):] if finding.path.startswith(path) else ""
+    return [finding.line, finding.column, finding.code, finding.message, related, fix, suffix]
 
 
 def _finding(path: str, row: list) -> Finding:
-    line, column, code, message, related, fix = row
+    line, column, code, message, related, fix, suffix = row
     return Finding(
-        path, int(line), int(column), str(code), str(message),
+        path + str(suffix), int(line), int(column), str(code), str(message),
         Related(Location(int(related[0]), int(related[1])), str(related[2])) if related else None,
-        Fix(str(fix[0]), Applicability(fix[1]), ()) if fix else None,
+        Fix(str(fix[0]), Applicability(fix[1]),
+            tuple(TextEdit(int(a), int(b), str(t)) for a, b, t in fix[2])) if fix else None,
     )

@@ -29,7 +29,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", type=parse_code_list, help="codes or prefixes to skip")
     check.add_argument("--exclude", type=lambda s: tuple(p for p in s.split(",") if p),
                        help="comma-separated globs of files and directories to skip")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
+                       help="text (flake8-style), json, sarif (code scanning), github (annotations)")
+    check.add_argument("--output-file", "-o", metavar="PATH",
+                       help="write the report to PATH instead of stdout")
+    check.add_argument("--statistics", action="store_true",
+                       help="count the findings per code after the report")
+    check.add_argument("--show-source", action="store_true",
+                       help="print each finding's line with a caret under its column")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--unsafe-fixes", action="store_true",
                        help="with --fix or --diff, also apply fixes that move code (DEV003)")
@@ -111,17 +118,30 @@ def run_check(args: argparse.Namespace) -> int:
             error(result.errors[-1])
         else:
             files.append(item)
-    fixing = args.fix or args.diff
-    if fixing:
-        fix_files(files, config, args, result)
-    else:
-        lint_files(files, config, args, result)
-    if args.format == "text" and not fixing:
-        from devlint.report.text import summary
+    try:
+        out = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
+    except OSError as exc:
+        error(f"--output-file: cannot write {args.output_file}: {exc.strerror or exc}")
+        return EXIT_ERROR
+    from devlint.report.text import TextStyle, render_statistics, summary
 
-        sys.stdout.write(summary(result))  # the findings went out as they came
-    else:
-        sys.stdout.write(_renderer(args.format)(result))
+    style = TextStyle.for_stream(out, show_source=args.show_source)
+    fixing = args.fix or args.diff
+    try:
+        if fixing:
+            fix_files(files, config, args, result)
+        else:
+            lint_files(files, config, args, result, out, style)
+        if args.format == "text" and not fixing:
+            out.write(summary(result))  # the findings went out as they came
+        else:
+            out.write(_renderer(args.format, style)(result))
+        if args.statistics:
+            # machine formats stay one valid document: their counts go to stderr
+            (out if args.format in ("text", "github") else sys.stderr).write(render_statistics(result))
+    finally:
+        if out is not sys.stdout:
+            out.close()
     if result.errors:
         return EXIT_ERROR
     if args.diff and result.fixed:
@@ -130,11 +150,11 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
-               result: RunResult) -> None:
-    """Findings stream to stdout in file order as they come (text format)."""
+               result: RunResult, out, style) -> None:
+    """Findings stream to `out` in file order as they come (text format)."""
     from devlint.cache import Cache, default_directory
     from devlint.pipeline import check_files, default_jobs
-    from devlint.report.text import format_finding
+    from devlint.report.text import format_block
 
     cache = None
     if not args.no_cache:
@@ -151,8 +171,8 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
         result.findings.extend(outcome.findings)
         if args.format == "text" and outcome.findings:
             progress.clear()
-            sys.stdout.write("".join(format_finding(f) + "\n" for f in outcome.findings))
-            sys.stdout.flush()
+            out.write("".join(format_block(f, style) for f in outcome.findings))
+            out.flush()
     progress.clear()
     if cache is not None:
         problem = cache.save()
@@ -205,6 +225,9 @@ def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -
     from devlint.engine import SourceError, analyze_bytes, analyze_source, decode_source_with_encoding
     from devlint.fix import apply_fixes, write_atomically
 
+    if path.suffix == ".ipynb":
+        fix_notebook_file(path, data, selection, args, result)
+        return
     try:
         text, encoding = decode_source_with_encoding(data)
     except SourceError:
@@ -228,6 +251,27 @@ def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -
         write_atomically(path, outcome.text.encode(encoding))
 
 
+def fix_notebook_file(path: Path, data: bytes, selection, args, result: RunResult) -> None:
+    """Only the cells a fix changed are rewritten; outputs and metadata stay as they were."""
+    from devlint.fix import write_atomically
+    from devlint.notebook import fix_notebook
+
+    outcome = fix_notebook(data, str(path), selection, unsafe=args.unsafe_fixes)
+    if outcome.error:
+        result.errors.append(f"{path}: {outcome.error}")
+        error(result.errors[-1])
+    if outcome.data is None:
+        result.findings.extend(outcome.findings)
+        return
+    result.fixed += len(outcome.findings) - len(outcome.remaining)
+    result.findings.extend(outcome.remaining)
+    if args.diff:
+        result.diffs.append(unified_diff(str(path), data.decode("utf-8-sig"),
+                                         outcome.data.decode("utf-8")))
+    else:
+        write_atomically(path, outcome.data)
+
+
 def unified_diff(path: str, before: str, after: str) -> str:
     import difflib
 
@@ -237,11 +281,18 @@ def unified_diff(path: str, before: str, after: str) -> str:
     ))
 
 
-def _renderer(name: str):
+def _renderer(name: str, style):
     if name == "json":
         from devlint.report.json import render
+    elif name == "sarif":
+        from devlint.report.sarif import render
+    elif name == "github":
+        from devlint.report.github import render
     else:
+        import functools
+
         from devlint.report.text import render
+        return functools.partial(render, style=style)
     return render
 
 

@@ -1,4 +1,5 @@
-"""Which files a run checks: the paths given, and `.py` files below given directories."""
+"""Which files a run checks: the paths given, and `.py` and `.ipynb` files below given
+directories."""
 from __future__ import annotations
 
 import fnmatch
@@ -57,7 +58,7 @@ def _walk(root: Path, exclude: Sequence[str]) -> Iterator[Path]:
             and not _excluded(here / d, root, exclude)
         )
         for name in sorted(filenames):
-            if name.endswith(".py") and not _excluded(here / name, root, exclude):
+            if name.endswith((".py", ".ipynb")) and not _excluded(here / name, root, exclude):
                 yield here / name
 
 

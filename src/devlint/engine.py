@@ -10,7 +10,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -73,8 +73,10 @@ def parse_module(text: str) -> cst.Module:
         raise SourceError(1, 1, "nesting too deep to parse") from None
 
 
-def analyze_source(text: str, path: str, selection: Selection = Selection()) -> list[Finding]:
-    """All findings of one file's text; a parse error becomes a DEV999 finding."""
+def analyze_source(text: str, path: str, selection: Selection = Selection(),
+                   describe_line: Callable[[int], str] = str) -> list[Finding]:
+    """All findings of one file's text; a parse error becomes a DEV999 finding.
+    `describe_line` words a line number inside messages ("3 of cell 2" in a notebook)."""
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
     try:
         if not could_match(text, [rule.code for rule in rules]):
@@ -84,7 +86,7 @@ def analyze_source(text: str, path: str, selection: Selection = Selection()) -> 
             return []
         module = parse_module(text)
         raws = run_rules(module, rules)
-        findings = resolve_positions(module, raws, path, text) if raws else []
+        findings = resolve_positions(module, raws, path, text, describe_line) if raws else []
     except SourceError as exc:
         findings = [parse_error(path, exc)]
     except RecursionError:
@@ -125,7 +127,8 @@ def run_rules(module: cst.Module, rules: list[Rule]) -> list[RawFinding]:
 
 
 def resolve_positions(
-    module: cst.Module, raws: Iterable[RawFinding], path: str, text: str
+    module: cst.Module, raws: Iterable[RawFinding], path: str, text: str,
+    describe_line: Callable[[int], str] = str,
 ) -> list[Finding]:
     """Positions are computed only for files that have findings (most have none)."""
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
@@ -138,7 +141,7 @@ def resolve_positions(
         if raw.related_node is not None:
             rstart = positions[raw.related_node].start
             related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
-            message = message.replace("{related_line}", str(rstart.line))
+            message = message.replace("{related_line}", describe_line(rstart.line))
         fix = None
         if raw.fix is not None:
             edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)

@@ -43,9 +43,11 @@ def analyze_path(path: str, selection: Selection) -> FileOutcome:
     except OSError as exc:
         return FileOutcome(path, error=f"{path}: cannot read: {exc.strerror or exc}")
     from devlint.engine import analyze_bytes  # libcst: only where a file is analyzed
+    from devlint.notebook import analyze_notebook
 
+    analyze = analyze_notebook if path.endswith(".ipynb") else analyze_bytes
     try:
-        findings = analyze_bytes(data, path, selection)
+        findings = analyze(data, path, selection)
     except Exception as exc:  # a bug in devlint must not hide the other files' findings
         return FileOutcome(path, error=f"{path}: internal error: {type(exc).__name__}: {exc}")
     return FileOutcome(path, findings, key=file_key(data, selection))
@@ -66,7 +68,7 @@ def check_files(
         if outcome is None:
             outcome = next(computed)
             if cache is not None and outcome.key is not None:
-                cache.put(outcome.key, outcome.findings)
+                cache.put(outcome.key, outcome.findings, path)
         yield outcome
     # Let the pool generator run to its end: it shuts the pool down there. Left suspended, it
     # would be closed at interpreter exit, racing the executor's own exit hook.

@@ -1,0 +1,104 @@
+"""Jupyter notebooks: code cells checked as one program, reported and fixed per cell."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from devlint.cache import Cache
+from devlint.cli import main
+from devlint.notebook import analyze_notebook, cell_source, load
+from devlint.pipeline import check_files
+from devlint.selection import Selection
+
+from conftest import EXPECTATION, FIXTURES
+
+NOTEBOOKS = sorted((FIXTURES / "notebooks").glob("*.ipynb"))
+
+
+def expected(path: Path) -> set[tuple[str, int, str]]:
+    found = set()
+    for number, cell in enumerate(load(path.read_bytes())["cells"], start=1):
+        for line_no, line in enumerate(cell_source(cell).splitlines(), start=1):
+            match = EXPECTATION.search(line)
+            if match and cell.get("cell_type") == "code":
+                for code in re.split(r"\s*,\s*", match.group("codes")):
+                    found.add((f"cell_{number}", line_no, code))
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_findings_are_the_marked_cell_lines(path: Path) -> None:
+    findings = analyze_notebook(path.read_bytes(), str(path))
+    got = {(f.path.rsplit(":", 1)[1], f.line, f.code) for f in findings}
+    assert got == expected(path)
+    assert path.name.startswith("good_") == (not got)
+
+
+def test_messages_name_lines_by_cell() -> None:
+    path = FIXTURES / "notebooks" / "bad_training_loop.ipynb"
+    finding = next(f for f in analyze_notebook(path.read_bytes(), str(path)) if f.code == "DEV002")
+    assert "line 2 of cell 3" in finding.message  # where `model` was moved
+
+
+@pytest.fixture
+def copies(tmp_path: Path) -> Path:
+    for path in NOTEBOOKS:
+        shutil.copy(path, tmp_path / path.name)
+    return tmp_path
+
+
+def test_fix_rewrites_only_the_changed_cells_and_the_result_is_a_valid_notebook(copies: Path, capsys) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    before = {p.name: p.read_bytes() for p in copies.glob("*.ipynb")}
+    assert main(["check", "--fix", "--no-cache", str(copies)]) == 0
+    for name, old_bytes in before.items():
+        new_bytes = (copies / name).read_bytes()
+        nbformat.validate(nbformat.reads(new_bytes.decode("utf-8"), as_version=4))
+        old, new = json.loads(old_bytes), json.loads(new_bytes)
+        assert {k: v for k, v in old.items() if k != "cells"} == {k: v for k, v in new.items() if k != "cells"}
+        for old_cell, new_cell in zip(old["cells"], new["cells"]):
+            assert {k: v for k, v in old_cell.items() if k != "source"} == {
+                k: v for k, v in new_cell.items() if k != "source"}  # outputs, ids, metadata kept
+            for line in cell_source(old_cell).splitlines():
+                if line.lstrip().startswith(("%", "!")):
+                    assert line in cell_source(new_cell).splitlines()  # IPython lines kept
+        if name.startswith("good_"):
+            assert new_bytes == old_bytes  # untouched, byte for byte
+        else:
+            assert new_bytes != old_bytes
+            changed = [n for n, (a, b) in enumerate(zip(old["cells"], new["cells"]), 1) if a != b]
+            assert all(old["cells"][n - 1]["cell_type"] == "code" for n in changed)
+            if name == "bad_training_loop.ipynb":
+                assert changed == [7]  # the loop's cell only
+    capsys.readouterr()
+    assert main(["check", "--no-cache", str(copies)]) == 0
+    again = {p.name: p.read_bytes() for p in copies.glob("*.ipynb")}
+    assert main(["check", "--fix", "--no-cache", str(copies)]) == 0
+    assert again == {p.name: p.read_bytes() for p in copies.glob("*.ipynb")}  # idempotent
+
+
+@pytest.mark.parametrize("content", [b"{not json", b'{"cells": 3}', b"\xff\xfe", b'{"cells": [{"source": 7}]}'])
+def test_a_malformed_notebook_is_one_line_and_the_run_goes_on(tmp_path: Path, content: bytes, capsys) -> None:
+    (tmp_path / "broken.ipynb").write_bytes(content)
+    shutil.copy(FIXTURES / "notebooks" / "bad_hard_coded_cuda.ipynb", tmp_path / "ok.ipynb")
+    assert main(["check", "--no-cache", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    broken = [l for l in out.splitlines() if "broken.ipynb" in l]
+    assert len(broken) == 1 and broken[0].startswith(f"{tmp_path / 'broken.ipynb'}:1:1: DEV999 cannot parse: not a notebook")
+    assert "ok.ipynb:cell_1:2:" in out and "Traceback" not in out
+    assert main(["check", "--fix", "--no-cache", str(tmp_path / "broken.ipynb")]) == 1
+    assert (tmp_path / "broken.ipynb").read_bytes() == content
+
+
+def test_cached_notebook_findings_keep_their_cells(tmp_path: Path) -> None:
+    path = FIXTURES / "notebooks" / "bad_training_loop.ipynb"
+    cold = Cache.open(tmp_path)
+    first = list(check_files([path], lambda p: Selection(), cold))[0].findings
+    cold.save()
+    warm = Cache.open(tmp_path)
+    second = list(check_files([path], lambda p: Selection(), warm))[0].findings
+    assert warm.hits == 1 and second == first and first[0].path.endswith(":cell_7")
