@@ -207,3 +207,40 @@ def test_real_cuda_matches_the_cpu_on_the_seed_loop(capsys):
     cuda = report["devices"][1]
     assert cuda["comparison"]["verdict"] in ("match", "identical")
     assert cuda["steps"][1]["batch_bytes"] > 0
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_script_and_its_workers(tmp_path):
+    """SIGINT reaches devlint only (the child has its own session): devlint must stop the
+    child's whole process group, DataLoader workers included, and exit 130."""
+    import signal
+    import subprocess
+    import sys
+
+    pids = tmp_path / "pids"
+    script = tmp_path / "hang.py"
+    script.write_text(textwrap.dedent(f"""\
+        import os, time
+        from torch.utils.data import DataLoader
+        def remember(worker_id):
+            with open({str(pids)!r}, "a") as f:
+                f.write(f"{{os.getpid()}}\\n")
+        loader = DataLoader(list(range(64)), batch_size=4, num_workers=2, worker_init_fn=remember)
+        for batch in loader:
+            time.sleep(1000)
+    """))
+    parent = subprocess.Popen([sys.executable, "-m", "devlint", "verify", str(script), "--devices",
+                               "cpu", "--timeout", "300"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while (not pids.exists() or len(pids.read_text().split()) < 2) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    workers = [int(p) for p in pids.read_text().split()]
+    parent.send_signal(signal.SIGINT)
+    _, err = parent.communicate(timeout=60)
+    assert parent.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    deadline = time.monotonic() + 5
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(_running, workers))

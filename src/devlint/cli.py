@@ -14,6 +14,7 @@ from devlint.discovery import PathError, iter_files
 from devlint.report import RunResult
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -223,7 +224,7 @@ def fix_files(files: list[Path], config: Config, args: argparse.Namespace,
 def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -> None:
     """Fix one file: only findings that `noqa` left and `--select` chose are ever fixed."""
     from devlint.engine import SourceError, analyze_bytes, analyze_source, decode_source_with_encoding
-    from devlint.fix import apply_fixes, write_atomically
+    from devlint.fix import apply_fixes
 
     if path.suffix == ".ipynb":
         fix_notebook_file(path, data, selection, args, result)
@@ -238,7 +239,8 @@ def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -
     if outcome.error:
         result.errors.append(f"{path}: {outcome.error}")
         error(result.errors[-1])
-    if not outcome.applied:
+    written = outcome.applied and (args.diff or write_fix(path, outcome.text.encode(encoding), args, result))
+    if not written:
         result.findings.extend(findings)
         return
     remaining = analyze_source(outcome.text, str(path), selection)
@@ -247,20 +249,17 @@ def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -
     if args.diff:
         result.diffs.append(unified_diff(str(path), text, outcome.text))
         result.fixed_findings.extend(outcome.applied)
-    else:
-        write_atomically(path, outcome.text.encode(encoding))
 
 
 def fix_notebook_file(path: Path, data: bytes, selection, args, result: RunResult) -> None:
     """Only the cells a fix changed are rewritten; outputs and metadata stay as they were."""
-    from devlint.fix import write_atomically
     from devlint.notebook import fix_notebook
 
     outcome = fix_notebook(data, str(path), selection, unsafe=args.unsafe_fixes)
     if outcome.error:
         result.errors.append(f"{path}: {outcome.error}")
         error(result.errors[-1])
-    if outcome.data is None:
+    if outcome.data is None or not (args.diff or write_fix(path, outcome.data, args, result)):
         result.findings.extend(outcome.findings)
         return
     result.fixed += len(outcome.findings) - len(outcome.remaining)
@@ -268,8 +267,23 @@ def fix_notebook_file(path: Path, data: bytes, selection, args, result: RunResul
     if args.diff:
         result.diffs.append(unified_diff(str(path), data.decode("utf-8-sig"),
                                          outcome.data.decode("utf-8")))
-    else:
-        write_atomically(path, outcome.data)
+
+
+def write_fix(path: Path, data: bytes, args: argparse.Namespace, result: RunResult) -> bool:
+    """Write a fixed file; a read-only file, a symlink leading out of the checked paths or a
+    failed write is one error line, and the file stays as it was."""
+    from devlint.fix import refuse_write, write_atomically
+
+    reason = refuse_write(path, args.paths)
+    if reason is None:
+        try:
+            write_atomically(path, data)
+            return True
+        except OSError as exc:
+            reason = f"cannot write: {exc.strerror or exc}"
+    result.errors.append(f"{path}: not fixed: {reason}")
+    error(result.errors[-1])
+    return False
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
@@ -360,6 +374,9 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
     except VerifyUsageError as exc:
         error(str(exc))
         return EXIT_ERROR
+    except KeyboardInterrupt:
+        error("interrupted; the script's processes were stopped")
+        return EXIT_INTERRUPTED
     from devlint.verify.report import render_json, render_text, write_plot
 
     sys.stdout.write(render_json(result) if args.json else render_text(result))

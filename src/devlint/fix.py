@@ -9,6 +9,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Optional, Sequence
 
 from devlint.findings import Applicability, Finding
 
@@ -73,6 +74,22 @@ def _parse_error(text: str) -> str:
     except SourceError as exc:
         return exc.reason
     return ""
+
+
+def refuse_write(path: Path, roots: Sequence[str]) -> Optional[str]:
+    """Why a fix must not be written to `path`, or None. A symlink is fixed at its target only
+    when the target lies inside the paths being checked: fixing a file elsewhere (a shared
+    checkout, site-packages) is not what `devlint check --fix src/` asked for."""
+    target = Path(os.path.realpath(path))
+    if path.is_symlink() and not any(_inside(target, Path(os.path.realpath(r))) for r in roots):
+        return f"a symlink to {target}, outside the checked paths"
+    if not target.stat().st_mode & 0o222:
+        return "the file is read-only"
+    return None
+
+
+def _inside(target: Path, root: Path) -> bool:
+    return target == root or root in target.parents
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -107,14 +107,25 @@ def wait_or_kill(process: subprocess.Popen, timeout: float) -> bool:
         process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-        _kill_group(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=3)
-        except subprocess.TimeoutExpired:
-            pass
+        _stop_group(process)
+    except BaseException:
+        # Ctrl-C reaches only devlint: the child runs in its own session so that a timeout can
+        # kill its whole group. Stop that group before giving up, or the training goes on.
+        _stop_group(process)
+        _kill_group(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
     _kill_group(process.pid, signal.SIGKILL)
     process.wait()
     return timed_out
+
+
+def _stop_group(process: subprocess.Popen) -> None:
+    _kill_group(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def _kill_group(pid: int, sig: int) -> None:

@@ -1,0 +1,63 @@
+"""Mutations for fuzzing the engine: what editing, merging and pasting do to real files.
+Used by tests/test_fuzz.py (a bounded slice in CI) and scripts/fuzz.py (the long campaign)."""
+from __future__ import annotations
+
+import random
+import re
+
+TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def mutate(text: str, rng: random.Random, rounds: int = 3) -> str:
+    lines = text.splitlines(keepends=True) or [""]
+    for _ in range(rng.randint(1, rounds)):
+        kind = rng.choice(("delete", "duplicate", "indent", "dedent", "swap_tokens", "truncate",
+                           "join"))
+        at = rng.randrange(len(lines))
+        if kind == "delete" and len(lines) > 1:
+            del lines[at]
+        elif kind == "duplicate":
+            lines.insert(at, lines[at])
+        elif kind == "indent":
+            lines[at] = rng.choice(("    ", "\t", " ")) + lines[at]
+        elif kind == "dedent":
+            lines[at] = lines[at].lstrip(" \t")
+        elif kind == "swap_tokens":
+            tokens = TOKEN.findall(lines[at])
+            if len(tokens) >= 2:
+                a, b = rng.sample(tokens, 2)
+                lines[at] = lines[at].replace(a, "\0", 1).replace(b, a, 1).replace("\0", b, 1)
+        elif kind == "truncate":
+            lines[at] = lines[at][: rng.randrange(len(lines[at]) + 1)]
+        elif kind == "join" and at + 1 < len(lines):
+            lines[at] = lines[at].rstrip("\r\n") + " " + lines.pop(at + 1)
+    return "".join(lines)
+
+
+def check_invariants(text: str, findings) -> None:
+    """What must hold for any input: positions inside the file, DEV999 iff Python refuses it."""
+    import ast
+
+    line_count = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+    for finding in findings:
+        assert 1 <= finding.line <= line_count + 1, finding
+        assert finding.column >= 1, finding
+    try:
+        ast.parse(text)
+        compiles = True
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        compiles = False
+    has_parse_error = any(f.code == "DEV999" for f in findings)
+    assert not compiles or not has_parse_error or _libcst_only_refuses(text), findings
+    assert compiles or has_parse_error, "a file Python refuses must come back as DEV999"
+
+
+def _libcst_only_refuses(text: str) -> bool:
+    """Files CPython parses and libcst does not (or facts nest too deep): DEV999 is allowed."""
+    from devlint.engine import SourceError, parse_module
+
+    try:
+        parse_module(text)
+    except (SourceError, RecursionError):
+        return True
+    return False
