@@ -141,11 +141,9 @@ def test_except_exception_in_the_script_cannot_swallow_max_steps(tmp_path, capsy
     assert len(report["devices"][0]["steps"]) == 3
 
 
-@pytest.mark.slow
-def test_a_hanging_script_is_killed_with_its_dataloader_workers(tmp_path, capsys):
-    # the timeout must outlast `import torch` and the workers' start on a slow runner
-    pids = tmp_path / "pids"
-    code, report, _ = run_snippet(tmp_path, capsys, f"""\
+def hanging_script(pids: Path) -> str:
+    """Two DataLoader workers write their pids to `pids`, then the loop hangs."""
+    return f"""\
         import os, time
         from torch.utils.data import DataLoader
         def remember(worker_id):
@@ -154,7 +152,14 @@ def test_a_hanging_script_is_killed_with_its_dataloader_workers(tmp_path, capsys
         loader = DataLoader(list(range(64)), batch_size=4, num_workers=2, worker_init_fn=remember)
         for batch in loader:
             time.sleep(1000)
-    """, "--timeout", "90")
+    """
+
+
+@pytest.mark.slow
+def test_a_hanging_script_is_killed_with_its_dataloader_workers(tmp_path, capsys):
+    # the timeout must outlast `import torch` and the workers' start on a slow runner
+    pids = tmp_path / "pids"
+    code, report, _ = run_snippet(tmp_path, capsys, hanging_script(pids), "--timeout", "90")
     assert code == 1 and report["devices"][0]["status"] == "timeout"
     workers = [int(p) for p in pids.read_text().split()]
     assert len(workers) == 2
@@ -219,16 +224,7 @@ def test_ctrl_c_stops_the_script_and_its_workers(tmp_path):
 
     pids = tmp_path / "pids"
     script = tmp_path / "hang.py"
-    script.write_text(textwrap.dedent(f"""\
-        import os, time
-        from torch.utils.data import DataLoader
-        def remember(worker_id):
-            with open({str(pids)!r}, "a") as f:
-                f.write(f"{{os.getpid()}}\\n")
-        loader = DataLoader(list(range(64)), batch_size=4, num_workers=2, worker_init_fn=remember)
-        for batch in loader:
-            time.sleep(1000)
-    """))
+    script.write_text(textwrap.dedent(hanging_script(pids)))
     parent = subprocess.Popen([sys.executable, "-m", "devlint", "verify", str(script), "--devices",
                                "cpu", "--timeout", "300"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
