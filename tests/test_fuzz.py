@@ -42,6 +42,7 @@ def test_mutated_fixtures(seed: int) -> None:
             check_invariants(text, analyze_source(text, str(path)))
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")
 def test_mutations_do_break_files() -> None:
     """The mutator is not a no-op: many mutants no longer compile."""
     rng = random.Random(0)

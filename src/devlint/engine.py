@@ -9,6 +9,7 @@ import ast
 import io
 import re
 import tokenize
+import warnings
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
@@ -113,7 +114,10 @@ def parse_error(path: str, exc: SourceError) -> Finding:
 
 def check_syntax(text: str) -> None:
     try:
-        ast.parse(text)
+        with warnings.catch_warnings():
+            # `x = 1[0]`-style SyntaxWarnings are the compiler talking to a script's author.
+            warnings.simplefilter("ignore", SyntaxWarning)
+            ast.parse(text)
     except SyntaxError as exc:
         raise SourceError(exc.lineno or 1, exc.offset or 1, exc.msg) from None
     except (ValueError, RecursionError, MemoryError) as exc:
