@@ -32,7 +32,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 HERE = Path(__file__).resolve()
 
@@ -60,20 +60,22 @@ def python_files(tree: Path) -> list[Path]:
     return [p for p in iter_files([str(tree)]) if isinstance(p, Path)]
 
 
-def analyzed_files(files: list[Path]) -> list[Path]:
+def prefiltered(files: list[Path]) -> Iterator[tuple[Path, str, bool]]:
+    """(path, text, whether the prefilter lets it through) for every UTF-8 file."""
     from devlint.prefilter import could_match
     from devlint.rules import ALL_RULES
 
     codes = [rule.code for rule in ALL_RULES]
-    kept = []
     for path in files:
         try:
             text = path.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if could_match(text, codes):
-            kept.append(path)
-    return kept
+        yield path, text, could_match(text, codes)
+
+
+def analyzed_files(files: list[Path]) -> list[Path]:
+    return [path for path, _, passes in prefiltered(files) if passes]
 
 
 def measure(tool: str, command: list[str], cwd: Optional[Path] = None) -> Measure:
@@ -141,18 +143,11 @@ def parse_list(listing: Path) -> None:
 
 def check_prefilter(files: list[Path]) -> int:
     from devlint import engine
-    from devlint.prefilter import could_match
-    from devlint.rules import ALL_RULES
 
-    codes = [rule.code for rule in ALL_RULES]
     engine.could_match = lambda text, codes: True  # this process only: analyze everything
     skipped = misses = 0
-    for path in files:
-        try:
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if could_match(text, codes):
+    for path, text, passes in prefiltered(files):  # asks devlint.prefilter, not engine's copy
+        if passes:
             continue
         skipped += 1
         for finding in engine.analyze_source(text, str(path)):

@@ -92,6 +92,12 @@ def error(message: str) -> None:
     print(f"devlint: error: {message}", file=sys.stderr)
 
 
+def fail(result: RunResult, line: str) -> None:
+    """One error line: on stderr now, and in the result (it decides the exit code)."""
+    result.errors.append(line)
+    error(line)
+
+
 def effective_config(args: argparse.Namespace) -> Config:
     start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths]))
     config = load_config(find_pyproject(start if start.is_dir() else start.parent))
@@ -115,8 +121,7 @@ def run_check(args: argparse.Namespace) -> int:
     files: list[Path] = []
     for item in iter_files(args.paths, config.exclude):
         if isinstance(item, PathError):
-            result.errors.append(f"{item.path}: {item.reason}")
-            error(result.errors[-1])
+            fail(result, f"{item.path}: {item.reason}")
         else:
             files.append(item)
     try:
@@ -164,9 +169,8 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
     for outcome in check_files(files, config.selection_for, cache, args.jobs or default_jobs()):
         progress.step()
         if outcome.error is not None:
-            result.errors.append(outcome.error)
             progress.clear()
-            error(outcome.error)
+            fail(result, outcome.error)
             continue
         result.files_checked += 1
         result.findings.extend(outcome.findings)
@@ -210,15 +214,13 @@ def fix_files(files: list[Path], config: Config, args: argparse.Namespace,
         try:
             data = path.read_bytes()
         except OSError as exc:
-            result.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
-            error(result.errors[-1])
+            fail(result, f"{path}: cannot read: {exc.strerror or exc}")
             continue
         result.files_checked += 1
         try:
             check_and_fix(path, data, config.selection_for(path), args, result)
         except Exception as exc:  # a bug in devlint must not hide the other files' findings
-            result.errors.append(f"{path}: internal error: {type(exc).__name__}: {exc}")
-            error(result.errors[-1])
+            fail(result, f"{path}: internal error: {type(exc).__name__}: {exc}")
 
 
 def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -> None:
@@ -237,8 +239,7 @@ def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -
     findings = analyze_source(text, str(path), selection)
     outcome = apply_fixes(text, findings, unsafe=args.unsafe_fixes)
     if outcome.error:
-        result.errors.append(f"{path}: {outcome.error}")
-        error(result.errors[-1])
+        fail(result, f"{path}: {outcome.error}")
     written = outcome.applied and (args.diff or write_fix(path, outcome.text.encode(encoding), args, result))
     if not written:
         result.findings.extend(findings)
@@ -248,7 +249,6 @@ def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -
     result.findings.extend(remaining)
     if args.diff:
         result.diffs.append(unified_diff(str(path), text, outcome.text))
-        result.fixed_findings.extend(outcome.applied)
 
 
 def fix_notebook_file(path: Path, data: bytes, selection, args, result: RunResult) -> None:
@@ -257,8 +257,7 @@ def fix_notebook_file(path: Path, data: bytes, selection, args, result: RunResul
 
     outcome = fix_notebook(data, str(path), selection, unsafe=args.unsafe_fixes)
     if outcome.error:
-        result.errors.append(f"{path}: {outcome.error}")
-        error(result.errors[-1])
+        fail(result, f"{path}: {outcome.error}")
     if outcome.data is None or not (args.diff or write_fix(path, outcome.data, args, result)):
         result.findings.extend(outcome.findings)
         return
@@ -281,8 +280,7 @@ def write_fix(path: Path, data: bytes, args: argparse.Namespace, result: RunResu
             return True
         except OSError as exc:
             reason = f"cannot write: {exc.strerror or exc}"
-    result.errors.append(f"{path}: not fixed: {reason}")
-    error(result.errors[-1])
+    fail(result, f"{path}: not fixed: {reason}")
     return False
 
 

@@ -10,17 +10,16 @@ import io
 import re
 import tokenize
 import warnings
-from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from devlint.facts import Facts
-from devlint.prefilter import could_match
-from devlint.selection import Selection
 from devlint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
+from devlint.prefilter import could_match
 from devlint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
+from devlint.selection import Selection
 
 # flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
 NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)

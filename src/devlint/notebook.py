@@ -106,8 +106,8 @@ def to_cells(finding: Finding, prog: Program, path: str) -> Finding:
     number, line = prog.locate(finding.line)
     related = finding.related
     if related is not None:
-        related = Related(Location(prog.locate(related.location.line)[1], related.location.column),
-                          f"{related.label} (cell {prog.locate(related.location.line)[0]})")
+        cell, inner = prog.locate(related.location.line)
+        related = Related(Location(inner, related.location.column), f"{related.label} (cell {cell})")
     return replace(finding, path=f"{path}:cell_{number}", line=line, related=related)
 
 

@@ -13,4 +13,3 @@ class RunResult:
     errors: list[str] = field(default_factory=list)  # one line each, already on stderr
     fixed: int = 0  # findings that --fix removed (or that --diff would remove)
     diffs: list[str] = field(default_factory=list)  # --diff: what --fix would write
-    fixed_findings: list[Finding] = field(default_factory=list)

@@ -112,11 +112,10 @@ def wait_or_kill(process: subprocess.Popen, timeout: float) -> bool:
         # Ctrl-C reaches only devlint: the child runs in its own session so that a timeout can
         # kill its whole group. Stop that group before giving up, or the training goes on.
         _stop_group(process)
+        raise
+    finally:
         _kill_group(process.pid, signal.SIGKILL)
         process.wait()
-        raise
-    _kill_group(process.pid, signal.SIGKILL)
-    process.wait()
     return timed_out
 
 
