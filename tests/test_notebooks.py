@@ -102,3 +102,20 @@ def test_cached_notebook_findings_keep_their_cells(tmp_path: Path) -> None:
     warm = Cache.open(tmp_path)
     second = list(check_files([path], lambda p: Selection(), warm))[0].findings
     assert warm.hits == 1 and second == first and first[0].path.endswith(":cell_7")
+
+
+def test_a_cell_indented_as_a_whole_runs_in_ipython_and_is_checked_so(tmp_path: Path, capsys) -> None:
+    """IPython drops the first line's indent from a cell; seen in real course notebooks,
+    where it was a false DEV999."""
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                           "source": [" import torch\n", " model = torch.nn.Linear(4, 1).cuda()\n", " model"]}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "indented.ipynb"
+    path.write_text(json.dumps(notebook, indent=1) + "\n")
+    findings = analyze_notebook(path.read_bytes(), str(path))
+    assert [(f.line, f.column, f.code) for f in findings] == [(2, 32, "DEV001")]
+    assert " model = torch.nn.Linear(4, 1).cuda()"[31:].startswith("cuda()")  # 1-based 32
+    assert main(["check", "--fix", "--no-cache", str(path)]) == 0
+    source = cell_source(load(path.read_bytes())["cells"][0])
+    assert all(line.startswith(" ") for line in source.splitlines() if line)  # indent kept
+    assert "cuda()" not in source

@@ -33,6 +33,7 @@ class Program:
     text: str
     cells: list[tuple[int, int, int]] = field(default_factory=list)  # (cell no, first line, lines)
     placeholders: dict[str, str] = field(default_factory=dict)  # `pass  # devlint-ipython-N` -> line
+    indents: dict[int, str] = field(default_factory=dict)  # cell no -> the indent IPython strips
 
     def locate(self, line: int) -> tuple[int, int]:
         """(cell number, line inside the cell) of a line of the joined text."""
@@ -72,6 +73,11 @@ def program(notebook: dict) -> Program:
         if cell.get("cell_type") != "code":
             continue
         lines = cell_source(cell).splitlines()
+        indent = re.match(r"[ \t]*", lines[0]).group() if lines else ""
+        if indent:
+            # IPython runs ` x = 1\n y = 2` as if unindented: the first line's indent goes.
+            prog.indents[number] = indent
+            lines = [text[len(indent):] if text.startswith(indent) else text for text in lines]
         if lines and lines[0].lstrip().startswith("%%"):
             lines = [_placeholder(prog, text, "") for text in lines]  # the cell is not Python
         else:
@@ -104,11 +110,14 @@ def analyze_notebook(data: bytes, path: str, selection: Selection = Selection())
 
 def to_cells(finding: Finding, prog: Program, path: str) -> Finding:
     number, line = prog.locate(finding.line)
+    shift = len(prog.indents.get(number, ""))  # columns as the cell shows them
     related = finding.related
     if related is not None:
         cell, inner = prog.locate(related.location.line)
-        related = Related(Location(inner, related.location.column), f"{related.label} (cell {cell})")
-    return replace(finding, path=f"{path}:cell_{number}", line=line, related=related)
+        column = related.location.column + len(prog.indents.get(cell, ""))
+        related = Related(Location(inner, column), f"{related.label} (cell {cell})")
+    return replace(finding, path=f"{path}:cell_{number}", line=line, column=finding.column + shift,
+                   related=related)
 
 
 @dataclass
@@ -139,7 +148,7 @@ def fix_notebook(data: bytes, path: str, selection: Selection, unsafe: bool) -> 
         return NotebookFix(None, findings, findings, "a fix crossed a cell boundary; nothing written")
     for (number, _, _), source in zip(prog.cells, sources):
         cell = notebook["cells"][number - 1]
-        restored = _restore(source, prog, cell_source(cell))
+        restored = _restore(source, prog, cell_source(cell), prog.indents.get(number, ""))
         if restored != cell_source(cell):
             cell["source"] = (restored.splitlines(keepends=True)
                               if isinstance(cell["source"], list) else restored)
@@ -148,8 +157,9 @@ def fix_notebook(data: bytes, path: str, selection: Selection, unsafe: bool) -> 
     return NotebookFix(new, findings, remaining)
 
 
-def _restore(source: str, prog: Program, original: str) -> str:
+def _restore(source: str, prog: Program, original: str, indent: str = "") -> str:
     lines = [prog.placeholders.get(line, line) for line in source.splitlines()]
+    lines = [indent + line if indent and line else line for line in lines]
     text = "\n".join(lines)
     return text + "\n" if original.endswith("\n") else text
 
