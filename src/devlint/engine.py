@@ -10,13 +10,13 @@ import io
 import re
 import tokenize
 import warnings
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from devlint.facts import Facts
 from devlint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
+from devlint.positions import spans_of
 from devlint.prefilter import could_match
 from devlint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.selection import Selection
@@ -135,7 +135,8 @@ def resolve_positions(
     describe_line: Callable[[int], str] = str,
 ) -> list[Finding]:
     """Positions are computed only for files that have findings (most have none)."""
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    raws = list(raws)
+    positions = spans_of(module, _anchors(raws))
     lines = LineIndex(text)
     findings = []
     for raw in raws:
@@ -152,6 +153,17 @@ def resolve_positions(
             fix = Fix(raw.fix.description, raw.fix.applicability, edits)
         findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
     return findings
+
+
+def _anchors(raws: list[RawFinding]) -> Iterator[cst.CSTNode]:
+    for raw in raws:
+        yield raw.node
+        if raw.related_node is not None:
+            yield raw.related_node
+        for edit in raw.fix.edits if raw.fix is not None else ():
+            yield edit.node
+            if edit.end_node is not None:
+                yield edit.end_node
 
 
 class LineIndex:
