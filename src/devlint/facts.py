@@ -438,7 +438,7 @@ class _FactsVisitor(cst.CSTVisitor):
         params = [p.name.value for p in (*node.params.posonly_params, *node.params.params)]
         params += [p.name.value for p in node.params.kwonly_params]
         for star in (node.params.star_arg, node.params.star_kwarg):
-            if isinstance(star, cst.Param):
+            if type(star) is cst.Param:
                 params.append(star.name.value)
         scope = Scope("function", node.name.value, self.scope, node, params=params)
         scope.uses_accelerator = any(p in ("accelerator", "fabric") for p in params)
@@ -524,7 +524,7 @@ class _FactsVisitor(cst.CSTVisitor):
         self._note_import()
         for alias in node.names:
             bound = alias.asname.name if alias.asname else alias.name
-            if isinstance(bound, cst.Name):
+            if type(bound) is cst.Name:
                 self.scope.assigned.add(bound.value)
                 self.torch_imported |= bound.value == "torch" and alias.asname is None
                 if (dotted(alias.name) or "").split(".")[0] in FOREIGN_FRAMEWORKS:
@@ -541,11 +541,11 @@ class _FactsVisitor(cst.CSTVisitor):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         self._note_import()
         module = dotted(node.module) if node.module is not None else None
-        if isinstance(node.names, cst.ImportStar):
+        if type(node.names) is cst.ImportStar:
             return
         for alias in node.names:
             bound = alias.asname.name if alias.asname else alias.name
-            if isinstance(bound, cst.Name):
+            if type(bound) is cst.Name:
                 self.scope.assigned.add(bound.value)
                 if (module or "").split(".")[0] in FOREIGN_FRAMEWORKS:
                     self.foreign_names.add(bound.value)  # `from flax import linen as nn`
@@ -563,9 +563,9 @@ class _FactsVisitor(cst.CSTVisitor):
     def _is_availability_test(self, test: cst.BaseExpression) -> bool:
         flags = self._availability_flags()
         for sub in walk(test):
-            if isinstance(sub, cst.Call) and last_part(dotted(sub.func)) in AVAILABILITY_CALLS:
+            if type(sub) is cst.Call and last_part(dotted(sub.func)) in AVAILABILITY_CALLS:
                 return True
-            key = dotted(sub) if isinstance(sub, (cst.Name, cst.Attribute)) else None
+            key = dotted(sub) if type(sub) in (cst.Name, cst.Attribute) else None
             if key is not None and key in flags:
                 return True
         return False
@@ -595,9 +595,9 @@ class _FactsVisitor(cst.CSTVisitor):
         if id(node) in self.elif_nodes:
             return
         chain, tests = node, []
-        while isinstance(chain, cst.If):
+        while type(chain) is cst.If:
             tests.append(chain.test)
-            if isinstance(chain.orelse, cst.If):
+            if type(chain.orelse) is cst.If:
                 self.elif_nodes.add(id(chain.orelse))
             chain = chain.orelse
         if any(self._is_guard_test(t) for t in tests):
@@ -681,10 +681,10 @@ class _FactsVisitor(cst.CSTVisitor):
         literals = _cuda_arms(expr)
         if literals is None:
             return
-        fallback = isinstance(expr, cst.IfExp) and not all(lit for _, lit in literals)
+        fallback = type(expr) is cst.IfExp and not all(lit for _, lit in literals)
         self.fallback_choices += fallback  # `'cuda' if args.cuda else 'cpu'` also runs on a CPU
         # `'cuda:0' if world_size == 1 else ...`: this walks the arms before visiting the IfExp.
-        self.rank_guards.append(isinstance(expr, cst.IfExp) and _is_rank_test(expr.test))
+        self.rank_guards.append(type(expr) is cst.IfExp and _is_rank_test(expr.test))
         for node, is_cuda in literals:
             if is_cuda:
                 self._cuda_literal(node, kind, fallback, in_conditional=node is not expr)
@@ -706,7 +706,7 @@ class _FactsVisitor(cst.CSTVisitor):
             self.states.append(self.states[-1] if self.states else {})
             return
         names = target_names(node.target)
-        if skip_first and isinstance(node.target, cst.Tuple):
+        if skip_first and type(node.target) is cst.Tuple:
             names = _tail_names(node.target)
         early = self.scope.early_moves()
         loop = Loop(node, self.scope, sources, {n: early[n] for n in names if n in early})
@@ -767,7 +767,7 @@ class _FactsVisitor(cst.CSTVisitor):
         if len(node.targets) == 1:
             target = node.targets[0].target
             if (
-                isinstance(target, cst.Name)
+                type(target) is cst.Name
                 and self.scope.kind != "class"
                 and _names_a_device(target.value)
             ):
@@ -792,9 +792,9 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def _record_binding(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         elements = tuple_elements(value)
-        if isinstance(target, (cst.Subscript, cst.Attribute)):
+        if type(target) in (cst.Subscript, cst.Attribute):
             self._store_into(target, value)
-        target_elems = tuple_elements(target) if isinstance(target, (cst.Tuple, cst.List)) else None
+        target_elems = tuple_elements(target) if type(target) in (cst.Tuple, cst.List) else None
         if target_elems is not None and elements is not None and len(elements) == len(target_elems):
             for sub_target, sub_value in zip(target_elems, elements):
                 self._record_binding(sub_target, sub_value)
@@ -808,7 +808,7 @@ class _FactsVisitor(cst.CSTVisitor):
             for key in keys:
                 if key is not None:
                     self._bind_key(key, value, unpacked=True)
-                    if isinstance(value, cst.Call):
+                    if type(value) is cst.Call:
                         self._home(key).unpacked_from[key] = value
             return
         key = dotted(target)
@@ -850,7 +850,7 @@ class _FactsVisitor(cst.CSTVisitor):
             self.fallback_choices += 1  # `else: device = torch.device("cpu")`: runs on a CPU too
         if _builds_loss(value, self.functional_imports):
             home.losses.add(key)
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             callee = last_part(dotted(value.func))
             if "loader" in callee.lower() or (callee in LOOP_WRAPPERS and value.args):
                 home.loaders[key] = value
@@ -863,12 +863,12 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def _store_into(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """`batch[k] = batch[k].to(device)` moves the batch's entries in place."""
-        if isinstance(target, cst.Subscript) and isinstance(value, cst.Call):
+        if type(target) is cst.Subscript and type(value) is cst.Call:
             self._container_add(dotted(target.value), [dotted(value.func) or ""])  # `self.heads[k] = Head()`
         root = target
-        while isinstance(root, (cst.Subscript, cst.Attribute)):
+        while type(root) in (cst.Subscript, cst.Attribute):
             root = root.value
-        if self.states and isinstance(root, cst.Name) and contains_move(value):
+        if self.states and type(root) is cst.Name and contains_move(value):
             if isinstance(self.states[-1].get(root.value), Batch):
                 self.states[-1][root.value] = self.states[-1][BATCH_MOVED] = MOVED
 
@@ -878,7 +878,7 @@ class _FactsVisitor(cst.CSTVisitor):
         if new is None and contains_move(value) and not is_host_move(value):
             new = MOVED
         if isinstance(new, Batch):
-            plain = new.plain or unpacked or isinstance(value, cst.Subscript)
+            plain = new.plain or unpacked or type(value) is cst.Subscript
             new = Batch(name, new.origin, new.loop, plain, self.statement)
         if isinstance(state.get(name), Batch) and new is MOVED:
             state[BATCH_MOVED] = MOVED
@@ -894,7 +894,7 @@ class _FactsVisitor(cst.CSTVisitor):
         mc = method_call(call)
         if mc is None or not (is_to_device_call(call) or is_host_move(call)):
             return
-        assert isinstance(call, cst.Call)
+        assert type(call) is cst.Call
         why = self._plain_tensor(mc[0])
         if why is not None:
             self.discarded_moves.append(DiscardedMove(call, mc[0], dotted(mc[0]), why))
@@ -922,7 +922,7 @@ class _FactsVisitor(cst.CSTVisitor):
         Only what the loop unpacked or indexed out of a batch, and names bound to a tensor
         factory: a whole batch may be a BatchEncoding or a PyG Data, whose `.to` works in
         place, and any other name may be a module."""
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             value = self.states[-1].get(expr.value) if self.states else None
             if (
                 isinstance(value, Batch) and value.plain and _walks_a_loader(value.loop)
@@ -937,12 +937,12 @@ class _FactsVisitor(cst.CSTVisitor):
                 made_by = dotted(factory.func)
                 return "a batch taken from the loader" if made_by == "next" else f"made by `{made_by}(...)`"
             return None
-        if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and self.states:
+        if type(expr) is cst.Subscript and type(expr.value) is cst.Name and self.states:
             # `batch[0]`, `batch["input_ids"]`: an element, even of a BatchEncoding, is a tensor.
             value = self.states[-1].get(expr.value.value)
             if isinstance(value, Batch) and _walks_a_loader(value.loop):
                 return "an element of the loader's batch"
-        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+        if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
             info = self._current_class()
             if info is not None and expr.attr.value in info.tensor_attributes:
                 return "a tensor attribute made by a factory in `__init__`"
@@ -954,7 +954,7 @@ class _FactsVisitor(cst.CSTVisitor):
     def _track_tensor_name(self, name: str, value: Optional[cst.BaseExpression], unpacked: bool = False) -> None:
         origin = tensor_origin(value) if value is not None else None
         if origin is None and unpacked and value is not None and _next_batch_of_a_loader(value):
-            assert isinstance(value, cst.Call)
+            assert type(value) is cst.Call
             origin = TensorOrigin(value, on_host=True, rank="tensor")  # `x, y = next(iter(loader))`
         if origin is None:
             self.scope.tensors.pop(name, None)
@@ -984,10 +984,10 @@ class _FactsVisitor(cst.CSTVisitor):
             return
         statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None
         body = frames[-1].node.body
-        if not (isinstance(body, cst.IndentedBlock) and len(body.body) > 1 and any(s is statement for s in body.body)):
+        if not (type(body) is cst.IndentedBlock and len(body.body) > 1 and any(s is statement for s in body.body)):
             statement = None  # only a line of the loop body itself can be hoisted whole
         names = tuple(
-            sub.value for arg in call.args for sub in walk(arg.value) if isinstance(sub, cst.Name)
+            sub.value for arg in call.args for sub in walk(arg.value) if type(sub) is cst.Name
         )
         self.model_moves_in_loops.append(ModelMoveInLoop(key, call, statement, tuple(frames), names, self.scope))
 
@@ -1023,7 +1023,7 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def _note_loss_build(self, home: Scope, key: str, value: cst.BaseExpression) -> None:
         """`criterion = nn.CrossEntropyLoss(weight=w)` with `w` on the CPU right now."""
-        if not isinstance(value, cst.Call):
+        if not type(value) is cst.Call:
             return
         loss_class = last_part(dotted(value.func))
         if not loss_class.endswith("Loss"):
@@ -1038,7 +1038,7 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def _on_host(self, expr: cst.BaseExpression) -> bool:
         origin = tensor_origin(expr)
-        if origin is None and isinstance(expr, cst.Name):
+        if origin is None and type(expr) is cst.Name:
             origin = self._lookup_tensor(expr.value)
         return origin is not None and origin.on_host and origin.rank != "scalar"
 
@@ -1062,7 +1062,7 @@ class _FactsVisitor(cst.CSTVisitor):
             if mc[1] == "extend":
                 callees = _element_callees(value) or []
             else:
-                callees = [dotted(value.func) or ""] if isinstance(value, cst.Call) else []
+                callees = [dotted(value.func) or ""] if type(value) is cst.Call else []
             self._container_add(dotted(mc[0]), callees)
         if mc is not None and _runs_on_device(self._method_name()):
             key = dotted(mc[0])
@@ -1078,13 +1078,13 @@ class _FactsVisitor(cst.CSTVisitor):
 
     def visit_Return(self, node: cst.Return) -> None:
         # `return self.a` hands the tensor back unchanged: it meets nothing here.
-        self.returned_as_is = node.value if isinstance(node.value, cst.Attribute) else None
+        self.returned_as_is = node.value if type(node.value) is cst.Attribute else None
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node is self.returned_as_is:
             return
         if (
-            self.slice_depth == 0 and isinstance(node.value, cst.Name) and node.value.value == "self"
+            self.slice_depth == 0 and type(node.value) is cst.Name and node.value.value == "self"
             and _runs_on_device(self._method_name())
         ):
             info = self._current_class()
@@ -1147,7 +1147,7 @@ class _FactsVisitor(cst.CSTVisitor):
         self._note_device_calls(node, callee)
         self._note_class_call(node, callee)
         mc = method_call(node)
-        if mc is not None and isinstance(mc[0], cst.Call) and is_to_device_call(node):
+        if mc is not None and type(mc[0]) is cst.Call and is_to_device_call(node):
             self.moved_constructions.add(last_part(dotted(mc[0].func)))
         self._meetings_in_call(node, callee)
         if _is_prepare_call(node):
@@ -1207,15 +1207,15 @@ class _FactsVisitor(cst.CSTVisitor):
         name = last_part(callee)
         mc = method_call(node)
         if name == "set_device" or (mc is not None and mc[1] in ("cuda", "to") and dotted(mc[0]) != "torch"):
-            if isinstance(first, cst.Integer):
+            if type(first) is cst.Integer:
                 self._gpu_index(first, "integer")
-        elif callee == "torch.device" and len(positional) == 2 and isinstance(positional[1].value, cst.Integer):
+        elif callee == "torch.device" and len(positional) == 2 and type(positional[1].value) is cst.Integer:
             if string_value(positional[0].value) == "cuda":
                 self._gpu_index(positional[1].value, "integer")
         ids = keyword_arg(node, "device_ids")
-        if ids is not None and isinstance(ids.value, cst.List):
+        if ids is not None and type(ids.value) is cst.List:
             for element in ids.value.elements:
-                if isinstance(element.value, cst.Integer):
+                if type(element.value) is cst.Integer:
                     self._gpu_index(element.value, "integer")
 
     def _gpu_index(self, node: cst.CSTNode, kind: str) -> None:
@@ -1264,7 +1264,7 @@ class _FactsVisitor(cst.CSTVisitor):
             if method == "to" and first is not None:
                 self._device_position(first, ".to")
             elif method == "cuda" and dotted(receiver) != "torch":
-                assert isinstance(node.func, cst.Attribute)
+                assert type(node.func) is cst.Attribute
                 self._cuda_literal(node.func.attr, ".cuda", call=node)
         for name in ("device", "map_location"):
             arg = keyword_arg(node, name)
@@ -1274,9 +1274,9 @@ class _FactsVisitor(cst.CSTVisitor):
 
 def value_of(expr: cst.CSTNode, state: dict[str, Value]) -> Optional[Value]:
     """What a loop-body expression holds, as far as devices go; None when it is unrelated."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return state.get(expr.value)
-    if isinstance(expr, cst.Attribute):
+    if type(expr) is cst.Attribute:
         base = value_of(expr.value, state)
         if expr.attr.value in ("device", "shape", "dtype", "is_cuda"):
             return None
@@ -1284,19 +1284,19 @@ def value_of(expr: cst.CSTNode, state: dict[str, Value]) -> Optional[Value]:
         if base is None and expr.attr.value in ("weight", "bias") and key and key.startswith("self."):
             return Input(key)  # a parameter: where the module is
         return base if isinstance(base, (Batch, Output)) else None
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         return value_of(expr.value, state)
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         return _value_of_call(expr, state)
-    if isinstance(expr, cst.BinaryOperation):
+    if type(expr) is cst.BinaryOperation:
         left = value_of(expr.left, state)
         if isinstance(left, Host):  # `mask * x` lives where `x` does (or fails)
             right = value_of(expr.right, state)
             return right if right is not None else left
         return left if left is not None else value_of(expr.right, state)
-    if isinstance(expr, cst.UnaryOperation):
+    if type(expr) is cst.UnaryOperation:
         return value_of(expr.expression, state)
-    if isinstance(expr, cst.Comparison):  # `mask == 0` lives where `mask` does
+    if type(expr) is cst.Comparison:  # `mask == 0` lives where `mask` does
         left = value_of(expr.left, state)
         return left if isinstance(left, (Host, Input)) else None
     return None
@@ -1305,11 +1305,11 @@ def value_of(expr: cst.CSTNode, state: dict[str, Value]) -> Optional[Value]:
 def batch_path(expr: cst.CSTNode) -> str:
     """`batch[0]` and `batch[1]` are two tensors; `x.view(-1)` and `x` are one."""
     while True:
-        if isinstance(expr, (cst.Subscript, cst.Attribute)):
+        if type(expr) in (cst.Subscript, cst.Attribute):
             return cst.Module([]).code_for_node(expr)
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if type(expr) is cst.Call and type(expr.func) is cst.Attribute:
             expr = expr.func.value
-        elif isinstance(expr, (cst.BinaryOperation,)):
+        elif type(expr) in (cst.BinaryOperation,):
             expr = expr.left
         else:
             return cst.Module([]).code_for_node(expr)
@@ -1319,7 +1319,7 @@ def _value_of_call(call: cst.Call, state: dict[str, Value]) -> Optional[Value]:
     if is_host_move(call):
         return None
     device = keyword_arg(call, "device")
-    if device is not None and isinstance(device.value, cst.Attribute) and device.value.attr.value == "device":
+    if device is not None and type(device.value) is cst.Attribute and device.value.attr.value == "device":
         # `torch.arange(n, device=freqs.device)` lives where `freqs` does.
         if isinstance(value_of(device.value.value, state), Host):
             return Host(call)
@@ -1419,10 +1419,10 @@ ELEMENTWISE = frozenset(
 
 def tensor_origin(expr: Optional[cst.BaseExpression]) -> Optional[TensorOrigin]:
     moved, shaped = False, False
-    if isinstance(expr, cst.BinaryOperation):
+    if type(expr) is cst.BinaryOperation:
         # `1.0 / (10000 ** (torch.arange(0, d, 2) / d))`: where the tensor operand came from.
         return tensor_origin(expr.left) or tensor_origin(expr.right)
-    while isinstance(expr, cst.Call):
+    while type(expr) is cst.Call:
         if tensor_factory(expr) is not None:
             rank = factory_rank(expr)
             if shaped and rank == "unknown":
@@ -1455,10 +1455,10 @@ def _names_a_model(key: str) -> bool:
 
 def _next_batch_of_a_loader(value: cst.BaseExpression) -> bool:
     """`next(iter(train_loader))`, `next(train_iter)`: one batch, unpacked into tensors."""
-    if not (isinstance(value, cst.Call) and dotted(value.func) == "next" and value.args):
+    if not (type(value) is cst.Call and dotted(value.func) == "next" and value.args):
         return False
     inner = value.args[0].value
-    if isinstance(inner, cst.Call) and dotted(inner.func) == "iter" and inner.args:
+    if type(inner) is cst.Call and dotted(inner.func) == "iter" and inner.args:
         inner = inner.args[0].value
     return _names_a_loader(inner)
 
@@ -1470,7 +1470,7 @@ def _walks_a_loader(loop: Loop) -> bool:
 
 def _names_a_loader(expr: cst.BaseExpression) -> bool:
     """`train_loader`, `dataloaders[phase]`, `self.train_dl`, `test_data`, `batches`."""
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         expr = expr.value
     name = last_part(dotted(expr))
     return LOADER_NAME.search(name) is not None or DATA_SOURCE.search(name) is not None
@@ -1478,23 +1478,23 @@ def _names_a_loader(expr: cst.BaseExpression) -> bool:
 
 def _element_callees(value: cst.BaseExpression) -> Optional[list[str]]:
     """What builds the elements of a list/dict display or comprehension (None: not one)."""
-    if isinstance(value, (cst.List, cst.Tuple)):
+    if type(value) in (cst.List, cst.Tuple):
         elements = [e.value for e in value.elements]
-    elif isinstance(value, cst.Dict):
-        elements = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
-    elif isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+    elif type(value) is cst.Dict:
+        elements = [e.value for e in value.elements if type(e) is cst.DictElement]
+    elif type(value) in (cst.ListComp, cst.GeneratorExp):
         elements = [value.elt]
-    elif isinstance(value, cst.DictComp):
+    elif type(value) is cst.DictComp:
         elements = [value.value]
     else:
         return None
-    return [d for d in (dotted(e.func) for e in elements if isinstance(e, cst.Call)) if d]
+    return [d for d in (dotted(e.func) for e in elements if type(e) is cst.Call) if d]
 
 
 def _call_operands(call: cst.Call) -> Iterator[cst.BaseExpression]:
     """The arguments of a call, with the elements of a list or tuple argument (`torch.cat`)."""
     for arg in call.args:
-        if isinstance(arg.value, (cst.List, cst.Tuple)):
+        if type(arg.value) in (cst.List, cst.Tuple):
             yield from (e.value for e in arg.value.elements)
         else:
             yield arg.value
@@ -1502,7 +1502,7 @@ def _call_operands(call: cst.Call) -> Iterator[cst.BaseExpression]:
 
 def _detached(expr: cst.BaseExpression) -> bool:
     return any(
-        (isinstance(sub, cst.Attribute) and sub.attr.value in ("detach", "data", "detach_"))
+        (type(sub) is cst.Attribute and sub.attr.value in ("detach", "data", "detach_"))
         for sub in walk(expr)
     )
 
@@ -1520,11 +1520,11 @@ def _forward_inputs(node: cst.FunctionDef) -> dict[str, Value]:
 
 
 def _is_no_grad(expr: cst.BaseExpression) -> bool:
-    call = expr.func if isinstance(expr, cst.Call) else expr
+    call = expr.func if type(expr) is cst.Call else expr
     name = last_part(dotted(call))
-    if name == "set_grad_enabled" and isinstance(expr, cst.Call):
+    if name == "set_grad_enabled" and type(expr) is cst.Call:
         args = positional_args(expr)
-        return bool(args) and isinstance(args[0].value, cst.Name) and args[0].value.value == "False"
+        return bool(args) and type(args[0].value) is cst.Name and args[0].value.value == "False"
     return name in ("no_grad", "inference_mode")
 
 
@@ -1537,22 +1537,22 @@ def _runs_on_device(method: str) -> bool:
 def _availability_calls(test: cst.BaseExpression) -> int:
     return sum(
         1 for sub in walk(test)
-        if isinstance(sub, cst.Call) and last_part(dotted(sub.func)) in AVAILABILITY_CALLS
+        if type(sub) is cst.Call and last_part(dotted(sub.func)) in AVAILABILITY_CALLS
     )
 
 
 def _expects_raise(expr: cst.BaseExpression) -> bool:
-    call = expr.func if isinstance(expr, cst.Call) else expr
+    call = expr.func if type(expr) is cst.Call else expr
     return last_part(dotted(call)) in ("raises", "assertRaises", "assertRaisesRegex")
 
 
 def _is_device_context(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Call) and dotted(expr.func) in ("torch.device", "th.device")
+    return type(expr) is cst.Call and dotted(expr.func) in ("torch.device", "th.device")
 
 
 def _is_rank_skip(decorator: cst.BaseExpression) -> bool:
     return (
-        isinstance(decorator, cst.Call) and last_part(dotted(decorator.func)) in ("skipif", "skipIf", "skipUnless")
+        type(decorator) is cst.Call and last_part(dotted(decorator.func)) in ("skipif", "skipIf", "skipUnless")
         and _is_rank_test(decorator)
     )
 
@@ -1575,7 +1575,7 @@ def _loop_sources(iterable: cst.BaseExpression) -> tuple[list[cst.BaseExpression
     """
     skip_first = False
     expr = iterable
-    while isinstance(expr, cst.Call):
+    while type(expr) is cst.Call:
         callee = last_part(dotted(expr.func))
         positional = positional_args(expr)
         if callee not in LOOP_WRAPPERS or not positional:
@@ -1590,7 +1590,7 @@ def _loop_sources(iterable: cst.BaseExpression) -> tuple[list[cst.BaseExpression
 
 
 def _is_source(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         expr = expr.value
     return dotted(expr) is not None
 
@@ -1607,13 +1607,13 @@ def _exits(body: cst.BaseSuite) -> bool:
     if not statements:
         return False
     last = statements[-1]
-    small = last.body if isinstance(last, cst.SimpleStatementLine) else [last]
-    if isinstance(body, cst.SimpleStatementSuite):
+    small = last.body if type(last) is cst.SimpleStatementLine else [last]
+    if type(body) is cst.SimpleStatementSuite:
         small = body.body
     for stmt in small:
-        if isinstance(stmt, (cst.Raise, cst.Return)):
+        if type(stmt) in (cst.Raise, cst.Return):
             return True
-        if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+        if type(stmt) is cst.Expr and type(stmt.value) is cst.Call:
             if dotted(stmt.value.func) in EXITS:
                 return True
     return False
@@ -1621,13 +1621,13 @@ def _exits(body: cst.BaseSuite) -> bool:
 
 def _is_unconditional_skip(decorator: cst.BaseExpression) -> bool:
     """`@pytest.mark.skip(...)`, `@unittest.skip(...)`: the body never runs."""
-    func = decorator.func if isinstance(decorator, cst.Call) else decorator
+    func = decorator.func if type(decorator) is cst.Call else decorator
     return last_part(dotted(func)) == "skip"
 
 
 def _cuda_arms(expr: cst.BaseExpression) -> Optional[list[tuple[cst.CSTNode, bool]]]:
     """The string arms of a literal or conditional expression, each with is-it-CUDA."""
-    if isinstance(expr, cst.IfExp):
+    if type(expr) is cst.IfExp:
         body, orelse = _cuda_arms(expr.body), _cuda_arms(expr.orelse)
         if body is None and orelse is None:
             return None
@@ -1639,11 +1639,11 @@ def _cuda_arms(expr: cst.BaseExpression) -> Optional[list[tuple[cst.CSTNode, boo
 
 def _is_device_value(value: cst.BaseExpression) -> bool:
     """`torch.device(...)`, `'cuda' if ... else 'cpu'`, `accelerator.device`."""
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         return dotted(value.func) == "torch.device"
-    if isinstance(value, cst.IfExp):
-        return string_value(value.body) is not None or isinstance(value.body, cst.Call)
-    if isinstance(value, cst.Attribute):
+    if type(value) is cst.IfExp:
+        return string_value(value.body) is not None or type(value.body) is cst.Call
+    if type(value) is cst.Attribute:
         return value.attr.value == "device"
     return False
 
@@ -1654,7 +1654,7 @@ def _binding_kind(key: str, value: cst.BaseExpression) -> str:
         return "rebind"  # `model = model.cpu()`: back on the host
     if is_to_device_call(value):
         return "move"
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         for arg in value.args:
             if dotted(arg.value) == key:
                 return "keep"  # DataParallel(model), torch.compile(model), prepare(model)
@@ -1662,7 +1662,7 @@ def _binding_kind(key: str, value: cst.BaseExpression) -> str:
 
 
 def _is_cpu_device(value: cst.BaseExpression) -> bool:
-    if isinstance(value, cst.Call) and dotted(value.func) == "torch.device":
+    if type(value) is cst.Call and dotted(value.func) == "torch.device":
         args = positional_args(value)
         value = args[0].value if args else value
     return string_value(value) == "cpu"
@@ -1674,7 +1674,7 @@ def _names_a_device(name: str) -> bool:
 
 
 def _is_prepare_call(value: cst.BaseExpression) -> bool:
-    return isinstance(value, cst.Call) and last_part(dotted(value.func)) in (
+    return type(value) is cst.Call and last_part(dotted(value.func)) in (
         "prepare", "setup_dataloaders"
     )
 
@@ -1848,7 +1848,7 @@ class Facts:
         return all(self._is_cpu_loader(src, loop.scope, 0) for src in loop.sources)
 
     def _is_cpu_loader(self, expr: cst.BaseExpression, scope: Scope, depth: int) -> bool:
-        if isinstance(expr, cst.Subscript):
+        if type(expr) is cst.Subscript:
             expr = expr.value
         key = dotted(expr)
         return key is not None and self._is_cpu_loader_key(key, scope, depth)
@@ -1881,7 +1881,7 @@ class Facts:
         return info is not None and not info.moves_inside and not info.prepares
 
     def _binding_yields_cpu(self, call: cst.BaseExpression, scope: Scope, depth: int) -> bool:
-        assert isinstance(call, cst.Call)
+        assert type(call) is cst.Call
         callee = last_part(dotted(call.func))
         positional = positional_args(call)
         if callee in LOOP_WRAPPERS:  # `pbar = tqdm(loader)`
@@ -1904,7 +1904,7 @@ class Facts:
             if home is None or key not in home.datasets:
                 return False
             expr, scope = home.datasets[key], home
-        if not isinstance(expr, cst.Call):
+        if not type(expr) is cst.Call:
             return False
         if contains_move(expr) or last_part(dotted(expr.func)) in self.moving_classes:
             return True
@@ -1983,9 +1983,9 @@ class Facts:
              model: ModelOnDevice) -> UnmovedUse:
         early = batch.loop.early_moves.get(batch.origin)
         dict_like = any(a.value is arg and a.star == "**" for a in event.call.args) or (
-            isinstance(arg, cst.Subscript)
+            type(arg) is cst.Subscript
             and any(string_value(e.slice.value) is not None for e in arg.slice
-                    if isinstance(e.slice, cst.Index))
+                    if type(e.slice) is cst.Index)
         )
         return UnmovedUse(kind, event.call, event.callee, arg, batch, model, early, dict_like)
 
@@ -2012,7 +2012,7 @@ class Facts:
         home = self.resolve(key, scope)
         for _, _, value in (home.events.get(key, ()) if home is not None else ()):
             for sub in walk(value):
-                callee = dotted(sub.func) if isinstance(sub, cst.Call) else None
+                callee = dotted(sub.func) if type(sub) is cst.Call else None
                 if callee and (self.is_module_constructor(callee) or "Model" in callee):
                     return True
         return False
@@ -2045,7 +2045,7 @@ class Facts:
                     continue
                 for _, _, value in events:
                     for sub in walk(value):
-                        if isinstance(sub, cst.Call) and last_part(dotted(sub.func)) in self.classes:
+                        if type(sub) is cst.Call and last_part(dotted(sub.func)) in self.classes:
                             moved.add(last_part(dotted(sub.func)))
         pending = list(moved)
         while pending:
@@ -2084,7 +2084,7 @@ class Facts:
         """`torch.load(buffer)` of an `io.BytesIO` this file filled: same process, same device."""
         home = self.resolve(source, scope) if dotted_name(source) else None
         value = home.datasets.get(source) if home is not None else None
-        return isinstance(value, cst.Call) and last_part(dotted(value.func)) == "BytesIO"
+        return type(value) is cst.Call and last_part(dotted(value.func)) == "BytesIO"
 
     def nn_prefix(self) -> Optional[str]:
         """How this file spells `torch.nn`: `nn` when bound at module level, else `torch.nn`."""

@@ -44,9 +44,9 @@ NON_DEVICE_TO_KEYWORDS = frozenset({"dtype", "memory_format", "copy", "non_block
 
 def dotted(node: cst.CSTNode) -> Optional[str]:
     """`self.model` for Attribute chains of Names, `model` for a Name, else None."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         base = dotted(node.value)
         return None if base is None else f"{base}.{node.attr.value}"
     return None
@@ -58,7 +58,10 @@ def last_part(name: Optional[str]) -> str:
 
 def string_value(node: cst.CSTNode) -> Optional[str]:
     """The value of a plain string literal, or None (f-strings and concatenations are None)."""
-    if isinstance(node, cst.SimpleString):
+    if type(node) is cst.SimpleString:
+        text = node.value
+        if text[0] in "'\"" and "\\" not in text and text[:3] not in ('"""', "'''"):
+            return text[1:-1]  # no prefix, no escape, one quote: evaluating it is slicing it
         try:
             value = ast.literal_eval(node.value)
         except (ValueError, SyntaxError):
@@ -74,7 +77,7 @@ def is_cuda_literal(node: cst.CSTNode) -> bool:
 
 def method_call(node: cst.CSTNode) -> Optional[tuple[cst.BaseExpression, str]]:
     """(receiver, method name) when node is `receiver.method(...)`."""
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+    if type(node) is cst.Call and type(node.func) is cst.Attribute:
         return node.func.value, node.func.attr.value
     return None
 
@@ -92,21 +95,21 @@ def keyword_arg(call: cst.Call, name: str) -> Optional[cst.Arg]:
 
 def is_dtype_expr(node: cst.CSTNode) -> bool:
     """`torch.float32`, `x.dtype`, `dtype`: a `.to()` argument that changes type, not device."""
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         return node.attr.value in DTYPE_ATTRS
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return "dtype" in node.value.lower()
     return False
 
 
 def is_device_expr(node: cst.CSTNode, device_names: frozenset[str] = frozenset()) -> bool:
     """An expression that names a device: `device`, `self.device`, `torch.device(...)`, 'cuda'."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value in device_names or DEVICE_NAME.search(node.value) is not None
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         attr = node.attr.value
         return DEVICE_NAME.search(attr) is not None
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         callee = dotted(node.func)
         return callee in ("torch.device", "device")
     value = string_value(node)
@@ -121,7 +124,7 @@ def is_to_device_call(node: cst.CSTNode) -> bool:
     if mc is None:
         return False
     _, method = mc
-    assert isinstance(node, cst.Call)
+    assert type(node) is cst.Call
     if method == "cuda":
         return True
     if method != "to":
@@ -208,9 +211,9 @@ def contains_move(node: cst.CSTNode, device_names: frozenset[str] = frozenset())
 def identifier_words(node: cst.CSTNode) -> Iterator[str]:
     """Every name, attribute and string word in an expression, lower-cased."""
     for sub in walk(node):
-        if isinstance(sub, cst.Name):
+        if type(sub) is cst.Name:
             yield sub.value.lower()
-        elif isinstance(sub, cst.SimpleString):
+        elif type(sub) is cst.SimpleString:
             value = string_value(sub)
             if value is not None:
                 yield value.lower()
@@ -218,15 +221,15 @@ def identifier_words(node: cst.CSTNode) -> Iterator[str]:
 
 def target_names(target: cst.BaseExpression) -> list[Optional[str]]:
     """Flatten `x`, `(x, y)`, `[x, *rest]` into names; None stands for a non-name slot."""
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         out: list[Optional[str]] = []
         for element in target.elements:
             value = element.value
-            if isinstance(element, cst.StarredElement):
+            if type(element) is cst.StarredElement:
                 out.append(None)
-            elif isinstance(value, cst.Name):
+            elif type(value) is cst.Name:
                 out.append(value.value)
             else:
                 out.extend(target_names(value))
@@ -235,8 +238,8 @@ def target_names(target: cst.BaseExpression) -> list[Optional[str]]:
 
 
 def tuple_elements(node: cst.BaseExpression) -> Optional[list[cst.BaseExpression]]:
-    if isinstance(node, (cst.Tuple, cst.List)) and not any(
-        isinstance(e, cst.StarredElement) for e in node.elements
+    if type(node) in (cst.Tuple, cst.List) and not any(
+        type(e) is cst.StarredElement for e in node.elements
     ):
         return [e.value for e in node.elements]
     return None
@@ -264,7 +267,7 @@ SCALAR_CASTS = frozenset({"float", "int", "bool", "len", "max", "min", "sum", "r
 def tensor_factory(node: cst.CSTNode) -> Optional[str]:
     """`zeros` for `torch.zeros(...)` (also `th.zeros`), else None. Only the `torch` module:
     `np.zeros` is a host array that never meets a device."""
-    if not isinstance(node, cst.Call):
+    if not type(node) is cst.Call:
         return None
     callee = dotted(node.func)
     if callee is None or "." not in callee:
@@ -284,21 +287,21 @@ def factory_rank(call: cst.Call) -> str:
         shape = positional[:-1] if name == "full" else positional
         if not shape and keyword_arg(call, "size") is None:
             return "scalar" if not any(a.star for a in call.args) else "unknown"
-        if len(shape) == 1 and isinstance(shape[0].value, (cst.Tuple, cst.List)) and not shape[0].value.elements:
+        if len(shape) == 1 and type(shape[0].value) in (cst.Tuple, cst.List) and not shape[0].value.elements:
             return "scalar"
         return "tensor"
     if name in DATA_FACTORIES:
         if not positional:
             return "unknown"
         data = positional[0].value
-        if isinstance(data, (cst.List, cst.Tuple, cst.ListComp)):
+        if type(data) in (cst.List, cst.Tuple, cst.ListComp):
             return "tensor"
         if name not in ("tensor", "as_tensor"):
             # `torch.FloatTensor(3)` is three uninitialised numbers, not the number 3.
-            return "tensor" if len(positional) > 1 or isinstance(data, cst.Integer) else "unknown"
-        if isinstance(data, (cst.Integer, cst.Float, cst.UnaryOperation)):
+            return "tensor" if len(positional) > 1 or type(data) is cst.Integer else "unknown"
+        if type(data) in (cst.Integer, cst.Float, cst.UnaryOperation):
             return "scalar"
-        if isinstance(data, cst.Call) and dotted(data.func) in SCALAR_CASTS:
+        if type(data) is cst.Call and dotted(data.func) in SCALAR_CASTS:
             return "scalar"
         mc = method_call(data)
         if mc is not None and mc[1] == "item":
@@ -312,7 +315,7 @@ def is_host_factory(node: cst.CSTNode, allow_unknown_rank: bool = False) -> bool
     (and no positional device, as in `torch.tensor(x, device)` which is not valid anyway)."""
     if tensor_factory(node) is None:
         return False
-    assert isinstance(node, cst.Call)
+    assert type(node) is cst.Call
     if keyword_arg(node, "device") is not None:
         return False
     rank = factory_rank(node)
@@ -324,7 +327,7 @@ def is_host_move(node: cst.CSTNode) -> bool:
     mc = method_call(node)
     if mc is None:
         return False
-    assert isinstance(node, cst.Call)
+    assert type(node) is cst.Call
     if mc[1] == "cpu":
         return True
     if mc[1] != "to":
@@ -335,7 +338,7 @@ def is_host_move(node: cst.CSTNode) -> bool:
     arg = keyword.value if keyword is not None else arg
     if arg is None:
         return False
-    if isinstance(arg, cst.Call) and dotted(arg.func) == "torch.device":
+    if type(arg) is cst.Call and dotted(arg.func) == "torch.device":
         inner = positional_args(arg)
         arg = inner[0].value if inner else arg
     return string_value(arg) == "cpu"

@@ -21,8 +21,15 @@ from libcst._nodes import whitespace as _whitespace_nodes
 
 from devlint.syntax import NODE_TYPES
 
-# Modules whose nodes hold only layout (spaces, comments, commas, operators' tokens).
+# Modules whose nodes hold only layout (spaces, comments, commas, operators' tokens), and the
+# bracket nodes, which hold only such nodes.
 _LAYOUT_MODULES = (_whitespace_nodes.__name__, _op_nodes.__name__)
+_BRACKETS = (cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket,
+             cst.LeftCurlyBrace, cst.RightCurlyBrace)
+
+
+def _is_layout(node_type: type) -> bool:
+    return node_type.__module__ in _LAYOUT_MODULES or node_type in _BRACKETS
 _VISIT_HELPERS = {"visit_required", "visit_optional", "visit_sentinel", "visit_sequence",
                   "visit_body_sequence", "visit_iterable"}
 
@@ -71,8 +78,10 @@ class Walker:
         # Attribute hooks (`visit_Call_func`) and a custom `on_visit` need libcst's own walk.
         self.exact = all(isinstance(t, type) and not name.startswith("on_")
                          for name, t in zip(hooks, hooked_types))
-        self._skip_layout = not any(t.__module__ in _LAYOUT_MODULES
-                                    for t in hooked_types if isinstance(t, type))
+        # Layout subtrees are never entered when no hook could see anything inside them; the
+        # test happens in the parent, which saves a call for most nodes of a tree.
+        skip_layout = not any(_is_layout(t) for t in hooked_types if isinstance(t, type))
+        self._entered = frozenset(t for t in NODE_TYPES if not (skip_layout and _is_layout(t)))
 
     def _overrides(self, name: str) -> bool:
         return getattr(self.visitor_type, name) is not getattr(cst.CSTVisitor, name, None)
@@ -85,21 +94,20 @@ class Walker:
 
     def walk(self, node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         """The subtree of `node`, for a visitor with type hooks only (see `exact`)."""
-        plan = self._plans.get(type(node)) or self._plan(type(node))
-        enter, leave, fields, skip = plan
-        if skip:
-            return
+        enter, leave, fields = self._plans.get(type(node)) or self._plan(type(node))
         if fields is None:
             node.visit(visitor)  # a shape this walker does not know: libcst's own walk
             return
         if enter is None or getattr(visitor, enter)(node) is not False:
+            entered = self._entered
             for name in fields:
                 child = getattr(node, name)
-                if type(child) in NODE_TYPES:
+                kind = type(child)
+                if kind in entered:
                     self.walk(child, visitor)
-                elif type(child) in (list, tuple):
+                elif kind is list or kind is tuple:
                     for item in child:
-                        if type(item) in NODE_TYPES:
+                        if type(item) in entered:
                             self.walk(item, visitor)
         if leave is not None:
             getattr(visitor, leave)(node)
@@ -108,8 +116,6 @@ class Walker:
         name = node_type.__name__
         enter = f"visit_{name}" if self._overrides(f"visit_{name}") else None
         leave = f"leave_{name}" if self._overrides(f"leave_{name}") else None
-        skip = (self._skip_layout and node_type.__module__ in _LAYOUT_MODULES
-                and enter is None and leave is None)
-        plan = (enter, leave, child_fields(node_type), skip)
+        plan = (enter, leave, child_fields(node_type))
         self._plans[node_type] = plan
         return plan
