@@ -203,6 +203,18 @@ def targets(results: dict[str, list[Measure]], med) -> list[str]:
     return out
 
 
+def compile_bytecode() -> None:
+    """Give devlint's modules their bytecode, as `pip install` does and as the peers' installed
+    packages have it. From a source checkout with PYTHONDONTWRITEBYTECODE set (as on the machine
+    these numbers came from) every run would otherwise compile the 6,000 lines of its checker again:
+    ~0.1 CPU s and 6 MB of peak memory that no installed copy pays."""
+    import compileall
+
+    import devlint
+
+    compileall.compile_dir(Path(devlint.__file__).parent, quiet=1)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tree", nargs="?", type=Path)
@@ -221,6 +233,7 @@ def main() -> int:
     files = python_files(tree)
     if args.check_prefilter:
         return check_prefilter(files)
+    compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="devlint-bench-") as scratch_name:
         scratch = Path(scratch_name)
         if args.sample > 1:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from devlint.cache import Cache, file_key
+from devlint.cache import FORMAT, Cache, file_key
 from devlint.pipeline import check_files
 from devlint.selection import Selection
 
@@ -61,8 +61,8 @@ def test_an_edit_a_new_selection_or_a_new_place_decide_right(tmp_path: Path) -> 
     assert again.hits == 1 and {f.path for f in outcome.findings} == {str(moved)}
 
 
-@pytest.mark.parametrize("content", [b"\x00\xff garbage", b"[]", b'{"format": 3, "entries": []}',
-                                     b'{"format": 3, "entries": {"%s": [[1, 2]]}}'])
+@pytest.mark.parametrize("content", [b"\x00\xff garbage", b"[]", b'{"format": %d, "entries": []}' % FORMAT,
+                                     b'{"format": %d, "entries": {"%%s": [[1, 2]]}}' % FORMAT])
 def test_a_corrupt_cache_is_ignored(tmp_path: Path, content: bytes) -> None:
     target = FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py"
     expected = run([target], Cache(tmp_path / "none"))[0].findings
@@ -73,7 +73,7 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path, content: bytes) -> None:
     cache = Cache.open(tmp_path)
     assert run([target], cache)[0].findings == expected
     assert cache.save() is None
-    assert json.loads(cache.index.read_text())["format"] == 3
+    assert json.loads(cache.index.read_text())["format"] == FORMAT
 
 
 def test_two_runs_writing_at_once_both_keep_their_entries(tmp_path: Path) -> None:

@@ -34,7 +34,9 @@ def test_one_file_never_starts_a_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started for one file")
 
-    monkeypatch.setattr(pipeline, "ProcessPoolExecutor", no_pool)
+    import concurrent.futures
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
     assert outcomes(FILES[:1], jobs=8)[0][1]
 
 

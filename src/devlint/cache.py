@@ -1,6 +1,6 @@
 """Findings of unchanged files, kept between runs.
 
-An entry's key is the SHA-256 of the file's bytes, the devlint version and the rule selection
+An entry's key is the 256-bit BLAKE2b digest of the file's bytes, the devlint version and the rule selection
 that applied to the file, so an edit, an upgrade or a config change can never serve stale
 findings; the path is not part of the key (a moved file hits) and is put back on read.
 
@@ -11,7 +11,6 @@ not parse as this format is treated as empty. Any OS error disables the cache fo
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
@@ -19,11 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+try:
+    # CPython's own BLAKE2: `import hashlib` loads OpenSSL first, 4 MB of memory in every run.
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - another interpreter
+    from hashlib import blake2b
+
 from devlint import __version__
 from devlint.selection import Selection
 from devlint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
-FORMAT = 3
+FORMAT = 4  # 4: keys are BLAKE2b digests
 MAX_ENTRIES = 200_000  # about 40 MB of index at most; the oldest entries go first
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -33,7 +38,7 @@ CACHEDIR_TAG = (
 
 
 def file_key(data: bytes, selection: Selection) -> str:
-    digest = hashlib.sha256(data)
+    digest = blake2b(data, digest_size=32)
     digest.update(b"\0" + repr((selection.select, selection.ignore)).encode())
     return digest.hexdigest()
 

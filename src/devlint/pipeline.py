@@ -9,8 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional
@@ -92,6 +90,10 @@ def _analyze_all(misses: list[tuple[str, Selection]], jobs: int) -> Iterator[Fil
         for path, selection in misses:
             yield analyze_path(path, selection)
         return
+    # Imported here: a run of one process (and a warm run) never loads the pool's machinery.
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     import devlint.engine  # noqa: F401  (imported once here, inherited by every forked worker)
 
     workers = min(jobs, len(misses))
