@@ -52,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "in the project root; env DEVLINT_CACHE_DIR)")
 
     add_verify_parser(sub)
+    add_bench_parser(sub)
 
     rule = sub.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="a rule code, e.g. DEV002")
@@ -70,7 +71,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     script_args: list[str] = []
-    if argv[:1] == ["verify"] and "--" in argv:
+    if argv[:1] in (["verify"], ["bench"]) and "--" in argv:
         # everything after `--` belongs to the user's script, never to devlint
         split = argv.index("--")
         argv, script_args = argv[:split], argv[split + 1:]
@@ -84,6 +85,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return run_rule(args)
     if args.command == "verify":
         return run_verify(args, script_args)
+    if args.command == "bench":
+        return run_bench(args, script_args)
     parser.print_help(sys.stderr)
     return EXIT_ERROR
 
@@ -386,3 +389,120 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
             return EXIT_ERROR
         progress(f"wrote {args.plot}")
     return EXIT_CLEAN if result.ok else EXIT_FINDINGS
+
+
+def add_bench_parser(sub) -> None:
+    bench = sub.add_parser(
+        "bench", help="measure where a GPU speeds training up: a built-in sweep, or your script",
+        usage="devlint bench [SCRIPT] [options] [-- SCRIPT_ARGS...]",
+    )
+    bench.add_argument("script", nargs="?",
+                       help="a training script to time instead of the built-in sweep")
+    bench.add_argument("--devices", help="comma-separated: cpu, cuda, mps (default: every one "
+                       "present; a script runs on cpu and cuda)")
+    bench.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
+                       help="time for the whole sweep (default 60); larger points are skipped "
+                            "when they would not fit")
+    bench.add_argument("--max-steps", type=int, default=50,
+                       help="with SCRIPT: stop it after N optimizer steps (default 50)")
+    bench.add_argument("--json", action="store_true", help="print the results as JSON")
+    bench.add_argument("--plot", metavar="PATH.png",
+                       help="write step time vs FLOPs per device and the transfer share")
+    bench.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def run_bench(args: argparse.Namespace, script_args: list[str]) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        error("devlint bench needs torch, which is not installed: pip install 'devlint[verify]'")
+        return EXIT_ERROR
+    if args.budget <= 0:
+        error("--budget must be positive")
+        return EXIT_ERROR
+    from devlint.bench.progress import Progress
+
+    progress = Progress(sys.stderr, quiet=args.quiet)
+    try:
+        if args.script:
+            return _bench_script(args, script_args, progress)
+        return _bench_sweep(args, progress)
+    except KeyboardInterrupt:
+        progress.finish()
+        error("interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _bench_sweep(args: argparse.Namespace, progress) -> int:
+    import torch
+
+    from devlint.bench.report import render_json, render_text, write_plot
+    from devlint.bench.sweep import KNOWN, available_devices, run_sweep
+
+    present = available_devices(torch)
+    devices = present
+    if args.devices:
+        devices = [d.strip().lower() for d in args.devices.split(",") if d.strip()]
+        unknown = [d for d in devices if d not in KNOWN]
+        if unknown or not devices:
+            error(f"--devices: unknown device {unknown[0]!r} (known: {', '.join(KNOWN)})"
+                  if unknown else "--devices: no device given")
+            return EXIT_ERROR
+        missing = [d for d in devices if d not in present]
+        if missing:
+            error(f"--devices: {missing[0]} is not available on this machine "
+                  f"(present: {', '.join(present)})")
+            return EXIT_ERROR
+    result = run_sweep(list(dict.fromkeys(devices)), args.budget, torch, progress=progress.update)
+    progress.finish()
+    sys.stdout.write(render_json(result) if args.json else render_text(result))
+    return _plot(args, lambda: write_plot(result, args.plot), progress)
+
+
+def _bench_script(args: argparse.Namespace, script_args: list[str], progress) -> int:
+    from devlint.bench.script import bench_script, render_json, render_text
+    from devlint.verify.session import VerifyUsageError, cuda_present
+    from devlint.verify.spec import CPU, CUDA
+
+    devices = [CPU, CUDA] if cuda_present() else [CPU]
+    if args.devices:
+        devices = [d.strip().lower() for d in args.devices.split(",") if d.strip()]
+        if not devices or any(d not in (CPU, CUDA) for d in devices):
+            error("--devices: a script is timed on cpu and cuda (mps: use the built-in sweep)")
+            return EXIT_ERROR
+        if CUDA in devices and not cuda_present():
+            error("--devices: cuda is not available on this machine")
+            return EXIT_ERROR
+    try:
+        result = bench_script(Path(args.script), script_args, devices, args.budget,
+                              args.max_steps, progress.line)
+    except VerifyUsageError as exc:
+        error(str(exc))
+        return EXIT_ERROR
+    sys.stdout.write(render_json(result) if args.json else render_text(result))
+
+    def plot() -> None:
+        from devlint.verify.report import write_plot
+        from devlint.verify.runner import VerifyOptions
+        from devlint.verify.session import Verification
+
+        write_plot(Verification(VerifyOptions(Path(args.script)), devices=result.timed), args.plot)
+
+    code = _plot(args, plot, progress)
+    return code if code != EXIT_CLEAN else (EXIT_CLEAN if all(s.run.ran for s in result.timed)
+                                            else EXIT_FINDINGS)
+
+
+def _plot(args: argparse.Namespace, draw, progress) -> int:
+    if not args.plot:
+        return EXIT_CLEAN
+    try:
+        draw()
+    except ImportError:
+        error("--plot needs matplotlib: pip install 'devlint[verify]'")
+        return EXIT_ERROR
+    except OSError as exc:
+        error(f"--plot: cannot write {args.plot}: {exc.strerror or exc}")
+        return EXIT_ERROR
+    progress.line(f"wrote {args.plot}")
+    return EXIT_CLEAN

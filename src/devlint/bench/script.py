@@ -1,0 +1,151 @@
+"""`devlint bench SCRIPT`: the user's own loop, run through verify's runner on each device.
+
+The runner already times every optimizer step and every host-to-device copy (CUDA events on a
+GPU). On a machine without a GPU the script also runs once on the simulated CUDA device: its
+times say nothing about a GPU, but the bytes it copies per step are exactly what a GPU run
+would copy, which is what the PCIe estimate needs.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from devlint.bench.sweep import COPIES_PER_STEP, PCIE_ASSUMPTION, PCIE_BYTES_PER_S, PCIE_COPY_LATENCY_S
+from devlint.bench.report import byte_size, seconds
+from devlint.verify.runner import DeviceRun, VerifyOptions, describe_status, run_all
+from devlint.verify.session import DeviceSummary, check_usage
+from devlint.verify.spec import CPU, CUDA, CUDA_SIM
+
+
+@dataclass
+class ScriptBench:
+    script: Path
+    timed: list[DeviceSummary] = field(default_factory=list)  # cpu, and cuda when present
+    simulated: Optional[DeviceSummary] = None  # cuda-sim on a machine without a GPU: bytes only
+
+    @property
+    def accelerated(self) -> bool:
+        return any(s.run.device == CUDA for s in self.timed)
+
+    def summary(self, device: str) -> Optional[DeviceSummary]:
+        return next((s for s in self.timed if s.run.device == device), None)
+
+    @property
+    def batch_bytes_per_step(self) -> Optional[float]:
+        source = self.summary(CUDA) or self.simulated
+        if source is None or not source.measured_steps:
+            return None
+        return statistics.median(s["batch_bytes"] for s in source.measured_steps)
+
+    @property
+    def copies_per_step(self) -> float:
+        source = self.summary(CUDA) or self.simulated
+        if source is None or not source.measured_steps:
+            return COPIES_PER_STEP
+        return statistics.median(s.get("copies", COPIES_PER_STEP) for s in source.measured_steps)
+
+    @property
+    def estimated_transfer_s(self) -> Optional[float]:
+        nbytes = self.batch_bytes_per_step
+        if nbytes is None:
+            return None
+        return nbytes / PCIE_BYTES_PER_S + self.copies_per_step * PCIE_COPY_LATENCY_S
+
+    def speedup(self) -> Optional[float]:
+        cpu, cuda = self.summary(CPU), self.summary(CUDA)
+        if cpu is None or cuda is None or not cpu.median_step_s or not cuda.median_step_s:
+            return None
+        return cpu.median_step_s / cuda.median_step_s
+
+
+def bench_script(script: Path, args: list[str], devices: list[str], budget_s: float,
+                 max_steps: int, progress: Callable[[str], None]) -> ScriptBench:
+    plan = list(devices) + ([CUDA_SIM] if CUDA not in devices and CUDA_SIM not in devices else [])
+    options = VerifyOptions(script=script, args=args, devices=plan, max_steps=max_steps,
+                            timeout=max(budget_s / len(plan), 1.0))
+    check_usage(options)
+    runs: list[DeviceRun] = run_all(options, script.resolve(), progress)
+    result = ScriptBench(script)
+    for run in runs:
+        if run.device == CUDA_SIM:
+            result.simulated = DeviceSummary(run)
+        else:
+            result.timed.append(DeviceSummary(run))
+    return result
+
+
+def render_text(bench: ScriptBench) -> str:
+    header = ["device", "status", "steps", "step (median)", "batch copy", "copy share",
+              "batch bytes/step", "vs cpu"]
+    rows = []
+    for summary in bench.timed:
+        run = summary.run
+        cuda = run.device == CUDA
+        rows.append([
+            run.device, run.status, str(len(run.steps)), seconds(summary.median_step_s),
+            seconds(summary.median_part("batch_time_s")) if cuda else "-",
+            f"{summary.transfer_share:.0%}" if cuda and summary.transfer_share is not None else "-",
+            byte_size(bench.batch_bytes_per_step or 0) if cuda else "-",
+            (f"{bench.speedup():.2f}x" if cuda and bench.speedup() else "1.00x" if not cuda else "-"),
+        ])
+    widths = [max(len(c) for c in column) for column in zip(header, *rows)]
+    lines = [f"devlint bench {bench.script}", "",
+             "  ".join(c.ljust(w) for c, w in zip(header, widths)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    lines.append("")
+    lines += verdict_lines(bench)
+    return "\n".join(lines) + "\n"
+
+
+def verdict_lines(bench: ScriptBench) -> list[str]:
+    failed = [s for s in bench.timed if not s.run.ran]
+    lines = [f"{s.run.device}: {describe_status(s.run)}" for s in failed]
+    cpu = bench.summary(CPU)
+    if not bench.accelerated:
+        lines.append("No accelerator: torch sees no CUDA device on this machine, so only the CPU "
+                     "step was timed.")
+        estimate = bench.estimated_transfer_s
+        if estimate is not None:
+            lines.append(
+                f"A GPU run would copy {byte_size(bench.batch_bytes_per_step or 0)} of batches per "
+                f"step (counted on the simulated CUDA device); estimated at {PCIE_ASSUMPTION}: "
+                f"~{seconds(estimate)} per step (an estimate, not a measurement)"
+                + (f", against {seconds(cpu.median_step_s)} of CPU step." if cpu and cpu.median_step_s else "."))
+        return lines
+    speedup = bench.speedup()
+    cuda = bench.summary(CUDA)
+    if speedup is None or cuda is None:
+        return lines + ["No step was timed on both the CPU and the GPU."]
+    if speedup > 1.0:
+        lines.append(f"The GPU runs this loop {speedup:.2f}x as fast as the CPU.")
+    else:
+        share = cuda.transfer_share or 0.0
+        cause = ("copying each batch to the GPU takes most of its step" if share >= 0.5 else
+                 "its step is too small for the GPU: kernel launches and Python, not arithmetic, "
+                 "set its length")
+        lines.append(f"The GPU is no faster here ({speedup:.2f}x): {cause}.")
+    return lines
+
+
+def render_json(bench: ScriptBench) -> str:
+    return json.dumps({
+        "script": str(bench.script),
+        "accelerator_present": bench.accelerated,
+        "devices": {s.run.device: {
+            "status": s.run.status,
+            "steps": len(s.run.steps),
+            "median_step_s": s.median_step_s,
+            "median_batch_transfer_s": s.median_part("batch_time_s"),
+            "transfer_share": s.transfer_share,
+            "step_times_s": [step["time_s"] for step in s.run.steps],
+        } for s in bench.timed},
+        "batch_bytes_per_step": bench.batch_bytes_per_step,
+        "speedup_vs_cpu": bench.speedup(),
+        "estimated_batch_transfer_s": None if bench.accelerated else bench.estimated_transfer_s,
+        "transfer_estimate_assumption": PCIE_ASSUMPTION,
+        "verdict": verdict_lines(bench),
+    }, indent=2) + "\n"

@@ -1,0 +1,203 @@
+"""Run the sweep on every device within a time budget.
+
+Points go from small to large. Before a point runs on a device, its step time is predicted from
+the FLOP rate that device reached on the points before it; a point whose warm-up and minimum
+steps would not fit in what is left of the budget is skipped with that reason, so the sweep
+ends near the budget instead of starting a step that takes minutes. Each point gets an equal
+share of what is left for its measured steps.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from devlint.bench.measure import MIN_STEPS, WARMUP_STEPS, Measurement, Shape, measure, shape_of
+from devlint.bench.points import SWEEP, Point
+
+CPU = "cpu"
+ACCELERATORS = ("cuda", "mps")
+KNOWN = (CPU,) + ACCELERATORS
+
+# An estimate for machines without a GPU, labelled as such wherever it is shown: PCIe 4.0 x16
+# moves about 25 GB/s from pinned memory and about half that from ordinary (pageable) memory,
+# which is what a DataLoader without pin_memory hands over; each copy also costs ~10 us.
+PCIE_BYTES_PER_S = 12e9
+PCIE_COPY_LATENCY_S = 10e-6
+PCIE_ASSUMPTION = "PCIe 4.0 x16 from pageable memory: ~12 GB/s and ~10 us per copy"
+COPIES_PER_STEP = 2  # inputs and targets
+
+
+@dataclass
+class DeviceResult:
+    device: str
+    status: str  # measured | skipped | failed
+    reason: str = ""
+    step_times_s: list[float] = field(default_factory=list)
+    median_step_s: Optional[float] = None
+    median_transfer_s: Optional[float] = None
+    model_transfer_s: Optional[float] = None
+    predicted_step_s: Optional[float] = None  # for a point skipped by the budget
+    speedup: Optional[float] = None  # the CPU's median step over this device's
+    speedup_estimated: bool = False  # against the CPU's predicted step (the CPU was skipped)
+
+    @property
+    def transfer_share(self) -> Optional[float]:
+        if self.median_step_s is None or self.median_transfer_s is None or self.median_step_s <= 0:
+            return None
+        return min(self.median_transfer_s / self.median_step_s, 1.0)
+
+    @property
+    def measured(self) -> bool:
+        return self.status == "measured"
+
+
+@dataclass
+class PointResult:
+    point: Point
+    shape: Shape
+    results: dict[str, DeviceResult] = field(default_factory=dict)
+
+    @property
+    def estimated_transfer_s(self) -> float:
+        """Batch copies per step on a typical PCIe GPU: an estimate, never a measurement."""
+        return self.shape.batch_bytes / PCIE_BYTES_PER_S + COPIES_PER_STEP * PCIE_COPY_LATENCY_S
+
+    def achieved_flops(self, device: str) -> Optional[float]:
+        result = self.results.get(device)
+        if result is None or not result.measured or not result.median_step_s:
+            return None
+        return self.shape.flops / result.median_step_s
+
+
+@dataclass
+class BenchResult:
+    devices: list[str]
+    device_names: dict[str, str]
+    budget_s: float
+    torch_version: str
+    points: list[PointResult] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    @property
+    def accelerators(self) -> list[str]:
+        return [d for d in self.devices if d != CPU]
+
+
+def available_devices(torch: Any) -> list[str]:
+    found = [CPU]
+    if torch.cuda.is_available():
+        found.append("cuda")
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        found.append("mps")
+    return found
+
+
+def device_name(device: str, torch: Any) -> str:
+    if device == "cuda":
+        return torch.cuda.get_device_name(0)
+    if device == "mps":
+        return "Apple GPU (MPS)"
+    import platform
+
+    return platform.processor() or platform.machine() or "cpu"
+
+
+@dataclass
+class _Pace:
+    """What a device has shown so far, to predict a larger point's step: a fixed cost per step
+    (launches, Python, the optimizer's loop: the smallest step seen) plus FLOPs at the best rate
+    seen on a step clearly above that floor (a tiny point's rate says nothing of arithmetic)."""
+
+    floor_s: float = 0.0
+    rate: Optional[float] = None
+    build_s_per_param: float = 0.0  # from the largest model built so far
+
+    def learn(self, shape: Shape, measurement: Measurement) -> None:
+        step = measurement.median_step_s
+        self.floor_s = min(self.floor_s, step) if self.floor_s else step
+        if step > 1.5 * self.floor_s:
+            self.rate = max(self.rate or 0.0, shape.flops / (step - self.floor_s))
+        if shape.params >= 10_000:  # below that, building is all fixed cost
+            self.build_s_per_param = measurement.build_s / shape.params
+
+    def predict(self, shape: Shape) -> Optional[tuple[float, float]]:
+        """(seconds per step, seconds to build and run warm-up and the minimum steps), or None
+        before the device has shown its rate."""
+        if self.rate is None:
+            return None
+        step = self.floor_s + shape.flops / self.rate
+        return step, shape.params * self.build_s_per_param + (WARMUP_STEPS + MIN_STEPS) * step
+
+
+def run_sweep(devices: list[str], budget_s: float, torch: Any,
+              clock: Callable[[], float] = time.perf_counter,
+              progress: Optional[Callable[[int, int, str], None]] = None,
+              points: tuple[Point, ...] = SWEEP) -> BenchResult:
+    result = BenchResult(devices, {d: device_name(d, torch) for d in devices}, budget_s,
+                         str(torch.__version__))
+    began = clock()
+    paces = {device: _Pace() for device in devices}
+    total, done = len(points) * len(devices), 0
+    for index, point in enumerate(points):
+        entry = PointResult(point, shape_of(point, torch))
+        result.points.append(entry)
+        for device in devices:
+            if progress is not None:
+                progress(done, total, f"{point.name} on {device}")
+            left = budget_s - (clock() - began)
+            pairs_left = total - done
+            entry.results[device] = _run_one(entry, device, torch, left, pairs_left, paces[device], clock)
+            done += 1
+        _add_speedups(entry)
+    result.elapsed_s = clock() - began
+    if progress is not None:
+        progress(total, total, "done")
+    return result
+
+
+def _run_one(entry: PointResult, device: str, torch: Any, left_s: float, pairs_left: int,
+             pace: _Pace, clock: Callable[[], float]) -> DeviceResult:
+    predicted = pace.predict(entry.shape)
+    if left_s <= 0:
+        return DeviceResult(device, "skipped", "the budget was spent on smaller points",
+                            predicted_step_s=predicted[0] if predicted else None)
+    if predicted is not None and predicted[1] > left_s:
+        return DeviceResult(device, "skipped", (
+            f"predicted {predicted[0]:.3g} s per step from the {pace.rate / 1e9:.3g} GFLOP/s "
+            f"reached so far: set-up and {WARMUP_STEPS + MIN_STEPS} steps would take "
+            f"{predicted[1]:.3g} s, {left_s:.3g} s of the budget are left"),
+            predicted_step_s=predicted[0])
+    try:
+        measurement = measure(entry.point, device, torch, allowance_s=left_s / max(pairs_left, 1),
+                              clock=clock)
+    except RuntimeError as exc:  # out of memory, an unsupported op: the sweep goes on
+        _free_memory(torch, device)
+        return DeviceResult(device, "failed", str(exc).strip().splitlines()[0][:200])
+    pace.learn(entry.shape, measurement)
+    _free_memory(torch, device)
+    return DeviceResult(
+        device, "measured", step_times_s=measurement.steps,
+        median_step_s=measurement.median_step_s, median_transfer_s=measurement.median_transfer_s,
+        model_transfer_s=measurement.model_transfer_s,
+    )
+
+
+def _add_speedups(entry: PointResult) -> None:
+    base = entry.results.get(CPU)
+    if base is None:
+        return
+    for device, result in entry.results.items():
+        if device == CPU or not result.measured:
+            continue
+        if base.measured:
+            result.speedup = base.median_step_s / result.median_step_s
+        elif base.predicted_step_s is not None:
+            result.speedup = base.predicted_step_s / result.median_step_s
+            result.speedup_estimated = True
+
+
+def _free_memory(torch: Any, device: str) -> None:
+    if device == "cuda":
+        torch.cuda.empty_cache()

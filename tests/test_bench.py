@@ -1,0 +1,206 @@
+"""`devlint bench`: the sweep's budget, its JSON and plot, FLOP counts, the verdict."""
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from devlint.bench.measure import MIN_STEPS, shape_of  # noqa: E402
+from devlint.bench.points import SWEEP, Point  # noqa: E402
+from devlint.bench.report import render_text, verdict_lines, write_plot  # noqa: E402
+from devlint.bench.sweep import (BenchResult, DeviceResult, PointResult,  # noqa: E402
+                                 run_sweep)
+from devlint.bench.measure import Shape  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+HAS_CUDA = torch.cuda.is_available()
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def devlint(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "devlint", *args], capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT)
+
+
+# --- FLOPs -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("point", [p for p in SWEEP if p.kind != "cnn"], ids=lambda p: p.name)
+def test_flop_counter_equals_the_analytic_count(point: Point) -> None:
+    assert shape_of(point, torch).flops == point.analytic_flops()
+
+
+def test_the_analytic_count_by_hand() -> None:
+    # Layers 3->3, 3->3, 3->2 on a batch of 5: forward 2*5*(9+9+6) = 240, weight gradients 240,
+    # input gradients of the second and third layers 2*5*(9+6) = 150.
+    tiny = Point("tiny", "mlp", batch=5, width=3, depth=2, classes=2)
+    assert tiny.analytic_flops() == 630
+    assert shape_of(tiny, torch).flops == 630
+    seed = Point("seed", "linear", batch=32, inputs=4)
+    assert seed.analytic_flops() == 2 * (2 * 32 * 4 * 1)
+
+
+def test_the_sweep_grows_from_the_seed_loop() -> None:
+    flops = [shape_of(p, torch).flops for p in SWEEP]
+    assert SWEEP[0].kind == "linear" and SWEEP[0].inputs == 4
+    assert flops == sorted(flops)
+    assert {p.kind for p in SWEEP} == {"linear", "mlp", "cnn"}
+
+
+# --- budget ------------------------------------------------------------------------------------
+
+class FakeClock:
+    """Each reading is `tick` seconds after the last: a machine far slower than this one."""
+
+    def __init__(self, tick: float) -> None:
+        self.now = itertools.count(step=1)
+        self.tick = tick
+
+    def __call__(self) -> float:
+        return next(self.now) * self.tick
+
+
+def test_the_sweep_stops_measuring_when_the_budget_is_spent() -> None:
+    result = run_sweep(["cpu"], budget_s=6.0, torch=torch, clock=FakeClock(1.0), points=SWEEP[:5])
+    statuses = [p.results["cpu"].status for p in result.points]
+    assert [p.point.name for p in result.points] == [p.name for p in SWEEP[:5]]
+    assert statuses[0] == "measured"
+    assert "skipped" in statuses
+    first_skip = statuses.index("skipped")
+    assert all(s == "skipped" for s in statuses[first_skip:])
+    assert all("budget" in p.results["cpu"].reason for p in result.points[first_skip:])
+    # A started point may finish its minimum steps; nothing starts after the budget is spent.
+    one_point = MIN_STEPS + 2
+    assert result.elapsed_s <= 6.0 + one_point
+
+
+def test_a_point_predicted_past_the_budget_is_skipped_with_the_prediction() -> None:
+    result = run_sweep(["cpu"], budget_s=3.0, torch=torch, points=SWEEP[:2] + SWEEP[-1:])
+    big = result.points[-1].results["cpu"]
+    assert big.status == "skipped"
+    assert big.predicted_step_s is not None and big.predicted_step_s > 0.5
+    assert "predicted" in big.reason and "budget" in big.reason
+    assert all(p.results["cpu"].measured for p in result.points[:2])
+
+
+# --- the command -------------------------------------------------------------------------------
+
+def test_json_holds_every_point_and_the_plot_is_a_png(tmp_path: Path) -> None:
+    plot = tmp_path / "bench.png"
+    done = devlint("bench", "--budget", "6", "--devices", "cpu", "--json", "-q",
+                   "--plot", str(plot))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [p["name"] for p in report["points"]] == [p.name for p in SWEEP]
+    for entry, point in zip(report["points"], SWEEP):
+        cpu = entry["results"]["cpu"]
+        assert cpu["status"] in ("measured", "skipped")
+        assert entry["flops_per_step"] == shape_of(point, torch).flops
+        assert entry["batch_bytes_per_step"] > 0 and entry["estimated_batch_transfer_s"] > 0
+        if cpu["status"] == "measured":
+            assert cpu["steps"] >= MIN_STEPS and cpu["median_step_s"] > 0
+            assert cpu["achieved_flops_per_s"] == pytest.approx(
+                entry["flops_per_step"] / cpu["median_step_s"])
+        else:
+            assert cpu["reason"]
+    assert report["points"][0]["results"]["cpu"]["status"] == "measured"
+    assert report["elapsed_s"] > 0 and report["budget_s"] == 6
+    data = plot.read_bytes()
+    assert data.startswith(PNG_SIGNATURE)
+    import matplotlib.image
+
+    height, width = matplotlib.image.imread(str(plot)).shape[:2]
+    assert width > 600 and height > 300
+
+
+@pytest.mark.skipif(HAS_CUDA, reason="checks the CPU-only wording")
+def test_without_an_accelerator_it_says_so_and_labels_the_estimate() -> None:
+    done = devlint("bench", "--budget", "3", "-q")
+    assert done.returncode == 0, done.stderr
+    assert "No accelerator" in done.stdout
+    assert "est. copy" in done.stdout and "an estimate, not a measurement" in done.stdout
+    assert "linear-4x1-b32" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--budget", "0"], "--budget must be positive"),
+    (["--devices", "tpu"], "unknown device 'tpu'"),
+    pytest.param(["--devices", "cuda"], "cuda is not available",
+                 marks=pytest.mark.skipif(HAS_CUDA, reason="cuda is present")),
+])
+def test_usage_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
+    done = devlint("bench", *args)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_bench_of_a_script_times_it_and_counts_the_bytes_a_gpu_would_copy(tmp_path: Path) -> None:
+    plot = tmp_path / "script.png"
+    done = devlint("bench", "examples/seed_loop.py", "--json", "-q", "--budget", "120",
+                   "--plot", str(plot))
+    assert done.returncode == 0, done.stderr
+    assert plot.read_bytes().startswith(PNG_SIGNATURE)
+    report = json.loads(done.stdout)
+    cpu = report["devices"]["cpu"]
+    assert cpu["status"] == "completed" and cpu["steps"] == 40 and cpu["median_step_s"] > 0
+    # Batches of 32 x 4 inputs and 32 x 1 targets, float32: 640 bytes a step.
+    assert report["batch_bytes_per_step"] == 640
+    if not HAS_CUDA:
+        assert report["estimated_batch_transfer_s"] == pytest.approx(640 / 12e9 + 2 * 10e-6)
+        assert any("estimate" in line for line in report["verdict"])
+
+
+# --- the verdict, on measurements made up to have a known crossover -----------------------------
+
+def made_up(points: list[tuple[float, float, float]]) -> BenchResult:
+    """(cpu step, gpu step, gpu copy share) per point, FLOPs growing 100x a point."""
+    bench = BenchResult(["cpu", "cuda"], {"cpu": "test cpu", "cuda": "test gpu"}, 60, "test")
+    for index, (cpu, gpu, share) in enumerate(points):
+        point = SWEEP[index]
+        entry = PointResult(point, Shape(params=10, flops=100 ** (index + 1), batch_bytes=64,
+                                         model_bytes=40))
+        entry.results["cpu"] = DeviceResult("cpu", "measured", step_times_s=[cpu] * 3,
+                                            median_step_s=cpu, median_transfer_s=0.0)
+        entry.results["cuda"] = DeviceResult("cuda", "measured", step_times_s=[gpu] * 3,
+                                             median_step_s=gpu, median_transfer_s=gpu * share,
+                                             speedup=cpu / gpu)
+        bench.points.append(entry)
+    return bench
+
+
+def test_the_verdict_names_the_crossover_and_what_dominates_the_losses(tmp_path: Path) -> None:
+    bench = made_up([
+        (100e-6, 150e-6, 0.1),  # launch-bound: the GPU's floor
+        (120e-6, 160e-6, 0.7),  # copy-bound
+        (2e-3, 200e-6, 0.2),  # the first win
+        (2.0, 10e-3, 0.05),
+    ])
+    lines = verdict_lines(bench)
+    assert lines[0].startswith(f"cuda wins from {SWEEP[2].name}")
+    assert "up to 200.0x" in lines[0] and SWEEP[3].name in lines[0]
+    assert any(SWEEP[0].name in line and "kernel launches" in line for line in lines)
+    assert any(SWEEP[1].name in line and "copying each batch" in line for line in lines)
+    text = render_text(bench)
+    assert "10.00x" in text and "No accelerator" not in text
+    plot = tmp_path / "gpu.png"
+    write_plot(bench, str(plot))
+    assert plot.read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_a_gpu_that_never_wins_is_said_plainly() -> None:
+    lines = verdict_lines(made_up([(100e-6, 150e-6, 0.1), (110e-6, 170e-6, 0.1)]))
+    assert lines[0] == "cuda is never faster than the CPU on the points measured."
+
+
+@pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA GPU")
+def test_on_a_gpu_the_seed_loop_loses_and_large_mlps_win() -> None:
+    result = run_sweep(["cpu", "cuda"], budget_s=60, torch=torch)
+    seed = result.points[0].results["cuda"]
+    assert seed.measured and seed.speedup is not None and seed.speedup < 1.5
+    wins = [p.results["cuda"].speedup for p in result.points if p.results["cuda"].speedup]
+    assert max(wins) > 5
