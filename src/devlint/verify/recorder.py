@@ -305,7 +305,8 @@ class Recorder:
 
 
 def _cuda_target(args, kwargs):
-    return torch.device("cuda")
+    # `Tensor.cuda()` always targets CUDA: this names what the call does, not a device choice.
+    return torch.device("cuda")  # noqa: DEV001
 
 
 def _to_float(tensor) -> Optional[float]:
