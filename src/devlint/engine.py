@@ -6,6 +6,7 @@ checked in any order or in parallel.
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import re
 import tokenize
@@ -20,6 +21,7 @@ from devlint.positions import spans_of
 from devlint.prefilter import could_match
 from devlint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.selection import Selection
+from devlint.syntax import NODE_TYPES
 
 # flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
 NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
@@ -65,12 +67,38 @@ def decode_source_with_encoding(data: bytes) -> tuple[str, str]:
 
 def parse_module(text: str) -> cst.Module:
     try:
-        return cst.parse_module(text)
+        with _parser_output_trusted():
+            return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         reason = str(exc).splitlines()[0] if str(exc) else "syntax error"
         raise SourceError(exc.raw_line, exc.raw_column + 1, reason) from None
     except RecursionError:
         raise SourceError(1, 1, "nesting too deep to parse") from None
+
+
+def _no_validation(node: cst.CSTNode) -> None:
+    pass
+
+
+# Every libcst node checks its own fields when it is built (`CSTNode.__post_init__` calls
+# `_validate`): a tenth to a sixth of a parse, spent re-checking what libcst's parser has just
+# built from text that CPython's parser accepted first. libcst's own comment there suggests
+# skipping it when parsing a file; nothing overrides `__post_init__` below CSTNode, so the skip
+# is one attribute, set for the parse only and restored even when the parse fails.
+_SKIPPABLE_VALIDATION = all("__post_init__" not in vars(t) for t in NODE_TYPES if t is not cst.CSTNode)
+
+
+@contextlib.contextmanager
+def _parser_output_trusted() -> Iterator[None]:
+    if not _SKIPPABLE_VALIDATION:
+        yield
+        return
+    checked = cst.CSTNode.__post_init__
+    cst.CSTNode.__post_init__ = _no_validation
+    try:
+        yield
+    finally:
+        cst.CSTNode.__post_init__ = checked
 
 
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
