@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -126,6 +125,8 @@ def _prepare(directory: Path) -> None:
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    import tempfile  # only when something changed: a run served from the cache never needs it
+
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:

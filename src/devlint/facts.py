@@ -374,6 +374,10 @@ class _FactsVisitor(cst.CSTVisitor):
     def __init__(self) -> None:
         self.module_scope = Scope("module", "<module>", None)
         self.scope = self.module_scope
+        # Every call in visit order, and the slice of it each call's subtree covers once left:
+        # the calls of a bound value without walking the value again.
+        self.calls: list[cst.Call] = []
+        self.call_spans: dict[int, tuple[int, int]] = {}
         self.states: list[dict[str, Value]] = []
         self.loops: list[Loop] = []
         self.events: list[CallEvent] = []
@@ -830,25 +834,27 @@ class _FactsVisitor(cst.CSTVisitor):
         if not unpacked:
             self._note_attribute(key, value)
             self._note_loss_build(home, key, value)
-        if contains_move(value):
+        calls = self.calls_within(value)
+        if _moves_among(calls):
             home.data_moves.add(key)
             if "." not in key:
                 self.scope.move_frames[-1][key] = self.statement or value
         elif "." not in key:
             self.scope.forget_move(key)
-        if _wraps_parallel(value):
+        if _wraps_parallel(calls):
             home.parallel.add(key)
         if not unpacked:
-            self._classify_binding(home, key, value)
+            self._classify_binding(home, key, value, calls)
         if self.states and "." not in key:
-            self._update_state(key, value, unpacked)
+            self._update_state(key, value, unpacked, calls)
 
-    def _classify_binding(self, home: Scope, key: str, value: cst.BaseExpression) -> None:
+    def _classify_binding(self, home: Scope, key: str, value: cst.BaseExpression,
+                          calls: tuple[cst.Call, ...]) -> None:
         if home is self.module_scope and _is_device_value(value):
             self.module_devices.setdefault(key, value)
         if _names_a_device(last_part(key)) and _is_cpu_device(value):
             self.fallback_choices += 1  # `else: device = torch.device("cpu")`: runs on a CPU too
-        if _builds_loss(value, self.functional_imports):
+        if _builds_loss(value, calls, self.functional_imports):
             home.losses.add(key)
         if type(value) is cst.Call:
             callee = last_part(dotted(value.func))
@@ -858,7 +864,7 @@ class _FactsVisitor(cst.CSTVisitor):
                 home.datasets[key] = value
             if _is_prepare_call(value):
                 home.prepared.add(key)
-        if _mentions_availability(value):
+        if _mentions_availability(calls):
             home.availability_flags.add(key)
 
     def _store_into(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
@@ -868,14 +874,15 @@ class _FactsVisitor(cst.CSTVisitor):
         root = target
         while type(root) in (cst.Subscript, cst.Attribute):
             root = root.value
-        if self.states and type(root) is cst.Name and contains_move(value):
+        if self.states and type(root) is cst.Name and _moves_among(self.calls_within(value)):
             if isinstance(self.states[-1].get(root.value), Batch):
                 self.states[-1][root.value] = self.states[-1][BATCH_MOVED] = MOVED
 
-    def _update_state(self, name: str, value: cst.BaseExpression, unpacked: bool) -> None:
+    def _update_state(self, name: str, value: cst.BaseExpression, unpacked: bool,
+                      calls: tuple[cst.Call, ...]) -> None:
         state = self.states[-1]
         new = value_of(value, state)
-        if new is None and contains_move(value) and not is_host_move(value):
+        if new is None and _moves_among(calls) and not is_host_move(value):
             new = MOVED
         if isinstance(new, Batch):
             plain = new.plain or unpacked or type(value) is cst.Subscript
@@ -1138,7 +1145,19 @@ class _FactsVisitor(cst.CSTVisitor):
 
     # calls
 
+    def calls_within(self, node: cst.CSTNode) -> tuple[cst.Call, ...]:
+        span = self.call_spans.get(id(node)) if type(node) is cst.Call else None
+        if span is not None and span[1] >= 0:
+            return tuple(self.calls[span[0]:span[1]])
+        return calls_in(node)
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        start = self.call_spans[id(original_node)][0]
+        self.call_spans[id(original_node)] = (start, len(self.calls))
+
     def visit_Call(self, node: cst.Call) -> None:
+        self.call_spans[id(node)] = (len(self.calls), -1)
+        self.calls.append(node)
         self._note_cuda_literals(node)
         self.seq += 1
         callee = dotted(node.func)
@@ -1679,15 +1698,20 @@ def _is_prepare_call(value: cst.BaseExpression) -> bool:
     )
 
 
-def _wraps_parallel(value: cst.BaseExpression) -> bool:
-    return any(last_part(dotted(call.func)) in PARALLEL_WRAPPERS for call in calls_in(value))
+def _moves_among(calls: tuple[cst.Call, ...]) -> bool:
+    return any(is_to_device_call(call) or has_device_argument(call) for call in calls)
 
 
-def _builds_loss(value: cst.BaseExpression, functional_imports: set[str]) -> bool:
+def _wraps_parallel(calls: tuple[cst.Call, ...]) -> bool:
+    return any(last_part(dotted(call.func)) in PARALLEL_WRAPPERS for call in calls)
+
+
+def _builds_loss(value: cst.BaseExpression, calls: tuple[cst.Call, ...],
+                 functional_imports: set[str]) -> bool:
     key = dotted(value)
     if key is not None and _is_functional_loss(key, functional_imports):
         return True  # `loss_fn = F.cross_entropy`
-    return any(last_part(dotted(call.func)).endswith("Loss") for call in calls_in(value))
+    return any(last_part(dotted(call.func)).endswith("Loss") for call in calls)
 
 
 def _is_functional_loss(key: str, functional_imports: set[str]) -> bool:
@@ -1696,14 +1720,50 @@ def _is_functional_loss(key: str, functional_imports: set[str]) -> bool:
     return last_part(key) in FUNCTIONAL_LOSSES and key.startswith(FUNCTIONAL_PREFIXES)
 
 
-def _mentions_availability(value: cst.BaseExpression) -> bool:
-    return any(last_part(dotted(call.func)) in AVAILABILITY_CALLS for call in calls_in(value))
+def _mentions_availability(calls: tuple[cst.Call, ...]) -> bool:
+    return any(last_part(dotted(call.func)) in AVAILABILITY_CALLS for call in calls)
 
 
 # --- the facts the rules query ----------------------------------------------------------------
 
 
 _WALKER = Walker(_FactsVisitor)  # its only state: what it learned about each node type
+
+# Most node types a file holds, so that a process about to fork its workers can learn their
+# shapes once (reading libcst's source, ~40 ms) instead of every worker learning them again.
+_COMMON_SHAPES = '''
+import torch
+from torch import nn
+@decorator
+class Net(nn.Module):
+    def __init__(self, *args, size: int = 2, **kwargs) -> None:
+        super().__init__()
+        self.layers = [nn.Linear(size, size) for _ in range(3) if size > 1]
+    async def forward(self, x):
+        global counter
+        y = x[0, 1:2] * -x.t() @ x ** 2 if x is not None and not False else {"a": 1, **kwargs}
+        x += 1; del y
+        assert x, f"{x!r:>4}" "b"
+        return lambda v=1: (yield v)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+for i, (a, b) in enumerate(loader):
+    while i < 3 or i in {1, 2}:
+        try:
+            with open(a) as f, open(b):
+                pass
+        except (OSError, ValueError) as exc:
+            raise RuntimeError(...) from exc
+        else:
+            continue
+        finally:
+            break
+x: list[int] = [*a, *b]
+z = {k: v for k, v in x.items()}, (1,), 1.5, 2j, b"x", ~1
+'''
+
+
+def learn_common_shapes() -> None:
+    Facts(cst.parse_module(_COMMON_SHAPES))
 
 
 class Facts:

@@ -95,6 +95,9 @@ def _analyze_all(misses: list[tuple[str, Selection]], jobs: int) -> Iterator[Fil
     from concurrent.futures.process import BrokenProcessPool
 
     import devlint.engine  # noqa: F401  (imported once here, inherited by every forked worker)
+    from devlint.facts import learn_common_shapes
+
+    learn_common_shapes()
 
     workers = min(jobs, len(misses))
     # Small chunks: one 1 MB file can take as long as a thousand small ones.
