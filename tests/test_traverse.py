@@ -81,3 +81,15 @@ def test_findings_are_the_same_with_libcsts_walk(monkeypatch: pytest.MonkeyPatch
     slow = {path: analyze_source(text, str(path)) for path, text in texts.items()}
     assert fast == slow
     assert sum(map(len, fast.values())) > 100  # the fixtures do produce findings
+
+
+def test_reading_a_method_by_indentation_gives_inspects_definition() -> None:
+    import ast
+    import textwrap
+
+    from devlint.traverse import _parsed_method
+
+    for node_type in NODE_TYPES:
+        method = node_type._visit_and_replace_children
+        expected = ast.parse(textwrap.dedent(inspect.getsource(method))).body[0]
+        assert ast.dump(_parsed_method(method)) == ast.dump(expected), node_type.__name__
