@@ -10,7 +10,7 @@ from typing import Optional, Sequence
 
 from devlint import __version__
 from devlint.config import Config, ConfigError, find_pyproject, load_config, parse_code_list
-from devlint.discovery import PathError, iter_files
+from devlint.discovery import PathError, is_notebook, iter_files
 from devlint.report import RunResult
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -231,7 +231,7 @@ def check_and_fix(path: Path, data: bytes, selection, args, result: RunResult) -
     from devlint.engine import SourceError, analyze_bytes, analyze_source, decode_source_with_encoding
     from devlint.fix import apply_fixes
 
-    if path.suffix == ".ipynb":
+    if is_notebook(path):
         fix_notebook_file(path, data, selection, args, result)
         return
     try:

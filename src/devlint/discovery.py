@@ -17,6 +17,15 @@ SKIPPED_DIRS = frozenset(
 )
 
 
+NOTEBOOK_SUFFIX = ".ipynb"
+CHECKED_SUFFIXES = (".py", NOTEBOOK_SUFFIX)
+
+
+def is_notebook(path: Union[str, Path]) -> bool:
+    """A notebook is analysed as its joined code cells and fixed cell by cell."""
+    return str(path).endswith(NOTEBOOK_SUFFIX)
+
+
 @dataclass(frozen=True)
 class PathError:
     path: str
@@ -58,7 +67,7 @@ def _walk(root: Path, exclude: Sequence[str]) -> Iterator[Path]:
             and not _excluded(here / d, root, exclude)
         )
         for name in sorted(filenames):
-            if name.endswith((".py", ".ipynb")) and not _excluded(here / name, root, exclude):
+            if name.endswith(CHECKED_SUFFIXES) and not _excluded(here / name, root, exclude):
                 yield here / name
 
 

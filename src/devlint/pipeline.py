@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional
 
 from devlint.cache import Cache, file_key
+from devlint.discovery import is_notebook
 from devlint.selection import Selection
 from devlint.findings import Finding
 
@@ -43,7 +44,7 @@ def analyze_path(path: str, selection: Selection) -> FileOutcome:
     from devlint.engine import analyze_bytes  # libcst: only where a file is analyzed
     from devlint.notebook import analyze_notebook
 
-    analyze = analyze_notebook if path.endswith(".ipynb") else analyze_bytes
+    analyze = analyze_notebook if is_notebook(path) else analyze_bytes
     try:
         findings = analyze(data, path, selection)
     except Exception as exc:  # a bug in devlint must not hide the other files' findings
