@@ -204,3 +204,17 @@ def test_on_a_gpu_the_seed_loop_loses_and_large_mlps_win() -> None:
     assert seed.measured and seed.speedup is not None and seed.speedup < 1.5
     wins = [p.results["cuda"].speedup for p in result.points if p.results["cuda"].speedup]
     assert max(wins) > 5
+
+
+@pytest.mark.parametrize("args", [["bench"], ["bench", "examples/seed_loop.py"]])
+def test_without_torch_bench_says_how_to_install_it(monkeypatch, capsys, args: list[str]) -> None:
+    import importlib.util
+
+    from devlint.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "torch" else real(name, *a))
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'devlint[verify]'" in err and len(err.strip().splitlines()) == 1

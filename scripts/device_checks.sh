@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The checks that need a CUDA GPU, as one run for the device tool (a drawn task gets ~15 minutes
+# of GPU time in all, so everything goes in one command). Results land in $OUT.
+#
+# The device image has torch (CUDA), pytest, matplotlib, numpy, hypothesis, but not libcst,
+# which `devlint verify` needs to explain failures. Before the call, here:
+#   echo /.whl/ >> .git/info/exclude
+#   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+#     --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d .whl libcst==1.9.0
+# then run (carry: [".whl"], timeout_s: 540):
+#   bash scripts/device_checks.sh
+set -uo pipefail
+OUT="${OUT:-device-out}"
+mkdir -p "$OUT"
+export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+if ls .whl/*.whl >/dev/null 2>&1; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site .whl/*.whl && export PYTHONPATH="$PYTHONPATH:/tmp/site"
+fi
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$OUT/gpu.txt"
+python3 -c "import torch; print(torch.__version__, torch.cuda.is_available())" | tee -a "$OUT/gpu.txt"
+
+# 1. The crossover (issue 11): the whole sweep on cpu and cuda, table, JSON and plot.
+timeout 200 python3 -m devlint bench --budget 150 --plot "$OUT/bench-gpu.png" 2>&1 | tee "$OUT/bench.txt"
+timeout 100 python3 -m devlint bench --budget 60 --json -q > "$OUT/bench.json"
+# 2. A user's script timed on both devices.
+timeout 60 python3 -m devlint bench examples/large_mlp.py --json -q > "$OUT/bench-script.json"
+# 3. The tests that skip without CUDA.
+timeout 150 python3 -m pytest -q -p no:cacheprovider tests/test_bench.py tests/test_verify.py \
+    -k "gpu or cuda" 2>&1 | tee "$OUT/pytest-gpu.txt"
