@@ -93,3 +93,48 @@ def test_reading_a_method_by_indentation_gives_inspects_definition() -> None:
         method = node_type._visit_and_replace_children
         expected = ast.parse(textwrap.dedent(inspect.getsource(method))).body[0]
         assert ast.dump(_parsed_method(method)) == ast.dump(expected), node_type.__name__
+
+
+def test_fields_left_out_of_the_content_hold_only_layout() -> None:
+    """content_fields reads libcst's annotations; on real trees, what the dropped fields hold
+    must be layout (whitespace, operators, brackets) or no node at all."""
+    import dataclasses
+
+    from devlint.traverse import NODE_TYPES as ALL_TYPES, content_fields, is_layout
+
+    def nodes_in(value):
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return [v for v in items if type(v) in ALL_TYPES]
+
+    dropped_seen = 0
+    for path in SOURCES:
+        stack = [parsed(path)]
+        while stack:
+            node = stack.pop()
+            kept = set(content_fields(type(node)))
+            for field in dataclasses.fields(node):
+                children = nodes_in(getattr(node, field.name))
+                if field.name not in kept:
+                    dropped_seen += len(children)
+                    assert all(is_layout(type(c)) for c in children), (path, type(node), field.name)
+                stack.extend(children)
+    assert dropped_seen > 1000  # the check saw real layout fields
+
+
+def test_the_content_walk_reaches_every_content_node() -> None:
+    from devlint.syntax import walk
+    from devlint.traverse import is_layout
+
+    for path in SOURCES[:40]:
+        module = parsed(path)
+        everything = []
+        stack = [module]
+        while stack:  # every node, through every field, layout included
+            node = stack.pop()
+            if not is_layout(type(node)):
+                everything.append(id(node))
+            for value in vars(node).values() if hasattr(node, "__dict__") else [
+                    getattr(node, f) for f in node.__dataclass_fields__]:
+                items = value if isinstance(value, (list, tuple)) else [value]
+                stack.extend(v for v in items if isinstance(v, cst.CSTNode))
+        assert set(everything) <= {id(n) for n in walk(module)}, path

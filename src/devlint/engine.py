@@ -21,7 +21,7 @@ from devlint.positions import spans_of
 from devlint.prefilter import could_match
 from devlint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.selection import Selection
-from devlint.syntax import NODE_TYPES
+from devlint.traverse import NODE_TYPES
 
 # flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
 NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)

@@ -12,6 +12,8 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from devlint.traverse import NODE_TYPES, content_fields
+
 CUDA_LITERAL = re.compile(r"^cuda(:\d+)?$")
 # Names that hold a device by convention (`dev_loader` is a development-set loader, not one).
 DEVICE_NAME = re.compile(r"^(dev|gpu|gpu_id|rank|local_rank)$|device", re.IGNORECASE)
@@ -149,51 +151,21 @@ def has_device_argument(call: cst.Call, device_names: frozenset[str] = frozenset
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Pre-order walk of one (small) subtree, iterative so deep nesting cannot recurse.
-
-    Reads the dataclass fields directly: libcst's `children` runs a visitor per node and
-    costs ten times more.
-    """
+    """Pre-order walk of one (small) subtree's content (no whitespace, operators, brackets),
+    iterative so deep nesting cannot recurse. Reads the fields directly: libcst's `children`
+    runs a visitor per node and costs ten times more."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
         found = []
-        for name in _FIELDS.get(type(current)) or _fields(type(current)):
+        for name in content_fields(type(current)):
             value = getattr(current, name)
             if type(value) in NODE_TYPES:
                 found.append(value)
             elif type(value) in (tuple, list):
                 found.extend(v for v in value if type(v) in NODE_TYPES)
         stack.extend(reversed(found))
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _concrete_node_types() -> frozenset[type]:
-    found, pending = set(), [cst.CSTNode]
-    while pending:
-        kind = pending.pop()
-        pending.extend(kind.__subclasses__())
-        found.add(kind)
-    return frozenset(found)
-
-
-# `type(x) in NODE_TYPES` is a set lookup; `isinstance(x, cst.CSTNode)` goes through the ABC
-# machinery and was a fifth of the facts pass.
-NODE_TYPES = _concrete_node_types()
-
-
-def _fields(kind: type) -> tuple[str, ...]:
-    # Whitespace and punctuation never hold a name, a string or a call.
-    names = tuple(
-        f for f in kind.__dataclass_fields__
-        if not f.startswith(("whitespace", "lpar", "rpar", "comma", "semicolon", "colon", "dot"))
-        and f not in ("leading_lines", "header", "footer", "newline", "indent", "operator")
-    )
-    _FIELDS[kind] = names
-    return names
 
 
 @functools.lru_cache(maxsize=1024)

@@ -1,4 +1,5 @@
-"""Walk a libcst tree the way `CSTNode.visit` does, at a fraction of its cost.
+"""What a libcst node's children are, and a walk of a tree the way `CSTNode.visit` does it, at
+a fraction of its cost.
 
 libcst's `visit` rebuilds every node it passes (its `_visit_and_replace_children` constructs a
 copy even for a read-only `CSTVisitor`), which made a visitor that does nothing cost 60% of
@@ -7,20 +8,39 @@ order libcst's own walk visits them, calls `visit_<Type>` before the children (a
 return skips them, as in libcst) and `leave_<Type>` after, and never enters whitespace and
 operator nodes when the visitor has no hook for them. `tests/test_traverse.py` checks that the
 hooks run in libcst's order, node for node.
+
+`content_fields` drops the fields whose annotation allows only layout nodes (or no node at
+all): the walker reads those only when its visitor has a layout hook, and `syntax.walk`, the
+unordered subtree search the facts use, never does.
 """
 from __future__ import annotations
 
 import ast
+import collections.abc
+import functools
 import inspect
 import linecache
 import textwrap
+import typing
 from typing import Optional
 
 import libcst as cst
 from libcst._nodes import op as _op_nodes
 from libcst._nodes import whitespace as _whitespace_nodes
 
-from devlint.syntax import NODE_TYPES
+
+def _all_node_types() -> frozenset[type]:
+    found, pending = set(), [cst.CSTNode]
+    while pending:
+        kind = pending.pop()
+        pending.extend(kind.__subclasses__())
+        found.add(kind)
+    return frozenset(found)
+
+
+# `type(x) in NODE_TYPES` is a set lookup; `isinstance(x, cst.CSTNode)` goes through the ABC
+# machinery and was a fifth of the facts pass.
+NODE_TYPES = _all_node_types()
 
 # Modules whose nodes hold only layout (spaces, comments, commas, operators' tokens), and the
 # bracket nodes, which hold only such nodes.
@@ -29,8 +49,50 @@ _BRACKETS = (cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSqua
              cst.LeftCurlyBrace, cst.RightCurlyBrace)
 
 
-def _is_layout(node_type: type) -> bool:
+def is_layout(node_type: type) -> bool:
     return node_type.__module__ in _LAYOUT_MODULES or node_type in _BRACKETS
+
+
+@functools.lru_cache(maxsize=None)
+def content_fields(node_type: type) -> tuple[str, ...]:
+    """The fields that can hold a node other than layout, in libcst's visit order where it is
+    known. A field whose annotation this cannot read is kept."""
+    order = child_fields(node_type)
+    if order is None:
+        order = tuple(getattr(node_type, "__dataclass_fields__", ()))
+    try:
+        hints = typing.get_type_hints(node_type)
+    except Exception:  # an annotation that does not resolve: keep every field
+        return order
+    kept = []
+    for name in order:
+        classes = _node_classes(hints[name]) if name in hints else None
+        if classes is None or not all(is_layout(c) for c in classes):
+            kept.append(name)
+    return tuple(kept)
+
+
+def _node_classes(hint) -> Optional[list[type]]:
+    """The node classes an annotation allows (none for `str`, `MaybeSentinel`...); None when
+    the annotation is not one of the shapes libcst uses."""
+    origin = typing.get_origin(hint)
+    if origin is None:
+        if hint is None or hint is type(None):
+            return []
+        if isinstance(hint, type):
+            return [hint] if issubclass(hint, cst.CSTNode) else []
+        return None
+    if origin is typing.Literal:
+        return []
+    if origin in (typing.Union, collections.abc.Sequence, list, tuple):
+        found: list[type] = []
+        for argument in typing.get_args(hint):
+            classes = [] if argument is Ellipsis else _node_classes(argument)
+            if classes is None:
+                return None
+            found += classes
+        return found
+    return None
 _VISIT_HELPERS = {"visit_required", "visit_optional", "visit_sentinel", "visit_sequence",
                   "visit_body_sequence", "visit_iterable"}
 
@@ -98,8 +160,9 @@ class Walker:
                          for name, t in zip(hooks, hooked_types))
         # Layout subtrees are never entered when no hook could see anything inside them; the
         # test happens in the parent, which saves a call for most nodes of a tree.
-        skip_layout = not any(_is_layout(t) for t in hooked_types if isinstance(t, type))
-        self._entered = frozenset(t for t in NODE_TYPES if not (skip_layout and _is_layout(t)))
+        self._skip_layout = not any(is_layout(t) for t in hooked_types if isinstance(t, type))
+        self._entered = frozenset(t for t in NODE_TYPES
+                                  if not (self._skip_layout and is_layout(t)))
 
     def _overrides(self, name: str) -> bool:
         return getattr(self.visitor_type, name) is not getattr(cst.CSTVisitor, name, None)
@@ -134,6 +197,9 @@ class Walker:
         name = node_type.__name__
         enter = f"visit_{name}" if self._overrides(f"visit_{name}") else None
         leave = f"leave_{name}" if self._overrides(f"leave_{name}") else None
-        plan = (enter, leave, child_fields(node_type))
+        fields = child_fields(node_type)
+        if fields is not None and self._skip_layout:
+            fields = content_fields(node_type)
+        plan = (enter, leave, fields)
         self._plans[node_type] = plan
         return plan
