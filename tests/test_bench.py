@@ -165,9 +165,9 @@ def made_up(points: list[tuple[float, float, float]]) -> BenchResult:
         entry = PointResult(point, Shape(params=10, flops=100 ** (index + 1), batch_bytes=64,
                                          model_bytes=40))
         entry.results["cpu"] = DeviceResult("cpu", "measured", step_times_s=[cpu] * 3,
-                                            median_step_s=cpu, median_transfer_s=0.0)
+                                            transfer_times_s=[0.0] * 3)
         entry.results["cuda"] = DeviceResult("cuda", "measured", step_times_s=[gpu] * 3,
-                                             median_step_s=gpu, median_transfer_s=gpu * share,
+                                             transfer_times_s=[gpu * share] * 3,
                                              speedup=cpu / gpu)
         bench.points.append(entry)
     return bench

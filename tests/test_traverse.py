@@ -95,29 +95,32 @@ def test_reading_a_method_by_indentation_gives_inspects_definition() -> None:
         assert ast.dump(_parsed_method(method)) == ast.dump(expected), node_type.__name__
 
 
+def every_node(module: cst.Module):
+    """(node, field name, child) through every dataclass field, layout included."""
+    import dataclasses
+
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        for field in dataclasses.fields(node):
+            value = getattr(node, field.name)
+            for child in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(child, cst.CSTNode):
+                    yield node, field.name, child
+                    stack.append(child)
+
+
 def test_fields_left_out_of_the_content_hold_only_layout() -> None:
     """content_fields reads libcst's annotations; on real trees, what the dropped fields hold
     must be layout (whitespace, operators, brackets) or no node at all."""
-    import dataclasses
-
-    from devlint.traverse import NODE_TYPES as ALL_TYPES, content_fields, is_layout
-
-    def nodes_in(value):
-        items = value if isinstance(value, (list, tuple)) else [value]
-        return [v for v in items if type(v) in ALL_TYPES]
+    from devlint.traverse import content_fields, is_layout
 
     dropped_seen = 0
     for path in SOURCES:
-        stack = [parsed(path)]
-        while stack:
-            node = stack.pop()
-            kept = set(content_fields(type(node)))
-            for field in dataclasses.fields(node):
-                children = nodes_in(getattr(node, field.name))
-                if field.name not in kept:
-                    dropped_seen += len(children)
-                    assert all(is_layout(type(c)) for c in children), (path, type(node), field.name)
-                stack.extend(children)
+        for node, name, child in every_node(parsed(path)):
+            if name not in content_fields(type(node)):
+                dropped_seen += 1
+                assert is_layout(type(child)), (path, type(node), name)
     assert dropped_seen > 1000  # the check saw real layout fields
 
 
@@ -127,14 +130,5 @@ def test_the_content_walk_reaches_every_content_node() -> None:
 
     for path in SOURCES[:40]:
         module = parsed(path)
-        everything = []
-        stack = [module]
-        while stack:  # every node, through every field, layout included
-            node = stack.pop()
-            if not is_layout(type(node)):
-                everything.append(id(node))
-            for value in vars(node).values() if hasattr(node, "__dict__") else [
-                    getattr(node, f) for f in node.__dataclass_fields__]:
-                items = value if isinstance(value, (list, tuple)) else [value]
-                stack.extend(v for v in items if isinstance(v, cst.CSTNode))
-        assert set(everything) <= {id(n) for n in walk(module)}, path
+        content = {id(child) for _, _, child in every_node(module) if not is_layout(type(child))}
+        assert content <= {id(n) for n in walk(module)}, path

@@ -1,8 +1,9 @@
 """Findings of unchanged files, kept between runs.
 
-An entry's key is the 256-bit BLAKE2b digest of the file's bytes, the devlint version and the rule selection
-that applied to the file, so an edit, an upgrade or a config change can never serve stale
-findings; the path is not part of the key (a moved file hits) and is put back on read.
+An entry's key is the 256-bit BLAKE2b digest of the file's bytes and of the rule selection
+that applied to the file, in an index kept per devlint version, so an edit, an upgrade or a
+config change can never serve stale findings; the path is not part of the key (a moved file
+hits) and is put back on read.
 
 One JSON file per devlint version, replaced atomically: a reader sees the old file or the new
 one, never half of one. Two runs writing at once each keep their own results and one of the

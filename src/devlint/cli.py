@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from devlint import __version__
 from devlint.config import Config, ConfigError, find_pyproject, load_config, parse_code_list
@@ -381,13 +381,8 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
     from devlint.verify.report import render_json, render_text, write_plot
 
     sys.stdout.write(render_json(result) if args.json else render_text(result))
-    if args.plot:
-        try:
-            write_plot(result, args.plot)
-        except ImportError:
-            error("--plot needs matplotlib: pip install 'devlint[verify]'")
-            return EXIT_ERROR
-        progress(f"wrote {args.plot}")
+    if write_plot_or_fail(args.plot, lambda: write_plot(result, args.plot), progress) != EXIT_CLEAN:
+        return EXIT_ERROR
     return EXIT_CLEAN if result.ok else EXIT_FINDINGS
 
 
@@ -438,37 +433,36 @@ def _bench_sweep(args: argparse.Namespace, progress) -> int:
 
     from devlint.bench.report import render_json, render_text, write_plot
     from devlint.bench.sweep import KNOWN, available_devices, run_sweep
+    from devlint.verify.spec import parse_devices
 
     present = available_devices(torch)
-    devices = present
-    if args.devices:
-        devices = [d.strip().lower() for d in args.devices.split(",") if d.strip()]
-        unknown = [d for d in devices if d not in KNOWN]
-        if unknown or not devices:
-            error(f"--devices: unknown device {unknown[0]!r} (known: {', '.join(KNOWN)})"
-                  if unknown else "--devices: no device given")
-            return EXIT_ERROR
-        missing = [d for d in devices if d not in present]
-        if missing:
-            error(f"--devices: {missing[0]} is not available on this machine "
-                  f"(present: {', '.join(present)})")
-            return EXIT_ERROR
-    result = run_sweep(list(dict.fromkeys(devices)), args.budget, torch, progress=progress.update)
+    try:
+        devices = parse_devices(args.devices, known=KNOWN) if args.devices else present
+    except ValueError as exc:
+        error(f"--devices: {exc}")
+        return EXIT_ERROR
+    missing = [d for d in devices if d not in present]
+    if missing:
+        error(f"--devices: {missing[0]} is not available on this machine "
+              f"(present: {', '.join(present)})")
+        return EXIT_ERROR
+    result = run_sweep(devices, args.budget, torch, progress=progress.update)
     progress.finish()
     sys.stdout.write(render_json(result) if args.json else render_text(result))
-    return _plot(args, lambda: write_plot(result, args.plot), progress)
+    return write_plot_or_fail(args.plot, lambda: write_plot(result, args.plot), progress.line)
 
 
 def _bench_script(args: argparse.Namespace, script_args: list[str], progress) -> int:
     from devlint.bench.script import bench_script, render_json, render_text
     from devlint.verify.session import VerifyUsageError, cuda_present
-    from devlint.verify.spec import CPU, CUDA
+    from devlint.verify.spec import CPU, CUDA, parse_devices
 
     devices = [CPU, CUDA] if cuda_present() else [CPU]
     if args.devices:
-        devices = [d.strip().lower() for d in args.devices.split(",") if d.strip()]
-        if not devices or any(d not in (CPU, CUDA) for d in devices):
-            error("--devices: a script is timed on cpu and cuda (mps: use the built-in sweep)")
+        try:
+            devices = parse_devices(args.devices, known=(CPU, CUDA))
+        except ValueError as exc:
+            error(f"--devices: {exc}; a script is timed on cpu and cuda (mps: the built-in sweep)")
             return EXIT_ERROR
         if CUDA in devices and not cuda_present():
             error("--devices: cuda is not available on this machine")
@@ -488,13 +482,15 @@ def _bench_script(args: argparse.Namespace, script_args: list[str], progress) ->
 
         write_plot(Verification(VerifyOptions(Path(args.script)), devices=result.timed), args.plot)
 
-    code = _plot(args, plot, progress)
-    return code if code != EXIT_CLEAN else (EXIT_CLEAN if all(s.run.ran for s in result.timed)
-                                            else EXIT_FINDINGS)
+    if write_plot_or_fail(args.plot, plot, progress.line) != EXIT_CLEAN:
+        return EXIT_ERROR
+    return EXIT_CLEAN if all(s.run.ran for s in result.timed) else EXIT_FINDINGS
 
 
-def _plot(args: argparse.Namespace, draw, progress) -> int:
-    if not args.plot:
+def write_plot_or_fail(path: Optional[str], draw: Callable[[], None],
+                       announce: Callable[[str], None]) -> int:
+    """`--plot PATH` for verify and bench: draw, or one error line and exit status 2."""
+    if not path:
         return EXIT_CLEAN
     try:
         draw()
@@ -502,7 +498,7 @@ def _plot(args: argparse.Namespace, draw, progress) -> int:
         error("--plot needs matplotlib: pip install 'devlint[verify]'")
         return EXIT_ERROR
     except OSError as exc:
-        error(f"--plot: cannot write {args.plot}: {exc.strerror or exc}")
+        error(f"--plot: cannot write {path}: {exc.strerror or exc}")
         return EXIT_ERROR
-    progress.line(f"wrote {args.plot}")
+    announce(f"wrote {path}")
     return EXIT_CLEAN

@@ -16,7 +16,7 @@ from typing import Iterator, Optional, Union
 
 import libcst as cst
 
-from devlint.traverse import Walker
+from devlint.traverse import COMMON_SHAPES, Walker
 from devlint.syntax import (
     calls_in,
     DEVICE_PRESERVING_METHODS,
@@ -33,6 +33,7 @@ from devlint.syntax import (
     keyword_arg,
     last_part,
     method_call,
+    moves_among,
     positional_args,
     string_value,
     target_names,
@@ -835,7 +836,7 @@ class _FactsVisitor(cst.CSTVisitor):
             self._note_attribute(key, value)
             self._note_loss_build(home, key, value)
         calls = self.calls_within(value)
-        if _moves_among(calls):
+        if moves_among(calls):
             home.data_moves.add(key)
             if "." not in key:
                 self.scope.move_frames[-1][key] = self.statement or value
@@ -874,7 +875,7 @@ class _FactsVisitor(cst.CSTVisitor):
         root = target
         while type(root) in (cst.Subscript, cst.Attribute):
             root = root.value
-        if self.states and type(root) is cst.Name and _moves_among(self.calls_within(value)):
+        if self.states and type(root) is cst.Name and moves_among(self.calls_within(value)):
             if isinstance(self.states[-1].get(root.value), Batch):
                 self.states[-1][root.value] = self.states[-1][BATCH_MOVED] = MOVED
 
@@ -882,7 +883,7 @@ class _FactsVisitor(cst.CSTVisitor):
                       calls: tuple[cst.Call, ...]) -> None:
         state = self.states[-1]
         new = value_of(value, state)
-        if new is None and _moves_among(calls) and not is_host_move(value):
+        if new is None and moves_among(calls) and not is_host_move(value):
             new = MOVED
         if isinstance(new, Batch):
             plain = new.plain or unpacked or type(value) is cst.Subscript
@@ -1698,10 +1699,6 @@ def _is_prepare_call(value: cst.BaseExpression) -> bool:
     )
 
 
-def _moves_among(calls: tuple[cst.Call, ...]) -> bool:
-    return any(is_to_device_call(call) or has_device_argument(call) for call in calls)
-
-
 def _wraps_parallel(calls: tuple[cst.Call, ...]) -> bool:
     return any(last_part(dotted(call.func)) in PARALLEL_WRAPPERS for call in calls)
 
@@ -1729,41 +1726,9 @@ def _mentions_availability(calls: tuple[cst.Call, ...]) -> bool:
 
 _WALKER = Walker(_FactsVisitor)  # its only state: what it learned about each node type
 
-# Most node types a file holds, so that a process about to fork its workers can learn their
-# shapes once (reading libcst's source, ~40 ms) instead of every worker learning them again.
-_COMMON_SHAPES = '''
-import torch
-from torch import nn
-@decorator
-class Net(nn.Module):
-    def __init__(self, *args, size: int = 2, **kwargs) -> None:
-        super().__init__()
-        self.layers = [nn.Linear(size, size) for _ in range(3) if size > 1]
-    async def forward(self, x):
-        global counter
-        y = x[0, 1:2] * -x.t() @ x ** 2 if x is not None and not False else {"a": 1, **kwargs}
-        x += 1; del y
-        assert x, f"{x!r:>4}" "b"
-        return lambda v=1: (yield v)
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-for i, (a, b) in enumerate(loader):
-    while i < 3 or i in {1, 2}:
-        try:
-            with open(a) as f, open(b):
-                pass
-        except (OSError, ValueError) as exc:
-            raise RuntimeError(...) from exc
-        else:
-            continue
-        finally:
-            break
-x: list[int] = [*a, *b]
-z = {k: v for k, v in x.items()}, (1,), 1.5, 2j, b"x", ~1
-'''
-
-
 def learn_common_shapes() -> None:
-    Facts(cst.parse_module(_COMMON_SHAPES))
+    """Before a pool forks: the walker's plans for most node types, inherited by every worker."""
+    _WALKER.learn(cst.parse_module(COMMON_SHAPES))
 
 
 class Facts:

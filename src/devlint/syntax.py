@@ -6,9 +6,8 @@ these questions while it walks the tree once.
 from __future__ import annotations
 
 import ast
-import functools
 import re
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 import libcst as cst
 
@@ -168,16 +167,19 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(found))
 
 
-@functools.lru_cache(maxsize=1024)
 def calls_in(node: cst.CSTNode) -> tuple[cst.Call, ...]:
-    """The calls of a subtree in walk order. Several facts ask this of every bound value;
-    nodes hash by identity, so the cache answers the same node only."""
+    """The calls of a subtree in walk order (the facts pass has them for calls it has left:
+    `_FactsVisitor.calls_within`)."""
     return tuple(sub for sub in walk(node) if type(sub) is cst.Call)
 
 
-def contains_move(node: cst.CSTNode, device_names: frozenset[str] = frozenset()) -> bool:
+def moves_among(calls: Iterable[cst.Call], device_names: frozenset[str] = frozenset()) -> bool:
     return any(is_to_device_call(call) or has_device_argument(call, device_names)
-               for call in calls_in(node))
+               for call in calls)
+
+
+def contains_move(node: cst.CSTNode, device_names: frozenset[str] = frozenset()) -> bool:
+    return moves_among(calls_in(node), device_names)
 
 
 def identifier_words(node: cst.CSTNode) -> Iterator[str]:
@@ -239,7 +241,7 @@ SCALAR_CASTS = frozenset({"float", "int", "bool", "len", "max", "min", "sum", "r
 def tensor_factory(node: cst.CSTNode) -> Optional[str]:
     """`zeros` for `torch.zeros(...)` (also `th.zeros`), else None. Only the `torch` module:
     `np.zeros` is a host array that never meets a device."""
-    if not type(node) is cst.Call:
+    if type(node) is not cst.Call:
         return None
     callee = dotted(node.func)
     if callee is None or "." not in callee:

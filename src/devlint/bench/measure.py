@@ -31,10 +31,6 @@ class Measurement:
     def median_step_s(self) -> float:
         return statistics.median(self.steps)
 
-    @property
-    def median_transfer_s(self) -> float:
-        return statistics.median(self.transfers)
-
 
 class _HostTimer:
     """CPU (and MPS after a synchronize): the host clock is the device's clock."""

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Optional
 
 from devlint.bench.measure import MAX_STEPS, WARMUP_STEPS
 from devlint.bench.sweep import CPU, PCIE_ASSUMPTION, BenchResult, DeviceResult, PointResult
+from devlint.report.columns import aligned
 
 # A losing accelerator step no more than this over its smallest step is launch-bound: it does
 # not grow with the arithmetic, so kernel launches and Python, not FLOPs, set its length.
@@ -36,15 +36,6 @@ def byte_size(value: float) -> str:
         if value >= size:
             return f"{value / size:.3g} {prefix}"
     return f"{value:.0f} B"
-
-
-@dataclass
-class Loss:
-    """An accelerator's losing point and what dominates its step."""
-
-    point: PointResult
-    result: DeviceResult
-    cause: str  # transfer | launch overhead | compute
 
 
 def verdict_lines(bench: BenchResult) -> list[str]:
@@ -79,23 +70,21 @@ def _device_verdict(bench: BenchResult, device: str) -> list[str]:
             + ".")
     else:
         lines.append(f"{device} is never faster than the CPU on the points measured.")
-    losses = [loss_of(bench, p, device) for p in measured if p.results[device].speedup <= 1.0]
+    losing = [p for p in measured if p.results[device].speedup <= 1.0]
     for cause in ("transfer", "launch overhead", "compute"):
-        names = [loss.point.point.name for loss in losses if loss.cause == cause]
+        names = [p.point.name for p in losing if loss_cause(bench, p, device) == cause]
         if names:
             lines.append(f"Where it loses ({', '.join(names)}): {_explain(cause, device)}")
     return lines
 
 
-def loss_of(bench: BenchResult, point: PointResult, device: str) -> Loss:
+def loss_cause(bench: BenchResult, point: PointResult, device: str) -> str:
+    """What dominates an accelerator's step where it loses: transfer, launch overhead, compute."""
     result = point.results[device]
-    share = result.transfer_share or 0.0
-    if share >= TRANSFER_BOUND:
-        return Loss(point, result, "transfer")
+    if (result.transfer_share or 0.0) >= TRANSFER_BOUND:
+        return "transfer"
     floor = min(p.results[device].median_step_s for p in bench.points if p.results[device].measured)
-    if result.median_step_s <= LAUNCH_BOUND * floor:
-        return Loss(point, result, "launch overhead")
-    return Loss(point, result, "compute")
+    return "launch overhead" if result.median_step_s <= LAUNCH_BOUND * floor else "compute"
 
 
 def _explain(cause: str, device: str) -> str:
@@ -111,15 +100,8 @@ def render_table(bench: BenchResult) -> str:
     accelerated = bool(bench.accelerators)
     header = ["point", "params", "FLOP/step", "batch", "device", "step (median)", "batch copy",
               "copy share", "FLOP/s", "vs cpu" if accelerated else "est. copy"]
-    rows = []
-    for entry in bench.points:
-        for device in bench.devices:
-            rows.append(_row(entry, device, accelerated))
-    widths = [max(len(str(c)) for c in column) for column in zip(header, *rows)]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
-    return "\n".join(lines)
+    rows = [_row(entry, device, accelerated) for entry in bench.points for device in bench.devices]
+    return "\n".join(aligned([header, *rows], rule=True))
 
 
 def _row(entry: PointResult, device: str, accelerated: bool) -> list[str]:

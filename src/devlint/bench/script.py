@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from devlint.bench.sweep import COPIES_PER_STEP, PCIE_ASSUMPTION, PCIE_BYTES_PER_S, PCIE_COPY_LATENCY_S
-from devlint.bench.report import byte_size, seconds
+from devlint.bench.report import TRANSFER_BOUND, byte_size, seconds
+from devlint.bench.sweep import COPIES_PER_STEP, PCIE_ASSUMPTION, estimated_copy_s
+from devlint.report.columns import aligned
 from devlint.verify.runner import DeviceRun, VerifyOptions, describe_status, run_all
 from devlint.verify.session import DeviceSummary, check_usage
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
@@ -34,25 +35,23 @@ class ScriptBench:
         return next((s for s in self.timed if s.run.device == device), None)
 
     @property
-    def batch_bytes_per_step(self) -> Optional[float]:
+    def _copy_steps(self) -> list[dict]:
+        """The steps that copied batches to a (real or simulated) GPU."""
         source = self.summary(CUDA) or self.simulated
-        if source is None or not source.measured_steps:
-            return None
-        return statistics.median(s["batch_bytes"] for s in source.measured_steps)
+        return source.measured_steps if source is not None else []
 
     @property
-    def copies_per_step(self) -> float:
-        source = self.summary(CUDA) or self.simulated
-        if source is None or not source.measured_steps:
-            return COPIES_PER_STEP
-        return statistics.median(s.get("copies", COPIES_PER_STEP) for s in source.measured_steps)
+    def batch_bytes_per_step(self) -> Optional[float]:
+        steps = self._copy_steps
+        return statistics.median(s["batch_bytes"] for s in steps) if steps else None
 
     @property
     def estimated_transfer_s(self) -> Optional[float]:
-        nbytes = self.batch_bytes_per_step
-        if nbytes is None:
+        steps = self._copy_steps
+        if not steps:
             return None
-        return nbytes / PCIE_BYTES_PER_S + self.copies_per_step * PCIE_COPY_LATENCY_S
+        copies = statistics.median(s.get("copies", COPIES_PER_STEP) for s in steps)
+        return estimated_copy_s(self.batch_bytes_per_step or 0, copies)
 
     def speedup(self) -> Optional[float]:
         cpu, cuda = self.summary(CPU), self.summary(CUDA)
@@ -89,16 +88,16 @@ def render_text(bench: ScriptBench) -> str:
             seconds(summary.median_part("batch_time_s")) if cuda else "-",
             f"{summary.transfer_share:.0%}" if cuda and summary.transfer_share is not None else "-",
             byte_size(bench.batch_bytes_per_step or 0) if cuda else "-",
-            (f"{bench.speedup():.2f}x" if cuda and bench.speedup() else "1.00x" if not cuda else "-"),
+            _vs_cpu(bench) if cuda else "1.00x",
         ])
-    widths = [max(len(c) for c in column) for column in zip(header, *rows)]
-    lines = [f"devlint bench {bench.script}", "",
-             "  ".join(c.ljust(w) for c, w in zip(header, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
-    lines.append("")
+    lines = [f"devlint bench {bench.script}", "", *aligned([header, *rows], rule=True), ""]
     lines += verdict_lines(bench)
     return "\n".join(lines) + "\n"
+
+
+def _vs_cpu(bench: ScriptBench) -> str:
+    speedup = bench.speedup()
+    return "-" if speedup is None else f"{speedup:.2f}x"
 
 
 def verdict_lines(bench: ScriptBench) -> list[str]:
@@ -124,7 +123,7 @@ def verdict_lines(bench: ScriptBench) -> list[str]:
         lines.append(f"The GPU runs this loop {speedup:.2f}x as fast as the CPU.")
     else:
         share = cuda.transfer_share or 0.0
-        cause = ("copying each batch to the GPU takes most of its step" if share >= 0.5 else
+        cause = ("copying each batch to the GPU takes most of its step" if share >= TRANSFER_BOUND else
                  "its step is too small for the GPU: kernel launches and Python, not arithmetic, "
                  "set its length")
         lines.append(f"The GPU is no faster here ({speedup:.2f}x): {cause}.")

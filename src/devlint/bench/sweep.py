@@ -8,6 +8,7 @@ share of what is left for its measured steps.
 """
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -28,18 +29,31 @@ PCIE_ASSUMPTION = "PCIe 4.0 x16 from pageable memory: ~12 GB/s and ~10 us per co
 COPIES_PER_STEP = 2  # inputs and targets
 
 
+def estimated_copy_s(nbytes: float, copies: float = COPIES_PER_STEP) -> float:
+    """Host-to-device copies of `nbytes` in `copies` pieces on a typical PCIe GPU: an estimate,
+    never a measurement."""
+    return nbytes / PCIE_BYTES_PER_S + copies * PCIE_COPY_LATENCY_S
+
+
 @dataclass
 class DeviceResult:
     device: str
     status: str  # measured | skipped | failed
     reason: str = ""
     step_times_s: list[float] = field(default_factory=list)
-    median_step_s: Optional[float] = None
-    median_transfer_s: Optional[float] = None
+    transfer_times_s: list[float] = field(default_factory=list)  # batch copies, per step
     model_transfer_s: Optional[float] = None
     predicted_step_s: Optional[float] = None  # for a point skipped by the budget
     speedup: Optional[float] = None  # the CPU's median step over this device's
     speedup_estimated: bool = False  # against the CPU's predicted step (the CPU was skipped)
+
+    @property
+    def median_step_s(self) -> Optional[float]:
+        return statistics.median(self.step_times_s) if self.step_times_s else None
+
+    @property
+    def median_transfer_s(self) -> Optional[float]:
+        return statistics.median(self.transfer_times_s) if self.transfer_times_s else None
 
     @property
     def transfer_share(self) -> Optional[float]:
@@ -60,8 +74,7 @@ class PointResult:
 
     @property
     def estimated_transfer_s(self) -> float:
-        """Batch copies per step on a typical PCIe GPU: an estimate, never a measurement."""
-        return self.shape.batch_bytes / PCIE_BYTES_PER_S + COPIES_PER_STEP * PCIE_COPY_LATENCY_S
+        return estimated_copy_s(self.shape.batch_bytes)
 
     def achieved_flops(self, device: str) -> Optional[float]:
         result = self.results.get(device)
@@ -140,7 +153,7 @@ def run_sweep(devices: list[str], budget_s: float, torch: Any,
     began = clock()
     paces = {device: _Pace() for device in devices}
     total, done = len(points) * len(devices), 0
-    for index, point in enumerate(points):
+    for point in points:
         entry = PointResult(point, shape_of(point, torch))
         result.points.append(entry)
         for device in devices:
@@ -177,11 +190,9 @@ def _run_one(entry: PointResult, device: str, torch: Any, left_s: float, pairs_l
         return DeviceResult(device, "failed", str(exc).strip().splitlines()[0][:200])
     pace.learn(entry.shape, measurement)
     _free_memory(torch, device)
-    return DeviceResult(
-        device, "measured", step_times_s=measurement.steps,
-        median_step_s=measurement.median_step_s, median_transfer_s=measurement.median_transfer_s,
-        model_transfer_s=measurement.model_transfer_s,
-    )
+    return DeviceResult(device, "measured", step_times_s=measurement.steps,
+                        transfer_times_s=measurement.transfers,
+                        model_transfer_s=measurement.model_transfer_s)
 
 
 def _add_speedups(entry: PointResult) -> None:

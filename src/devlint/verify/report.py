@@ -7,6 +7,7 @@ import os
 from dataclasses import asdict
 from typing import Optional
 
+from devlint.report.columns import aligned
 from devlint.verify.runner import describe_status
 from devlint.verify.session import DeviceSummary, Verification
 from devlint.verify.spec import CPU, CUDA, DEVICE_LABELS, is_simulated
@@ -49,8 +50,7 @@ def _table(result: Verification) -> list[str]:
             "-" if s.comparison is None else _number(s.comparison.max_rel_diff, "{:.1e}"),
             _verdict(s),
         ))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return aligned(rows)
 
 
 def _verdict(summary: DeviceSummary) -> str:

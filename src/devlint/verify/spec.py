@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 CPU, CUDA, CUDA_SIM = "cpu", "cuda", "cuda-sim"
 KNOWN_DEVICES = (CPU, CUDA, CUDA_SIM)
@@ -43,14 +44,12 @@ def is_simulated(device: str) -> bool:
     return device == CUDA_SIM
 
 
-def parse_devices(text: str) -> list[str]:
-    """`cpu,cuda-sim` -> ['cpu', 'cuda-sim']; unknown names raise ValueError."""
+def parse_devices(text: str, known: Sequence[str] = KNOWN_DEVICES) -> list[str]:
+    """`cpu,cuda-sim` -> ['cpu', 'cuda-sim']; names outside `known` raise ValueError."""
     devices = [d.strip().lower() for d in text.split(",") if d.strip()]
-    unknown = [d for d in devices if d not in KNOWN_DEVICES]
+    unknown = [d for d in devices if d not in known]
     if unknown:
-        raise ValueError(
-            f"unknown device {unknown[0]!r} (known: {', '.join(KNOWN_DEVICES)})"
-        )
+        raise ValueError(f"unknown device {unknown[0]!r} (known: {', '.join(known)})")
     if not devices:
         raise ValueError("no device given")
     return list(dict.fromkeys(devices))
