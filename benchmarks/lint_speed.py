@@ -55,15 +55,15 @@ def default_tree() -> Path:
 
 def python_files(tree: Path) -> list[Path]:
     sys.path.insert(0, str(HERE.parent.parent / "src"))
-    from devlint.discovery import iter_files
+    from devlint.workspace.discovery import iter_files
 
     return [p for p in iter_files([str(tree)]) if isinstance(p, Path)]
 
 
 def prefiltered(files: list[Path]) -> Iterator[tuple[Path, str, bool]]:
     """(path, text, whether the prefilter lets it through) for every UTF-8 file."""
-    from devlint.prefilter import could_match
-    from devlint.rules import ALL_RULES
+    from devlint.lint.prefilter import could_match
+    from devlint.lint.rules import ALL_RULES
 
     codes = [rule.code for rule in ALL_RULES]
     for path in files:
@@ -148,11 +148,11 @@ def parse_list(listing: Path) -> None:
 
 
 def check_prefilter(files: list[Path]) -> int:
-    from devlint import engine
+    from devlint.lint import analyze as engine
 
     engine.could_match = lambda text, codes: True  # this process only: analyze everything
     skipped = misses = 0
-    for path, text, passes in prefiltered(files):  # asks devlint.prefilter, not engine's copy
+    for path, text, passes in prefiltered(files):  # asks devlint.lint.prefilter, not engine's copy
         if passes:
             continue
         skipped += 1

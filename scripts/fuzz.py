@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from devlint.engine import analyze_source  # noqa: E402
+from devlint.lint.analyze import analyze_source  # noqa: E402
 from devlint.fuzzing import check_invariants, mutate  # noqa: E402
 
 

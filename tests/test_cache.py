@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from devlint.cache import FORMAT, Cache, file_key
-from devlint.pipeline import check_files
-from devlint.selection import Selection
+from devlint.workspace.cache import FORMAT, Cache, file_key
+from devlint.lint.runner import check_files
+from devlint.lint.selection import Selection
 
 from conftest import FIXTURES
 

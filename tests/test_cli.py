@@ -175,7 +175,7 @@ def test_rule_explains_itself(tmp_path: Path) -> None:
                     "## Example", "## Use instead", "## Fix"):
         assert heading in result.stdout
     listing = devlint("rule", "--all", cwd=tmp_path)
-    from devlint.rules import ALL_RULES
+    from devlint.lint.rules import ALL_RULES
 
     assert [line.split()[0] for line in listing.stdout.splitlines()] == [r.code for r in ALL_RULES]
     assert devlint("rule", "DEV998", cwd=tmp_path).returncode == 2

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, fixture_files
-from devlint.engine import analyze_source
-from devlint.fix import apply_fixes, write_atomically
-from devlint.findings import Applicability, Finding, Fix, TextEdit
+from devlint.lint.analyze import analyze_source
+from devlint.lint.fix import apply_fixes, write_atomically
+from devlint.lint.findings import Applicability, Finding, Fix, TextEdit
 
 RUNNABLE = "# runnable: prints its losses on CPU"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT, expected_findings, fixture_files
-from devlint.engine import analyze_bytes
+from devlint.lint.analyze import analyze_bytes
 
 FILES = fixture_files()
 
@@ -52,7 +52,7 @@ def test_bad_fixtures_of_a_rule_exercise_that_rule() -> None:
 
 def test_text_prefilter_skips_no_file_with_a_finding() -> None:
     """The text prefilter must change no result: every fixture with a finding passes it."""
-    from devlint.prefilter import could_match
+    from devlint.lint.prefilter import could_match
 
     for path in FILES:
         text = path.read_text(encoding="utf-8")

@@ -153,7 +153,7 @@ PROBE = textwrap.dedent(
     print(json.dumps({
         "findings": [[row, col, text] for row, col, text, _ in findings],
         "libcst": "libcst" in sys.modules,
-        "engine": "devlint.engine" in sys.modules,
+        "engine": "devlint.lint.analyze" in sys.modules,
     }))
     """
 )
@@ -183,8 +183,8 @@ def test_files_with_trigger_words_are_analyzed() -> None:
 
 
 def test_every_rule_has_prefilter_requirements() -> None:
-    from devlint.prefilter import REQUIREMENTS
-    from devlint.rules import ALL_RULES
+    from devlint.lint.prefilter import REQUIREMENTS
+    from devlint.lint.rules import ALL_RULES
 
     assert set(REQUIREMENTS) == {rule.code for rule in ALL_RULES}
 
@@ -192,7 +192,7 @@ def test_every_rule_has_prefilter_requirements() -> None:
 def test_importing_the_plugin_is_cheap() -> None:
     code = (
         "import sys, devlint.flake8_plugin\n"
-        "heavy = sorted(m for m in ('libcst', 'torch', 'devlint.engine', 'devlint.rules')"
+        "heavy = sorted(m for m in ('libcst', 'torch', 'devlint.lint.analyze', 'devlint.lint.rules')"
         " if m in sys.modules)\n"
         "print(','.join(heavy))\n"
     )

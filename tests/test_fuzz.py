@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from devlint.engine import analyze_source
+from devlint.lint.analyze import analyze_source
 from devlint.fuzzing import check_invariants, mutate
 
 from conftest import fixture_files

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from devlint.cache import Cache
+from devlint.workspace.cache import Cache
 from devlint.cli import main
-from devlint.notebook import analyze_notebook, cell_source, load
-from devlint.pipeline import check_files
-from devlint.selection import Selection
+from devlint.workspace.notebook import analyze_notebook, cell_source, load
+from devlint.lint.runner import check_files
+from devlint.lint.selection import Selection
 
 from conftest import EXPECTATION, FIXTURES
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from devlint import engine
+from devlint.lint import parse as engine
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "fixtures").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from devlint import pipeline
-from devlint.pipeline import check_files
-from devlint.selection import Selection
+from devlint.lint import runner as pipeline
+from devlint.lint.runner import check_files
+from devlint.lint.selection import Selection
 
 from conftest import FIXTURES
 
@@ -52,7 +52,7 @@ def test_a_dying_worker_costs_no_result(monkeypatch: pytest.MonkeyPatch) -> None
         ran_here.append(path)
         return real(path, selection)
 
-    # pickled by reference, as `devlint.pipeline.analyze_path`: the patched function
+    # pickled by reference, as `devlint.lint.runner.analyze_path`: the patched function
     dies_in_a_worker.__module__, dies_in_a_worker.__qualname__ = real.__module__, real.__qualname__
     expected = outcomes(FILES[:6], jobs=1)
     monkeypatch.setattr(pipeline, "analyze_path", dies_in_a_worker)

@@ -8,8 +8,8 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from devlint.positions import spans_of
-from devlint.syntax import walk
+from devlint.lint.positions import spans_of
+from devlint.lint.syntax import walk
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "fixtures").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from devlint import engine, prefilter
-from devlint.engine import analyze_source
-from devlint.rules import ALL_RULES
+from devlint.lint import analyze as engine, prefilter
+from devlint.lint.analyze import analyze_source
+from devlint.lint.rules import ALL_RULES
 
 from conftest import ROOT, fixture_files
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from devlint.cli import main
-from devlint.findings import Finding, Location, Related
-from devlint.report import RunResult
-from devlint.report.github import format_finding as github_line
-from devlint.report.text import TextStyle, format_block
+from devlint.lint.findings import Finding, Location, Related
+from devlint.lint.report import RunResult
+from devlint.lint.report.github import format_finding as github_line
+from devlint.lint.report.text import TextStyle, format_block
 
 from conftest import FIXTURES, ROOT
 

@@ -6,9 +6,9 @@ import textwrap
 import pytest
 
 from conftest import ROOT
-from devlint import docs
-from devlint.engine import analyze_source
-from devlint.rules import ALL_RULES
+from devlint.lint import docs
+from devlint.lint.analyze import analyze_source
+from devlint.lint.rules import ALL_RULES
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
@@ -25,8 +25,8 @@ def test_good_example_is_clean(rule) -> None:
 def test_generated_docs_are_in_sync() -> None:
     for name, text in docs.rendered().items():
         path = ROOT / docs.DOCS_DIR / name
-        assert path.exists(), f"{path} is missing: run `python -m devlint.docs`"
-        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `python -m devlint.docs`"
+        assert path.exists(), f"{path} is missing: run `python -m devlint.lint.docs`"
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `python -m devlint.lint.docs`"
 
 
 def test_readme_rule_table_links_every_rule() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from devlint import facts as facts_module
-from devlint.engine import analyze_source
-from devlint.traverse import Walker, child_fields
+from devlint.lint import facts as facts_module
+from devlint.lint.analyze import analyze_source
+from devlint.lint.traverse import Walker, child_fields
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "fixtures").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
@@ -87,7 +87,7 @@ def test_reading_a_method_by_indentation_gives_inspects_definition() -> None:
     import ast
     import textwrap
 
-    from devlint.traverse import _parsed_method
+    from devlint.lint.traverse import _parsed_method
 
     for node_type in NODE_TYPES:
         method = node_type._visit_and_replace_children
@@ -113,7 +113,7 @@ def every_node(module: cst.Module):
 def test_fields_left_out_of_the_content_hold_only_layout() -> None:
     """content_fields reads libcst's annotations; on real trees, what the dropped fields hold
     must be layout (whitespace, operators, brackets) or no node at all."""
-    from devlint.traverse import content_fields, is_layout
+    from devlint.lint.traverse import content_fields, is_layout
 
     dropped_seen = 0
     for path in SOURCES:
@@ -125,8 +125,8 @@ def test_fields_left_out_of_the_content_hold_only_layout() -> None:
 
 
 def test_the_content_walk_reaches_every_content_node() -> None:
-    from devlint.syntax import walk
-    from devlint.traverse import is_layout
+    from devlint.lint.syntax import walk
+    from devlint.lint.traverse import is_layout
 
     for path in SOURCES[:40]:
         module = parsed(path)

@@ -1,8 +1,8 @@
 """flake8 plugin: `flake8 --select DEV` reports what `devlint check` reports.
 
-A thin adapter over `devlint.engine`. Importing this module costs nothing: flake8 loads every
+A thin adapter over `devlint.lint.analyze`. Importing this module costs nothing: flake8 loads every
 installed plugin on every run, and most files it checks contain no PyTorch code, so libcst and
-the rules are imported only when `devlint.prefilter` says a file can hold a finding. Selection,
+the rules are imported only when `devlint.lint.prefilter` says a file can hold a finding. Selection,
 `# noqa`, per-file ignores and parallelism are flake8's own, as for any plugin; under flake8,
 `[tool.devlint]` in pyproject.toml is not read.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from devlint import __version__
-from devlint.prefilter import REQUIREMENTS, could_match
+from devlint.lint.prefilter import REQUIREMENTS, could_match
 
 class DevlintChecker:
     """flake8 tree plugin (codes DEV001-DEV013; flake8 reports syntax errors itself as E999)."""
@@ -28,7 +28,8 @@ class DevlintChecker:
         text = "".join(self.lines)
         if not could_match(text, REQUIREMENTS):
             return
-        from devlint.engine import Selection, analyze_source
+        from devlint.lint.analyze import analyze_source
+        from devlint.lint.selection import Selection
 
         # DEV999 would repeat flake8's E999 (and flake8 skips files that do not parse).
         selection = Selection(select=("DEV",), ignore=("DEV999",))

@@ -57,7 +57,7 @@ def check_invariants(text: str, findings) -> None:
 
 def _libcst_only_refuses(text: str) -> bool:
     """Files CPython parses and libcst does not (or facts nest too deep): DEV999 is allowed."""
-    from devlint.engine import SourceError, parse_module
+    from devlint.lint.parse import SourceError, parse_module
 
     try:
         parse_module(text)

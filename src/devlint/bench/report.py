@@ -6,7 +6,7 @@ from typing import Optional
 
 from devlint.bench.measure import MAX_STEPS, WARMUP_STEPS
 from devlint.bench.sweep import CPU, PCIE_ASSUMPTION, BenchResult, DeviceResult, PointResult
-from devlint.report.columns import aligned
+from devlint.lint.report.columns import aligned
 
 # A losing accelerator step no more than this over its smallest step is launch-bound: it does
 # not grow with the arithmetic, so kernel launches and Python, not FLOPs, set its length.

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from devlint.bench.report import TRANSFER_BOUND, byte_size, seconds
 from devlint.bench.sweep import COPIES_PER_STEP, PCIE_ASSUMPTION, estimated_copy_s
-from devlint.report.columns import aligned
+from devlint.lint.report.columns import aligned
 from devlint.verify.runner import DeviceRun, VerifyOptions, describe_status, run_all
 from devlint.verify.session import DeviceSummary, check_usage
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM

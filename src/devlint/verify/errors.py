@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from devlint.engine import SourceError, analyze_source, decode_source
-from devlint.findings import Finding
+from devlint.lint.analyze import analyze_source
+from devlint.lint.parse import SourceError, decode_source
+from devlint.lint.findings import Finding
 
 DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER = (
     "device mismatch", "no CUDA device", "numpy on a device tensor", "other")

@@ -7,7 +7,7 @@ import os
 from dataclasses import asdict
 from typing import Optional
 
-from devlint.report.columns import aligned
+from devlint.lint.report.columns import aligned
 from devlint.verify.runner import describe_status
 from devlint.verify.session import DeviceSummary, Verification
 from devlint.verify.spec import CPU, CUDA, DEVICE_LABELS, is_simulated

@@ -119,8 +119,9 @@ def verify(options: VerifyOptions, progress: Callable[[str], None]) -> Verificat
 
 def fixed_copy(script: Path, directory: Path, result: Verification) -> Path:
     """The user's file is never written: fixes go to a copy with the same name."""
-    from devlint.engine import analyze_source, decode_source_with_encoding
-    from devlint.fix import apply_fixes
+    from devlint.lint.analyze import analyze_source
+    from devlint.lint.parse import decode_source_with_encoding
+    from devlint.lint.fix import apply_fixes
 
     data = script.read_bytes()
     target = directory / script.name

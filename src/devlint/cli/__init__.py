@@ -1,0 +1,52 @@
+"""`devlint check`, `rule`, `verify`, `bench`: argument parsing and output only. Linting never
+imports torch; `verify` loads its package lazily, and only its child processes and the GPU
+probe import torch."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from devlint import __version__
+from devlint.cli.bench import add_bench_parser, run_bench
+from devlint.cli.check import add_check_parser, run_check
+from devlint.cli.common import EXIT_ERROR
+from devlint.cli.rule import add_rule_parser, run_rule
+from devlint.cli.verify import add_verify_parser, run_verify
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="devlint", description="Find and fix PyTorch device-placement bugs."
+    )
+    parser.add_argument("--version", action="version", version=f"devlint {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    add_check_parser(sub)
+    add_verify_parser(sub)
+    add_bench_parser(sub)
+    add_rule_parser(sub)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    script_args: list[str] = []
+    if argv[:1] in (["verify"], ["bench"]) and "--" in argv:
+        # everything after `--` belongs to the user's script, never to devlint
+        split = argv.index("--")
+        argv, script_args = argv[:split], argv[split + 1:]
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if args.command == "check":
+        return run_check(args)
+    if args.command == "rule":
+        return run_rule(args)
+    if args.command == "verify":
+        return run_verify(args, script_args)
+    if args.command == "bench":
+        return run_bench(args, script_args)
+    parser.print_help(sys.stderr)
+    return EXIT_ERROR

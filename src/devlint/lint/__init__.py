@@ -1,0 +1,1 @@
+"""The static half: parse, the rules, findings, fixes and reports. Never imports torch."""

@@ -1,0 +1,165 @@
+"""Analyze one file: parse once, build the shared facts once, run the selected rules, drop
+what `noqa` silences.
+
+A file's result is a pure function of its bytes and the selected codes, so files can be
+checked in any order or in parallel.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable, Iterator, Optional
+
+import libcst as cst
+
+from devlint.lint.facts import Facts
+from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
+from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
+from devlint.lint.positions import spans_of
+from devlint.lint.prefilter import could_match
+from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
+from devlint.lint.selection import Selection
+
+# flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
+NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
+
+
+def analyze_source(text: str, path: str, selection: Selection = Selection(),
+                   describe_line: Callable[[int], str] = str) -> list[Finding]:
+    """All findings of one file's text; a parse error becomes a DEV999 finding.
+    `describe_line` words a line number inside messages ("3 of cell 2" in a notebook)."""
+    rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
+    try:
+        # CPython's parser first, for every file: 10x cheaper than libcst's, it reports syntax
+        # errors as Python would, and it refuses what crashes or stalls libcst's parser
+        # (brackets nested a few thousand deep segfault it; long operator chains are quadratic).
+        check_syntax(text)
+        if not could_match(text, [rule.code for rule in rules]):
+            return []
+        module = parse_module(text)
+        raws = run_rules(module, rules)
+        findings = resolve_positions(module, raws, path, text, describe_line) if raws else []
+    except SourceError as exc:
+        findings = [parse_error(path, exc)]
+    except RecursionError:
+        findings = [parse_error(path, SourceError(1, 1, "nesting too deep to analyze"))]
+    if not selection.enabled(PARSE_ERROR_CODE):
+        findings = [f for f in findings if f.code != PARSE_ERROR_CODE]
+    return sorted(apply_noqa(findings, text), key=Finding.sort_key)
+
+
+def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) -> list[Finding]:
+    try:
+        text = decode_source(data)
+    except SourceError as exc:
+        if not selection.enabled(PARSE_ERROR_CODE):
+            return []
+        return [parse_error(path, exc)]
+    return analyze_source(text, path, selection)
+
+
+def parse_error(path: str, exc: SourceError) -> Finding:
+    return Finding(path, exc.line, exc.column, PARSE_ERROR_CODE, f"cannot parse: {exc.reason}")
+
+
+def run_rules(module: cst.Module, rules: list[Rule]) -> list[RawFinding]:
+    if not rules:
+        return []
+    facts = Facts(module)
+    return [raw for rule in rules for raw in rule.check(facts)]
+
+
+def resolve_positions(
+    module: cst.Module, raws: Iterable[RawFinding], path: str, text: str,
+    describe_line: Callable[[int], str] = str,
+) -> list[Finding]:
+    """Positions are computed only for files that have findings (most have none)."""
+    raws = list(raws)
+    positions = spans_of(module, _anchors(raws))
+    lines = LineIndex(text)
+    findings = []
+    for raw in raws:
+        start = positions[raw.node].start
+        related = None
+        message = raw.message
+        if raw.related_node is not None:
+            rstart = positions[raw.related_node].start
+            related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
+            message = message.replace("{related_line}", describe_line(rstart.line))
+        fix = None
+        if raw.fix is not None:
+            edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)
+            fix = Fix(raw.fix.description, raw.fix.applicability, edits)
+        findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
+    return findings
+
+
+def _anchors(raws: list[RawFinding]) -> Iterator[cst.CSTNode]:
+    for raw in raws:
+        yield raw.node
+        if raw.related_node is not None:
+            yield raw.related_node
+        for edit in raw.fix.edits if raw.fix is not None else ():
+            yield edit.node
+            if edit.end_node is not None:
+                yield edit.end_node
+
+
+class LineIndex:
+    """Offsets of line starts, splitting lines exactly where libcst does (\\r\\n, \\r, \\n)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+        match = re.search(r"\r\n|\r|\n", text)
+        self.newline = match.group() if match else "\n"
+
+    def offset(self, line: int, column: int) -> int:
+        return self.starts[line - 1] + column if line <= len(self.starts) else len(self.text)
+
+    def line_start(self, line: int) -> int:
+        return self.starts[line - 1] if line <= len(self.starts) else len(self.text)
+
+    def resolve(self, edit: Edit, positions) -> TextEdit:
+        where = positions[edit.node]
+        end = positions[edit.end_node or edit.node].end
+        indent = " " * where.start.column if edit.action in ("insert_before", "insert_after") else ""
+        if edit.action == "replace":
+            return TextEdit(
+                self.offset(where.start.line, where.start.column),
+                self.offset(end.line, end.column),
+                edit.text,
+            )
+        if edit.action == "insert_before":
+            at = self.line_start(where.start.line)
+            indent = self.text[at: self.offset(where.start.line, where.start.column)]
+            return TextEdit(at, at, indent + edit.text + self.newline)
+        if edit.action == "insert_after":
+            at = self.line_start(end.line + 1)
+            unterminated = at == len(self.text) and not self.text.endswith(("\n", "\r"))
+            prefix = self.newline if unterminated else ""
+            return TextEdit(at, at, prefix + indent + edit.text + self.newline)
+        if edit.action == "delete":
+            return TextEdit(self.line_start(where.start.line), self.line_start(end.line + 1), "")
+        raise ValueError(f"unknown edit action {edit.action!r}")
+
+
+def noqa_codes(line: str) -> Optional[tuple[str, ...]]:
+    """None: no noqa; (): bare noqa (silences all); else the listed code prefixes."""
+    match = NOQA.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    return tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c) if codes else ()
+
+
+def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
+    if not findings or "noqa" not in text.lower():
+        return findings
+    lines = text.splitlines()
+    kept = []
+    for finding in findings:
+        line = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
+        codes = noqa_codes(line)
+        if codes is None or (codes and not any(finding.code.startswith(c) for c in codes)):
+            kept.append(finding)
+    return kept

@@ -1,0 +1,93 @@
+"""flake8-style lines: `path:line:col: CODE message`, then a summary line."""
+from __future__ import annotations
+
+import linecache
+import os
+from collections import Counter
+from dataclasses import dataclass
+
+from devlint.lint.findings import Finding
+from devlint.lint.report import RunResult
+
+BOLD, RED, CYAN, RESET = "\033[1m", "\033[31m", "\033[36m", "\033[0m"
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    show_source: bool = False
+    color: bool = False
+
+    @classmethod
+    def for_stream(cls, stream, show_source: bool = False) -> "TextStyle":
+        """Colour only on a terminal and only when NO_COLOR is unset (no-color.org)."""
+        tty = getattr(stream, "isatty", lambda: False)()
+        return cls(show_source, color=tty and "NO_COLOR" not in os.environ)
+
+
+def format_finding(finding: Finding, style: TextStyle = TextStyle()) -> str:
+    where = f"{finding.path}:{finding.line}:{finding.column}:"
+    if style.color:
+        return f"{BOLD}{where}{RESET} {BOLD}{RED}{finding.code}{RESET} {finding.message}"
+    return f"{where} {finding.code} {finding.message}"
+
+
+def format_block(finding: Finding, style: TextStyle = TextStyle()) -> str:
+    """The finding's line, and with --show-source its source line and a caret under it."""
+    text = format_finding(finding, style) + "\n"
+    if not style.show_source:
+        return text
+    source = linecache.getline(finding.path, finding.line).rstrip("\r\n")
+    if not source:
+        return text
+    # The caret lines up under tabs too: keep each tab, blank out everything else.
+    pad = "".join(c if c == "\t" else " " for c in source[: finding.column - 1])
+    caret = f"{CYAN}^{RESET}" if style.color else "^"
+    return text + f"    {source}\n    {pad}{caret}\n"
+
+
+def render(result: RunResult, style: TextStyle = TextStyle()) -> str:
+    if result.diffs:
+        return "".join(result.diffs) + _fix_summary(result, would=True) + "\n"
+    return "".join(format_block(f, style) for f in result.findings) + summary(result)
+
+
+def render_statistics(result: RunResult) -> str:
+    """flake8's --statistics: count, code, and the first message of that code."""
+    counts = Counter(f.code for f in result.findings)
+    first = {}
+    for finding in result.findings:
+        first.setdefault(finding.code, finding.message)
+    return "".join(f"{counts[code]:<5} {code} {first[code]}\n" for code in sorted(counts))
+
+
+def summary(result: RunResult) -> str:
+    """The lines after the findings: counts, what was fixed, what --fix would fix."""
+    lines = []
+    files = len({f.path.split(".ipynb:cell_")[0] for f in result.findings})  # a notebook is one file
+    n = len(result.findings)
+    checked = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"
+    if n:
+        lines.append(
+            f"Found {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''} "
+            f"({checked})."
+        )
+    else:
+        lines.append(f"No findings ({checked}).")
+    if result.fixed:
+        lines.append(_fix_summary(result, would=False))
+    else:
+        fixable = sum(1 for f in result.findings if f.fix is not None)
+        safe = sum(1 for f in result.findings if f.fix is not None
+                   and f.fix.applicability.value == "safe")
+        if fixable:
+            hint = f"{safe} fixable with --fix" if safe else ""
+            if fixable - safe:
+                hint += (", " if hint else "") + f"{fixable - safe} more with --fix --unsafe-fixes"
+            lines.append(f"[{hint}]")
+    return "\n".join(lines) + "\n"
+
+
+def _fix_summary(result: RunResult, would: bool) -> str:
+    verb = "Would fix" if would else "Fixed"
+    n, left = result.fixed, len(result.findings)
+    return f"{verb} {n} finding{'s' if n != 1 else ''} ({left} remaining)."

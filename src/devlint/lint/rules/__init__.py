@@ -1,0 +1,36 @@
+"""Every rule, in code order. A code is a public contract: never reuse or renumber one."""
+from __future__ import annotations
+
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.dev001_hard_coded_cuda import HardCodedCuda
+from devlint.lint.rules.dev002_batch_not_moved import BatchNotMoved
+from devlint.lint.rules.dev003_batch_moved_outside_loop import BatchMovedOutsideLoop
+from devlint.lint.rules.dev004_loss_device_mismatch import LossDeviceMismatch
+from devlint.lint.rules.dev005_discarded_to import DiscardedTo
+from devlint.lint.rules.dev006_cpu_tensor_in_device_code import CpuTensorInDeviceCode
+from devlint.lint.rules.dev007_model_moved_in_loop import ModelMovedInLoop
+from devlint.lint.rules.dev008_load_without_map_location import LoadWithoutMapLocation
+from devlint.lint.rules.dev009_unregistered_submodules import UnregisteredSubmodules
+from devlint.lint.rules.dev010_plain_tensor_attribute import PlainTensorAttribute
+from devlint.lint.rules.dev011_numpy_on_device_tensor import NumpyOnDeviceTensor
+from devlint.lint.rules.dev012_loss_weight_on_cpu import LossWeightOnCpu
+from devlint.lint.rules.dev013_fixed_gpu_index_in_distributed import FixedGpuIndexInDistributed
+
+ALL_RULES: tuple[type[Rule], ...] = (
+    HardCodedCuda,
+    BatchNotMoved,
+    BatchMovedOutsideLoop,
+    LossDeviceMismatch,
+    DiscardedTo,
+    CpuTensorInDeviceCode,
+    ModelMovedInLoop,
+    LoadWithoutMapLocation,
+    UnregisteredSubmodules,
+    PlainTensorAttribute,
+    NumpyOnDeviceTensor,
+    LossWeightOnCpu,
+    FixedGpuIndexInDistributed,
+)
+RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
+PARSE_ERROR_CODE = "DEV999"
+

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from devlint.lint.facts import Facts
+from devlint.lint.findings import RawFinding
+from devlint.lint.rules.base import Rule, model_phrase
+from devlint.lint.rules.fixes import batch_move_fix
+
+
+class BatchNotMoved(Rule):
+    code = "DEV002"
+    name = "batch-not-moved"
+    summary = "A batch from a data loader reaches a model on the device without being moved."
+    what = """
+        Inside a loop over a data loader (`for x, y in loader`, `enumerate(loader)`,
+        `tqdm(loader)`, `for batch in loader` with `x, y = batch`, `batch[0]`,
+        `batch["input_ids"]`, `model(**batch)`), finds a batch tensor passed to a model that was
+        moved to a device (`model.to(device)`, `self.model`, or a `model` parameter of a function
+        that takes `device`) without being moved in that iteration.
+    """
+    why = """
+        A DataLoader yields CPU tensors every iteration. Moving the model put its weights on
+        the GPU; the batch is still in host memory, so the first layer raises "Expected all
+        tensors to be on the same device, but found at least two devices, cuda:0 and cpu!".
+        On a CPU-only machine the bug is invisible, which is why it reaches the cluster.
+    """
+    bad = """
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 1).to(device)
+        loader = torch.utils.data.DataLoader(dataset, batch_size=8)
+        for x, y in loader:
+            out = model(x)
+    """
+    good = """
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 1).to(device)
+        loader = torch.utils.data.DataLoader(dataset, batch_size=8)
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            out = model(x)
+    """
+    fix = """
+        Move every batch right after the loader yields it, inside the inner loop:
+        `x, y = x.to(device), y.to(device)`; for dict batches
+        `batch = {k: v.to(device) for k, v in batch.items()}`.
+    """
+
+    def check(self, facts: Facts) -> Iterator[RawFinding]:
+        for use in facts.unmoved_uses:
+            if use.kind != "model" or use.early_move is not None:
+                continue
+            message = (
+                f"batch `{use.batch.var}` reaches {model_phrase(use.model)} without being moved "
+                f"to its device in this iteration; move it with "
+                f"`{use.batch.var} = {use.batch.var}.to(device)` after the loader yields it"
+            )
+            yield self.finding(
+                use.arg, message, related_node=use.model.moved_at, related_label="model moved here",
+                fix=batch_move_fix(use, facts),
+            )

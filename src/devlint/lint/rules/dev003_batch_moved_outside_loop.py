@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from typing import Optional
+
+import libcst as cst
+
+from devlint.lint.facts import Facts, UnmovedUse
+from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.fixes import code
+
+
+class BatchMovedOutsideLoop(Rule):
+    code = "DEV003"
+    name = "batch-moved-outside-loop"
+    summary = "A batch is moved before the loop, but the loop rebinds it to a CPU batch."
+    what = """
+        Finds a `.to(device)` of a name before a loop over a data loader whose target rebinds
+        that same name (`x = x.to(device)` then `for x, y in loader:`), when the rebound batch
+        then reaches a device model or a loss unmoved. Moving loop-invariant data once (full-batch
+        training, a dataset moved before the loader is built, a prefetch loop) is fine.
+    """
+    why = """
+        The move before the loop covers only the batch that existed then. Every iteration the
+        loader hands out a fresh batch in host memory under the same name, so the model on the
+        GPU meets CPU tensors and the step fails with "Expected all tensors to be on the same
+        device". The early move reads like a fix, which is what makes the bug hard to see.
+    """
+    bad = """
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 1).to(device)
+        x, y = next(iter(loader))
+        x, y = x.to(device), y.to(device)
+        for x, y in loader:
+            out = model(x)
+    """
+    good = """
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 1).to(device)
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            out = model(x)
+    """
+    fix = """
+        Repeat the `.to(device)` inside the loop, right after the loop binds the batch. The early
+        move stays: code between it and the loop (a sanity check, cudnn autotuning) may use the
+        moved batch. The fix is unsafe: the early statement may do more than move.
+    """
+
+    def check(self, facts: Facts) -> Iterator[RawFinding]:
+        reported: set[int] = set()
+        for use in facts.unmoved_uses:
+            if use.early_move is None or id(use.early_move) in reported:
+                continue
+            reported.add(id(use.early_move))
+            message = (
+                f"`{use.batch.origin}` is moved to the device before the loop, but the loop "
+                f"rebinds it to a fresh CPU batch every iteration; move it inside the loop"
+            )
+            yield self.finding(
+                use.early_move, message, related_node=use.arg,
+                related_label=f"`{use.batch.var}` used unmoved here", fix=self.fix_for(use),
+            )
+
+    def fix_for(self, use: UnmovedUse) -> Optional[Fix]:
+        """Copy the early move to the top of the loop body. Not cut: code between the early
+        move and the loop may use the moved batch (unsafe: the statement may do other work)."""
+        statement, body = use.early_move, use.batch.loop.node.body
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Assign)
+                and isinstance(body, cst.IndentedBlock) and body.body):
+            return None
+        text = code(statement.body[0])
+        if "\n" in text or "\r" in text:
+            return None
+        return Fix(
+            "repeat the `.to(device)` inside the loop", Applicability.UNSAFE,
+            (Edit("insert_before", body.body[0], text),),
+        )

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from devlint.lint.facts import Facts
+from devlint.lint.findings import RawFinding
+from devlint.lint.rules.base import Rule, model_phrase
+from devlint.lint.rules.fixes import batch_move_fix
+
+
+class LossDeviceMismatch(Rule):
+    code = "DEV004"
+    name = "loss-device-mismatch"
+    summary = "A loss gets a device model's output and labels that were never moved."
+    what = """
+        Finds a loss (an `nn.*Loss` instance, `F.cross_entropy`, `F.mse_loss` and the other
+        functional losses, or a `criterion`/`loss_fn`) called with the output of a model on the
+        device and a batch tensor, usually the labels, that was not moved in that iteration.
+    """
+    why = """
+        The logits live on the GPU because the model does; the labels came from the loader and
+        live in host memory. The loss kernel needs both in one place and raises "Expected all
+        tensors to be on the same device". Moving the inputs but forgetting the labels is the
+        classic half-done port of a CPU loop.
+    """
+    bad = """
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 3).to(device)
+        criterion = nn.CrossEntropyLoss()
+        for x, y in loader:
+            x = x.to(device)
+            loss = criterion(model(x), y)
+    """
+    good = """
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 3).to(device)
+        criterion = nn.CrossEntropyLoss()
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            loss = criterion(model(x), y)
+    """
+    fix = """
+        Move the labels with the inputs, right after the loader yields them:
+        `x, y = x.to(device), y.to(device)`.
+    """
+
+    def check(self, facts: Facts) -> Iterator[RawFinding]:
+        for use in facts.unmoved_uses:
+            if use.kind != "loss" or use.early_move is not None:
+                continue
+            message = (
+                f"loss `{use.callee}` gets `{use.batch.var}` on the CPU next to "
+                f"{model_phrase(use.model, output=True)}; move `{use.batch.var}` to the device "
+                f"before the loss"
+            )
+            yield self.finding(
+                use.arg, message, related_node=use.model.moved_at, related_label="model moved here",
+                fix=batch_move_fix(use, facts),
+            )

@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from devlint.lint.facts import Facts, HostMeeting, Input
+from devlint.lint.findings import Fix, RawFinding
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.fixes import add_keyword_fix, device_in_reach, device_of_model
+from devlint.lint.syntax import DEVICE_NAME, dotted
+
+
+class CpuTensorInDeviceCode(Rule):
+    code = "DEV006"
+    name = "cpu-tensor-in-device-code"
+    summary = "A tensor made without `device=` meets device tensors in the loop or in `forward`."
+    what = """
+        Finds a tensor factory (`torch.zeros`, `ones`, `full`, `empty`, `randn`, `rand`,
+        `randint`, `arange`, `eye`, `linspace`, `tensor`, ...) called without `device=` whose
+        result then meets a tensor on the device: an operand of `+`, `*`, `@` with it, an
+        argument of `torch.cat`/`torch.where` next to it, an argument of a model that was moved,
+        of a submodule inside `forward`, or of a loss next to a device output. Inside `forward`
+        the module must be one this file moves to a device (or a Lightning module).
+
+        Silent for 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA
+        tensors), `*_like` and `x.new_*` factories, `device=x.device`, results moved with
+        `.to(...)` before they are used, code under `with torch.device(...)`, and files that
+        call `torch.set_default_device`.
+    """
+    why = """
+        Factories allocate on the default device, the CPU, whatever device the surrounding
+        code uses. On a GPU the first operation that mixes the new tensor with the model's
+        activations fails with "Expected all tensors to be on the same device"; on a CPU the
+        code runs, so the bug ships. In `forward` it is worse: the module works in every CPU
+        unit test and fails only once someone calls `model.to('cuda')`.
+    """
+    bad = """
+        import torch
+        import torch.nn as nn
+
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(16, 32, batch_first=True)
+
+            def forward(self, x):
+                h0 = torch.zeros(1, x.size(0), 32)
+                c0 = torch.zeros(1, x.size(0), 32)
+                return self.lstm(x, (h0, c0))
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = Encoder().to(device)
+    """
+    good = """
+        import torch
+        import torch.nn as nn
+
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(16, 32, batch_first=True)
+
+            def forward(self, x):
+                h0 = torch.zeros(1, x.size(0), 32, device=x.device)
+                c0 = torch.zeros(1, x.size(0), 32, device=x.device)
+                return self.lstm(x, (h0, c0))
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = Encoder().to(device)
+    """
+    fix = """
+        Make the tensor where it is used: `device=x.device` in `forward` (the input's device),
+        `device=device` in the loop (a safe fix, offered when such a device is in reach).
+    """
+
+    def check(self, facts: Facts) -> Iterator[RawFinding]:
+        reported: set[int] = set()
+        for meeting in facts.host_meetings:
+            factory = meeting.host.call
+            if id(factory) in reported or not facts.meets_device(meeting):
+                continue
+            reported.add(id(factory))
+            device = self.device_for(meeting, facts)
+            message = (
+                f"`{dotted(factory.func)}(...)` makes this tensor on the CPU, but it meets "
+                f"{self.other_phrase(meeting)} on line {{related_line}}; create it with "
+                f"`device={device or 'device'}`"
+            )
+            yield self.finding(
+                factory, message, related_node=meeting.at, related_label="meets device tensors here",
+                fix=self.fix_for(factory, device),
+            )
+
+    @staticmethod
+    def other_phrase(meeting: HostMeeting) -> str:
+        if isinstance(meeting.other, Input):
+            return f"`{meeting.other.name}`, an input of `forward` on the module's device"
+        if meeting.callee is not None:
+            return f"`{meeting.callee}`, which runs on the device"
+        return "tensors on the device"
+
+    @staticmethod
+    def device_for(meeting: HostMeeting, facts: Facts) -> Optional[str]:
+        """`x.device` of an input in `forward`; in the loop, the device the model was moved to
+        (or a device variable in reach)."""
+        forward = facts.forward_class(meeting.scope)
+        if forward is not None:
+            if isinstance(meeting.other, Input) and "." not in meeting.other.name:
+                return f"{meeting.other.name}.device"
+            inputs = [p for p in meeting.scope.params[1:2]]
+            return f"{inputs[0]}.device" if inputs else None
+        for callee in (meeting.callee, getattr(meeting.other, "callee", None)):
+            model = facts.device_model(callee, meeting.scope, meeting.seq) if callee else None
+            if model is not None:
+                return device_of_model(model, meeting.scope, facts) or device_in_reach(facts, meeting.scope)
+        device = device_in_reach(facts, meeting.scope)
+        return device if device is not None and DEVICE_NAME.search(device) else None
+
+    @staticmethod
+    def fix_for(factory, device: Optional[str]) -> Optional[Fix]:
+        if device is None:
+            return None
+        return add_keyword_fix(factory, f"device={device}", f"create the tensor on `{device}`")

@@ -1,0 +1,353 @@
+"""Patches that make torch believe one CUDA device exists, on a CPU-only build (torch 2.13).
+
+Each patched name gets its own function object: torch._dynamo (imported lazily by
+optimizer.step) refuses two torch names bound to one object ("Duplicate torch object").
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import itertools
+import time
+import types
+
+import torch
+
+from devlint.verify.shadow.origin import OriginBook
+from devlint.verify.shadow.tensor import (
+    CPU, CUDA0, ShadowCudaParameter, ShadowCudaTensor, is_tagged, pickled_cuda_storages, tag,
+    untagged,
+)
+
+DEVICE_NAME = "devlint cuda-sim"
+_GIB = 1024 ** 3
+
+
+class Patcher:
+    """Sets attributes and remembers the originals (for uninstall in tests and for debugging)."""
+
+    def __init__(self):
+        self.originals: list[tuple[object, str, object]] = []
+        self.undo_actions: list = []
+
+    def set(self, owner, name: str, value) -> None:
+        self.originals.append((owner, name, owner.__dict__.get(name, getattr(owner, name, None))))
+        setattr(owner, name, value)
+
+    def undo(self) -> None:
+        for owner, name, original in reversed(self.originals):
+            setattr(owner, name, original)
+        self.originals.clear()
+        for action in self.undo_actions:
+            action()
+        self.undo_actions.clear()
+
+
+def _returning(value):
+    """A fresh function object per patched name (see the module docstring)."""
+    def patched(*args, **kwargs):
+        return value
+    return patched
+
+
+def _doing_nothing():
+    return _returning(None)
+
+
+class ShadowEvent:
+    """torch.cuda.Event with wall-clock timings: the shadow's timings mean nothing anyway."""
+
+    def __init__(self, enable_timing=False, blocking=False, interprocess=False, external=False):
+        self._recorded_at = None
+
+    def record(self, stream=None):
+        self._recorded_at = time.perf_counter()
+
+    def wait(self, stream=None):
+        pass
+
+    def query(self):
+        return True
+
+    def synchronize(self):
+        pass
+
+    def elapsed_time(self, end_event):
+        return (end_event._recorded_at - self._recorded_at) * 1000.0
+
+
+class ShadowStream:
+    def __init__(self, device=None, priority=0, **kwargs):
+        self.device = CUDA0
+        self.priority = priority
+
+    def synchronize(self):
+        pass
+
+    def query(self):
+        return True
+
+    def is_capturing(self):
+        return False
+
+    def wait_stream(self, stream):
+        pass
+
+    def wait_event(self, event):
+        pass
+
+    def record_event(self, event=None):
+        event = event or ShadowEvent()
+        event.record(self)
+        return event
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class ShadowDeviceContext(contextlib.nullcontext):
+    """torch.cuda.device(i) / device_of(t): one device, nothing to switch."""
+
+    def __init__(self, device=None):
+        super().__init__()
+        self.idx = 0
+
+
+def _device_properties():
+    return types.SimpleNamespace(
+        name=DEVICE_NAME, major=9, minor=0, total_memory=80 * _GIB, multi_processor_count=132,
+        is_integrated=False, is_multi_gpu_board=False, warp_size=32, L2_cache_size=50 * 1024 ** 2,
+        uuid="devlint-cuda-sim",
+    )
+
+
+def patch_cuda(patcher: Patcher) -> None:
+    cuda = torch.cuda
+    constants = {
+        "is_available": True, "device_count": 1, "current_device": 0, "is_initialized": True,
+        "is_bf16_supported": True, "is_tf32_supported": True, "get_device_name": DEVICE_NAME,
+        "get_device_capability": (9, 0), "get_arch_list": ["sm_90"],
+        "is_current_stream_capturing": False, "memory_allocated": 0, "max_memory_allocated": 0,
+        "memory_reserved": 0, "max_memory_reserved": 0, "memory_cached": 0,
+        "max_memory_cached": 0, "mem_get_info": (80 * _GIB, 80 * _GIB), "memory_stats": {},
+        "memory_summary": "devlint cuda-sim: no memory statistics", "initial_seed": 0,
+    }
+    for name, value in constants.items():
+        patcher.set(cuda, name, _returning(value))
+    for name in ("synchronize", "empty_cache", "set_device", "manual_seed", "manual_seed_all",
+                 "seed", "seed_all", "reset_peak_memory_stats", "reset_max_memory_allocated",
+                 "reset_max_memory_cached", "reset_accumulated_memory_stats", "ipc_collect",
+                 "init", "set_rng_state", "set_rng_state_all", "set_per_process_memory_fraction",
+                 "set_sync_debug_mode", "_lazy_init"):
+        patcher.set(cuda, name, _doing_nothing())
+    patcher.set(cuda, "get_device_properties", lambda device=None: _device_properties())
+    patcher.set(cuda, "get_rng_state", lambda device="cuda": torch.zeros(16, dtype=torch.uint8))
+    patcher.set(cuda, "get_rng_state_all", lambda: [torch.zeros(16, dtype=torch.uint8)])
+    patcher.set(cuda, "Event", ShadowEvent)
+    patcher.set(cuda, "Stream", ShadowStream)
+    patcher.set(cuda, "current_stream", lambda device=None: ShadowStream())
+    patcher.set(cuda, "default_stream", lambda device=None: ShadowStream())
+    patcher.set(cuda, "stream", lambda stream=None: contextlib.nullcontext(stream))
+    patcher.set(cuda, "device", ShadowDeviceContext)
+    patcher.set(cuda, "device_of", lambda tensor: ShadowDeviceContext())
+
+
+def patch_accelerator(patcher: Patcher) -> None:
+    """DataLoader's pin_memory decision and Adam's step ask torch.accelerator (2.13)."""
+    acc = torch.accelerator
+    patcher.set(acc, "is_available", _returning(True))
+    patcher.set(acc, "current_accelerator", lambda check_available=False: CUDA0)
+    patcher.set(acc, "device_count", _returning(1))
+    for name in ("current_device_index", "current_device_idx"):
+        patcher.set(acc, name, _returning(0))
+    for name in ("set_device_index", "set_device_idx", "synchronize", "empty_cache"):
+        patcher.set(acc, name, _doing_nothing())
+    patcher.set(acc, "current_stream", lambda device=None: ShadowStream())
+
+
+def patch_backends(patcher: Patcher) -> None:
+    patcher.set(torch.backends.mps, "is_available", _returning(False))
+    patcher.set(torch.xpu, "is_available", _returning(False))
+    # RNNs ask whether cuDNN accepts their (cuda) weights; a CPU build warns, then says no.
+    patcher.set(torch.backends.cudnn, "is_acceptable", _returning(False))
+
+
+def patch_pin_memory(patcher: Patcher) -> None:
+    def pin_memory(self, device=None):
+        return self  # pinning needs a driver; the copy it saves is invisible to a checker
+    patcher.set(torch.Tensor, "pin_memory", pin_memory)
+
+
+def patch_optimizers(patcher: Patcher) -> None:
+    """Optimizers and clip_grad_norm_ take the foreach/fused path only for exact types."""
+    for lists in foreach_type_lists():
+        for cls in (ShadowCudaTensor, ShadowCudaParameter):
+            if cls not in lists:
+                lists.append(cls)
+
+
+def foreach_type_lists() -> tuple[list, list]:
+    # torch.optim deletes its `optimizer` attribute; the module itself is still importable.
+    optimizer = importlib.import_module("torch.optim.optimizer")
+    foreach_utils = importlib.import_module("torch.utils._foreach_utils")
+    return optimizer._foreach_supported_types, foreach_utils._foreach_supported_types
+
+
+def make_shadow_generator_class():
+    base = torch._C.Generator
+
+    class _GeneratorMeta(type(base)):
+        # Generators made inside torch (torch.default_generator) must still pass
+        # isinstance(g, torch.Generator).
+        def __instancecheck__(cls, obj):
+            return isinstance(obj, base)
+
+    class ShadowGenerator(base, metaclass=_GeneratorMeta):
+        """torch.Generator(device='cuda') is a CPU generator that says it is on cuda:0."""
+
+        def __new__(cls, device="cpu"):
+            generator = base.__new__(cls, "cpu")
+            generator._shadow_device = CUDA0 if torch.device(device).type == "cuda" else CPU
+            return generator
+
+        def __init__(self, device="cpu"):
+            pass
+
+        @property
+        def device(self):
+            return self._shadow_device
+
+    return ShadowGenerator
+
+
+def patch_generator(patcher: Patcher) -> None:
+    patcher.set(torch, "Generator", make_shadow_generator_class())
+
+
+def patch_parameter(patcher: Patcher, book: OriginBook) -> None:
+    """Parameter(cuda_tensor) must give a cuda Parameter (torch would return the tagged tensor
+    itself, not a Parameter), and a Parameter keeps the creation site of its data."""
+    original_new = torch.nn.Parameter.__new__
+
+    def parameter_new(cls, data=None, requires_grad=True):
+        if data is not None and is_tagged(data):
+            with untagged(data):
+                param = original_new(cls, data, requires_grad)
+            tag(param)
+            return param
+        param = original_new(cls, data, requires_grad)
+        if data is not None:
+            book.copy(data, param)
+        return param
+
+    patcher.set(torch.nn.Parameter, "__new__", staticmethod(parameter_new))
+
+
+def patch_serialization(patcher: Patcher) -> None:
+    """Saved tagged tensors are recorded at location 'cuda:0'; loading a 'cuda' location (saved
+    so, or map_location='cuda') gives tagged tensors, as on a real GPU."""
+    loaded_cuda_storages: set[int] = set()
+
+    def tag_location(storage):
+        if storage.device.type == "cpu" and storage.data_ptr() in pickled_cuda_storages:
+            return "cuda:0"
+        return None
+
+    def restore_location(storage, location):
+        if location.startswith("cuda"):
+            loaded_cuda_storages.add(storage.data_ptr())
+            return storage
+        return None
+
+    torch.serialization.register_package(5, tag_location, restore_location)
+    registry = torch.serialization._package_registry
+    entry = next(item for item in registry if item[1] is tag_location)
+    patcher.undo_actions.append(lambda: registry.remove(entry))
+    original_save, original_load = torch.save, torch.load
+
+    def save(*args, **kwargs):
+        pickled_cuda_storages.clear()
+        try:
+            return original_save(*args, **kwargs)
+        finally:
+            pickled_cuda_storages.clear()
+
+    def load(*args, **kwargs):
+        loaded_cuda_storages.clear()
+        try:
+            result = original_load(*args, **kwargs)
+            if loaded_cuda_storages:
+                with torch._C.DisableTorchFunction():
+                    _tag_loaded(result, loaded_cuda_storages, set())
+            return result
+        finally:
+            loaded_cuda_storages.clear()
+
+    for owner in (torch, torch.serialization):
+        patcher.set(owner, "save", save)
+        patcher.set(owner, "load", load)
+
+
+def _tag_loaded(obj, cuda_storages: set, seen: set) -> None:
+    if isinstance(obj, torch.Tensor):
+        if obj.untyped_storage().data_ptr() in cuda_storages:
+            tag(obj)
+        return
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        children = obj.values()
+    elif isinstance(obj, (list, tuple, set)):
+        children = obj
+    elif isinstance(obj, torch.nn.Module):
+        children = itertools.chain(obj.parameters(), obj.buffers())
+    else:
+        return
+    for child in children:
+        _tag_loaded(child, cuda_storages, seen)
+
+
+def patch_default_device(patcher: Patcher, mode) -> None:
+    """set_default_device('cuda') would make torch allocate on a CUDA backend it lacks: keep
+    the CPU default and let the mode put factories on the shadow device instead."""
+    original_set, original_get = torch.set_default_device, torch.get_default_device
+
+    def set_default_device(device):
+        mode.default_cuda = device is not None and torch.device(device).type == "cuda"
+        original_set(CPU if mode.default_cuda else device)
+
+    def get_default_device():
+        return CUDA0 if mode.default_cuda else original_get()
+
+    patcher.set(torch, "set_default_device", set_default_device)
+    patcher.set(torch, "get_default_device", get_default_device)
+
+
+def patch_tensorless_hot_calls(patcher: Patcher) -> None:
+    """Calls with no tensor to check that a training step makes several times (grad mode
+    switches, optimizer profiling ranges) take a slow Python path under any TorchFunctionMode;
+    run them with torch functions disabled so the shadow costs nothing there."""
+    original_set_grad = torch._C._set_grad_enabled
+
+    def set_grad_enabled(mode):
+        with torch._C.DisableTorchFunction():
+            return original_set_grad(mode)
+
+    patcher.set(torch._C, "_set_grad_enabled", set_grad_enabled)
+    record_function = torch.autograd.profiler.record_function
+    original_enter, original_exit = record_function.__enter__, record_function.__exit__
+
+    def enter(self):
+        with torch._C.DisableTorchFunction():
+            return original_enter(self)
+
+    def exit_(self, *exc_info):
+        with torch._C.DisableTorchFunction():
+            return original_exit(self, *exc_info)
+
+    patcher.set(record_function, "__enter__", enter)
+    patcher.set(record_function, "__exit__", exit_)

@@ -1,0 +1,1 @@
+"""Files, configuration, the cache and notebooks: what devlint is asked to check."""
