@@ -1,0 +1,67 @@
+"""Where every value lives: an abstract interpreter over placement.
+
+`analyze(module)` runs the module's code over abstract values (see `values.py` for the lattice,
+`evaluate.py` for expressions, `interpret.py` for statements, functions and classes,
+`torch_api.py` and `conventions.py` for what devlint knows of torch and of naming) and returns
+a `Model`: the observations the rules decide on, and what fixes may use.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from devlint.lint.model.interpret import Interpreter
+from devlint.lint.model.observations import Observations
+
+
+@dataclass
+class Model:
+    module: cst.Module
+    obs: Observations
+    interpreter: Interpreter
+    shared: dict = field(default_factory=dict)  # what several rules derive once
+
+    @property
+    def distributed(self) -> bool:
+        return self.interpreter.distributed
+
+    @property
+    def nccl_required(self) -> bool:
+        return self.interpreter.nccl_required
+
+    def bound_at(self, node: Any) -> frozenset:
+        """The names bound on every path where `node` is (empty when it was never reached)."""
+        return self.interpreter.bound_at.get(id(node), frozenset())
+
+    @property
+    def classes(self):
+        return list(self.interpreter.classes.values())
+
+    @property
+    def fallback(self) -> bool:
+        """The file chooses the CPU when no GPU is there (a device with a fallback, or a test of
+        availability that the CPU path gets past)."""
+        return self.interpreter.fallback
+
+    @property
+    def visible_devices(self) -> bool:
+        return self.interpreter.visible_devices
+
+
+# Files that hand their loaders to accelerate or Fabric get device batches from loaders the file
+# did not build: the convention that a loader yields CPU batches does not hold there.
+PREPARES = re.compile(r"\baccelerate\b|\.prepare\(|setup_dataloaders|\bFabric\b")
+
+
+# Test files pin devices on purpose: a test marked for GPUs runs only where one is.
+TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
+
+
+def analyze(module: cst.Module, text: str = "", path: str = "") -> Model:
+    interpreter = Interpreter(module, loader_prior=PREPARES.search(text) is None,
+                              test_file=TEST_FILE.search(path.replace("\\", "/")) is not None)
+    observations = interpreter.run()
+    return Model(module, observations, interpreter)

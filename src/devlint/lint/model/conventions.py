@@ -1,0 +1,93 @@
+"""What the names of values of unknown origin say, by the conventions of training code.
+
+The interpreter follows values from where this file makes them. A parameter, an attribute set
+elsewhere or an import is unknown, and unknown stays silent, with the few exceptions below:
+each is a convention strong enough that code breaking it is rare, and each marks the values it
+places as `assumed`, so rules can tell.
+
+- An iterable named like a data loader (`train_loader`, `val_dl`) yields CPU batches: that is
+  what a `DataLoader` does.
+- A callable named like a loss (`criterion`, `loss_fn`) is a loss: its operands must share a
+  device.
+- A user flag named like a device choice (`args.cuda`, `use_gpu`, `args.no_cuda`) is chosen for
+  the accelerator in the accelerator world and against it on a machine without one.
+- A value named like a device (`device`, `args.device`, `self.dev`) is the device the user
+  chose: the accelerator in the accelerator world, maybe the CPU elsewhere.
+- In a function that takes a device, a parameter named like a model is on that device.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+LOADER_NAME = re.compile(r"loader|(^|_)dl$|(^|_)dls$|(^|_)iter$|^batches$", re.IGNORECASE)
+MODEL_NAME = re.compile(
+    r"model|net|encoder|decoder|classifier|generator|discriminator|backbone|^[GD]$|policy|critic",
+    re.IGNORECASE,
+)
+# Names that hold tensors even though MODEL_NAME matches them (`encoder_out`, `net_input`).
+TENSOR_WORDS = re.compile(
+    r"out|feat|emb|state|logit|hidden|input|mask|weight|param|grad|loss|pred|image|img|label",
+    re.IGNORECASE,
+)
+LOSS_NAME = re.compile(r"^(criterion\w*|\w*loss_?fn|loss_func(tion)?|loss_fcn|lossfn)$", re.IGNORECASE)
+DEVICE_NAME = re.compile(r"^(dev|gpu_id|cuda_id)$|device(?!_?(type|count|map|s$|_ids))",
+                         re.IGNORECASE)
+# Batch names that usually hold a batch object (BatchEncoding, PyG/DGL graphs): `.to` may work
+# in place on them, so a bare `.to` is no proof of a discarded copy.
+OBJECT_BATCH_NAME = re.compile(r"batch|enc|token|data_?dict|graph", re.IGNORECASE)
+# A flag choosing the accelerator (`use_cuda`, `args.gpu`) or the CPU (`no_cuda`, `use_cpu`).
+ACCEL_FLAG = re.compile(r"(^|_)(cuda|gpu|gpus|mps|accelerator|on_gpu|is_cuda|has_cuda)s?$",
+                        re.IGNORECASE)
+CPU_FLAG = re.compile(r"(^|_)(no_cuda|no_gpu|cpu|use_cpu|cpu_only|disable_cuda|force_cpu)$",
+                      re.IGNORECASE)
+RANK_WORDS = re.compile(r"rank|world|distributed|ddp|is_initialized|n_?gpus?$|num_gpus|is_main",
+                        re.IGNORECASE)
+TEST_NAME = re.compile(r"^_*test|tests?$|testcase$", re.IGNORECASE)
+CUDA_PURPOSE = re.compile(r"cuda|gpu|nccl", re.IGNORECASE)
+# A parameter naming the GPU to use (`gpu_id`, `cuda_device`): the function runs on a GPU.
+GPU_PARAMETER = re.compile(r"^(gpu|gpu_ids?|cuda_device|cuda_id|gpu_index)$", re.IGNORECASE)
+DTYPE_NAME = re.compile(r"(^|_)dtype$|^(float|half|double|bfloat16|long|int)\d*$", re.IGNORECASE)
+
+
+def names_loader(name: str) -> bool:
+    return LOADER_NAME.search(last_part(name)) is not None
+
+
+def names_model(name: str) -> bool:
+    part = last_part(name)
+    return MODEL_NAME.search(part) is not None and TENSOR_WORDS.search(part) is None
+
+
+def names_loss(name: str) -> bool:
+    return LOSS_NAME.match(last_part(name)) is not None
+
+
+def names_device(name: str) -> bool:
+    return DEVICE_NAME.search(last_part(name)) is not None
+
+
+def names_object_batch(name: str) -> bool:
+    return OBJECT_BATCH_NAME.search(last_part(name)) is not None
+
+
+def device_flag(name: str) -> Optional[bool]:
+    """True: the flag chooses the accelerator; False: it chooses the CPU; None: neither."""
+    part = last_part(name)
+    if CPU_FLAG.search(part):
+        return False
+    if ACCEL_FLAG.search(part):
+        return True
+    return None
+
+
+def names_rank(name: str) -> bool:
+    return not name.startswith("<") and RANK_WORDS.search(name) is not None
+
+
+def last_part(name: str) -> str:
+    """The last name of `self.train_loader`; nothing for a made-up name (`<device>`: what an
+    unknown call that was handed a device returns), which no convention reads."""
+    if name.startswith("<"):
+        return ""
+    return name.rsplit(".", 1)[-1]

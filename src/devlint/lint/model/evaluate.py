@@ -1,0 +1,1463 @@
+"""The evaluator: what an expression holds, as a `Value`, and what it does on the way.
+
+One method per kind of expression. Calls are where most of the knowledge is: torch's API comes
+from `torch_api`'s tables, functions and classes of this file are interpreted (see
+`interpret.py`), everything else is unknown. Whenever tensors that must share a device meet,
+or a tensor moves, or a device is named, the evaluator records an observation.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Optional
+
+import libcst as cst
+
+from devlint.lint.model import conventions as names
+from devlint.lint.model import torch_api as api
+from devlint.lint.model.observations import (
+    Conversion, DeviceSpec, Load, LossBuilt, Meeting, Save, Side, Transfer, Where,
+)
+from devlint.lint.model.state import State, flag_and, flag_not, flag_or
+from devlint.lint.model.values import (
+    OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Maybe, Method, Module,
+    Namespace, Opaque, Partial, Place, Ref, Scalar, Seq, Tensor, Value, join, join_place, unwrap,
+    with_place,
+)
+from devlint.lint.syntax import dotted, string_value
+
+HOST, DEVICE = Place.HOST, Place.DEVICE
+DEVICE_COUNT = Scalar(text="<device count>")
+NONE = Scalar(text=None, number=None)
+BUILTINS = frozenset(
+    {"len", "range", "enumerate", "zip", "iter", "next", "list", "tuple", "dict", "set",
+     "sorted", "reversed", "super", "isinstance", "print", "getattr", "setattr", "hasattr",
+     "map", "filter", "min", "max", "sum", "float", "int", "str", "bool", "open", "type",
+     "abs", "round", "any", "all", "repr", "format", "id", "exit", "quit", "vars", "object",
+     "Exception", "RuntimeError", "ValueError", "NotImplementedError", "callable", "frozenset"}
+)
+ARITHMETIC = frozenset({cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide,
+                        cst.Modulo, cst.Power, cst.MatrixMultiply, cst.BitAnd, cst.BitOr,
+                        cst.BitXor})
+
+
+def code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def is_tensor(value: Value) -> bool:
+    return type(value) is Tensor
+
+
+def on_host(value: Value) -> bool:
+    """A CPU tensor that may not meet a device tensor (0-dim CPU tensors may)."""
+    return type(value) is Tensor and value.place is HOST and not value.scalar
+
+
+def host_weight(value: Value) -> bool:
+    """A loss's class weight on the CPU (a weight is one value per class: never 0-dim, even
+    when its rank cannot be read off its factory)."""
+    return type(value) is Tensor and value.place is HOST and value.dims != 0
+
+
+def on_device(value: Value) -> bool:
+    return type(value) in (Tensor, Module) and value.place is DEVICE
+
+
+class Evaluator:
+    """Expressions. `Interpreter` (statements, functions, classes) builds on it."""
+
+    # set up by the interpreter
+    frame: Any
+    obs: Any
+
+    def eval(self, node: cst.BaseExpression, st: State) -> Value:
+        method = self._dispatch.get(type(node))
+        if method is None:
+            return OPAQUE
+        return method(self, node, st)
+
+    def value(self, node: cst.BaseExpression, st: State) -> Value:
+        return unwrap(self.eval(node, st))
+
+    # --- context of observations ---------------------------------------------------------
+
+    def where(self, st: State) -> Where:
+        frame = self.frame
+        return Where(
+            frame.function, st.accel, st.cpu and not self.requires_cuda, tuple(lf.info for lf in frame.loops),
+            self.rank_guard > 0 or (frame.function is not None and frame.function.rank_skip),
+            self.in_test(), self.expect_raise > 0, frozenset(), self.no_grad > 0,
+        )
+
+    # --- names and attributes ----------------------------------------------------------------
+
+    def _name(self, node: cst.Name, st: State) -> Value:
+        return self.lookup(node.value, st)
+
+    def lookup(self, name: str, st: State) -> Value:
+        found = st.env.get(name)
+        if found is not None:
+            return found
+        frame = self.frame
+        if frame.function is not None and name in frame.function.locals:
+            return Opaque(name)  # a local not bound yet on this path
+        if frame.closure is not None and name in frame.closure:
+            return frame.closure[name]
+        found = self.module_env.get(name)
+        if found is not None:
+            return found
+        if name in BUILTINS:
+            return Ref(f"builtins.{name}")
+        if name in ("True", "False"):
+            return Flag(name == "True", name == "True")
+        if name == "None":
+            return NONE
+        if name == "__name__":
+            return Scalar(text="__main__")
+        return Opaque(name)
+
+    def _attribute(self, node: cst.Attribute, st: State) -> Value:
+        if type(node.value) is cst.Name:
+            stored = st.env.get(f"{node.value.value}.{node.attr.value}")
+            if stored is not None:
+                return stored
+        base = self.value(node.value, st)
+        return self.attribute(base, node.attr.value, node, st)
+
+    def attribute(self, base: Value, attr: str, node: Any, st: State) -> Value:
+        kind = type(base)
+        if kind is Ref:
+            return Ref(f"{base.qualname}.{attr}")
+        if kind is Tensor:
+            return self._tensor_attribute(base, attr, node)
+        if kind is Module:
+            return self._module_attribute(base, attr, node, st)
+        if kind is Instance:
+            found = base.attr(attr)
+            if found is not None:
+                return found
+            member = base.cls.lookup(attr)
+            if type(member) is Func:
+                return self._member(member, base, node, st)
+            return member if member is not None else Opaque(_spelled(node) or "")
+        if kind is Klass:
+            member = base.info.lookup(attr)
+            return member if member is not None else Opaque(_spelled(node) or "")
+        if kind is Device:
+            if attr == "type":
+                return base
+            return Scalar()
+        if kind in (Namespace, Opaque):
+            return Opaque(_spelled(node) or "")
+        if kind is Seq and attr in ("x", "y", "edge_index", "input_ids", "labels"):
+            return base.element
+        return OPAQUE
+
+    def _member(self, member: Func, receiver: Value, node: Any, st: State) -> Value:
+        if member.info.prop:
+            return self.call_function(member, [receiver], {}, node, st)[0]
+        if member.info.static:
+            return member
+        return Method(member, receiver, getattr(node, "value", None))
+
+    def _tensor_attribute(self, tensor: Tensor, attr: str, node: Any) -> Value:
+        if attr == "device":
+            accel = {HOST: "host", DEVICE: "accel"}.get(tensor.place)
+            return Device(accel, None, node, spelled=_spelled(node))
+        if attr in api.PRESERVING_ATTRIBUTES:
+            return replace(tensor, node=node, discarded=None)
+        if attr in api.SCALAR_ATTRIBUTES:
+            if attr == "is_cuda":
+                return Flag(tensor.place is DEVICE if tensor.place in (HOST, DEVICE) else None, None)
+            return Scalar()
+        if not tensor.plain:
+            # `batch.input_ids`, `outputs.logits`: a tensor of the object, where it is.
+            return replace(tensor, plain=True, node=node, discarded=None)
+        return OPAQUE
+
+    def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
+        found = module.attr(attr)
+        if found is not None:
+            return _follow(found, module.place)
+        if module.cls is not None:
+            member = module.cls.lookup(attr)
+            if type(member) is Func:
+                return self._member(member, module, node, st)
+            if member is not None:
+                return member
+        if attr in ("weight", "bias") or attr.endswith(("_weight", "_bias")):
+            return Tensor(module.place, "param", node, assumed=module.assumed)
+        if attr == "module" or attr == "_orig_mod":
+            return replace(module, moves_inputs=False)
+        if attr == "device":
+            accel = {HOST: "host", DEVICE: "accel"}.get(module.place)
+            return Device(accel, None, node, spelled=_spelled(node))
+        return Opaque(_spelled(node) or "")
+
+    # --- literals and displays --------------------------------------------------------------
+
+    def _string(self, node: Any, st: State) -> Value:
+        text = string_value(node)
+        if text is not None and "LOCAL_RANK" in text:
+            self.distributed = True
+        if text is not None and "CUDA_VISIBLE_DEVICES" in text:
+            self.visible_devices = True
+        return Scalar(text=text, template=text, node=node)
+
+    def _concatenated(self, node: cst.ConcatenatedString, st: State) -> Value:
+        left, right = self.value(node.left, st), self.value(node.right, st)
+        return Scalar(template=_concat(_template(left), _template(right)))
+
+    def _fstring(self, node: cst.FormattedString, st: State) -> Value:
+        parts = []
+        for part in node.parts:
+            if type(part) is cst.FormattedStringText:
+                parts.append(part.value)
+            else:
+                self.eval(part.expression, st)
+                parts.append("{}")
+        template = "".join(parts)
+        return Scalar(template=template, text=None if "{}" in template else template)
+
+    def _number(self, node: Any, st: State) -> Value:
+        try:
+            number = float(node.value.replace("_", ""))
+        except ValueError:
+            number = None
+        return Scalar(number=number)
+
+    def _sequence(self, node: Any, st: State) -> Value:
+        kind = {cst.Tuple: "tuple", cst.List: "list", cst.Set: "list"}[type(node)]
+        items = []
+        for element in node.elements:
+            value = self.value(element.value, st)
+            if type(element) is cst.StarredElement:
+                return Seq(kind, None, _element(value), node=node)
+            items.append(value)
+        return _seq(kind, items, node)
+
+    def _dict(self, node: cst.Dict, st: State) -> Value:
+        keys, items = [], []
+        for element in node.elements:
+            if type(element) is cst.StarredDictElement:
+                items.append(_element(self.value(element.value, st)))
+                keys = None
+                continue
+            key = string_value(element.key)
+            self.eval(element.key, st)
+            items.append(self.value(element.value, st))
+            if keys is not None:
+                keys.append(key)
+        element = OPAQUE
+        if items:
+            element = items[0]
+            for other in items[1:]:
+                element = join(element, other)
+        known = keys is not None and all(k is not None for k in keys)
+        return Seq("dict", tuple(items) if known else None, element,
+                   tuple(keys) if known else None, node)
+
+    def _comprehension(self, node: Any, st: State) -> Value:
+        inner = st.copy()
+        clause = node.for_in
+        while clause is not None:
+            element = self.element_of(self.value(clause.iter, inner), clause.iter)
+            self.bind(clause.target, element, inner, None)
+            for condition in clause.ifs:
+                self.eval(condition.test, inner)
+            clause = clause.inner_for_in
+        if type(node) is cst.DictComp:
+            self.eval(node.key, inner)
+            result = Seq("dict", None, self.value(node.value, inner), node=node)
+        else:
+            result = Seq("list", None, self.value(node.elt, inner), node=node)
+        if type(node) is cst.GeneratorExp:
+            return Iterable(result.element, node=node)
+        return result
+
+    def _lambda(self, node: cst.Lambda, st: State) -> Value:
+        return Func(self.function_info(node), closure=dict(st.env) if self.frame.function else None)
+
+    # --- operators ---------------------------------------------------------------------------
+
+    def _binary(self, node: cst.BinaryOperation, st: State) -> Value:
+        left, right = self.value(node.left, st), self.value(node.right, st)
+        if type(node.operator) not in ARITHMETIC:
+            return OPAQUE
+        return self.arithmetic(node, node.left, left, node.right, right, st, type(node.operator))
+
+    def arithmetic(self, node: Any, lnode: Any, left: Value, rnode: Any, right: Value,
+                   st: State, operator: type) -> Value:
+        if type(left) is Scalar and type(right) is Scalar:
+            if operator is cst.Modulo or operator is cst.Add:
+                return Scalar(template=_concat(_template(left), "{}" if operator is cst.Modulo
+                                               else _template(right)))
+            return Scalar()
+        if operator is cst.Divide and type(left) is Scalar and left.template is not None:
+            return Scalar(template=f"{left.template}/{_template(right)}")  # pathlib `/`
+        for seq, other in ((left, right), (right, left)):
+            if type(seq) is Seq and type(other) in (Scalar, Opaque, Seq) and operator in (cst.Multiply, cst.Add):
+                return Seq(seq.kind, None, seq.element, node=node)  # `[1.0] * n`
+        if is_tensor(left) and is_tensor(right):
+            self.meet("op", node, [(lnode, left), (rnode, right)], st)
+            if on_device(left) or on_device(right):
+                return Tensor(DEVICE, "data", node)
+            return Tensor(join_place(left.place, right.place), "data", node,
+                          scalar=left.scalar and right.scalar)
+        for tensor, other in ((left, right), (right, left)):
+            # A number, or a value of unknown kind (most often a number: `torch.ones(n) / n`).
+            if is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
+                return derived(tensor, node)
+        return OPAQUE
+
+    def _unary(self, node: cst.UnaryOperation, st: State) -> Value:
+        value = self.value(node.expression, st)
+        if type(node.operator) is cst.Not:
+            return flag_not(self.truth(value))
+        return value if type(value) in (Tensor, Scalar) else OPAQUE
+
+    def _boolean(self, node: cst.BooleanOperation, st: State) -> Value:
+        """`a and b`, `a or b`: a condition in both worlds, or, for values (`device or
+        self.device`), one of the operands."""
+        left, right = self.value(node.left, st), self.value(node.right, st)
+        if type(left) is Flag or type(right) is Flag:
+            combine = flag_and if type(node.operator) is cst.And else flag_or
+            return combine(self.truth(left), self.truth(right))
+        if type(node.operator) is cst.Or and left is NONE:
+            return right
+        if type(left) is Opaque and type(right) is Opaque:
+            return left if left.name else right
+        joined = join(left, right)
+        return joined if joined is not OPAQUE else self.truth(left) if type(right) is Scalar else joined
+
+    def _comparison(self, node: cst.Comparison, st: State) -> Value:
+        left = self.value(node.left, st)
+        result: Optional[Flag] = None
+        lnode = node.left
+        for target in node.comparisons:
+            right = self.value(target.comparator, st)
+            flag = self.compare(node, lnode, left, type(target.operator), target.comparator, right, st)
+            result = flag if result is None else flag_and(result, flag)
+            lnode, left = target.comparator, right
+        return result or UNKNOWN_FLAG
+
+    def compare(self, node: Any, lnode: Any, left: Value, operator: type, rnode: Any,
+                right: Value, st: State) -> Value:
+        elementwise = operator not in (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+        if is_tensor(left) and is_tensor(right) and elementwise:
+            self.meet("op", node, [(lnode, left), (rnode, right)], st)
+            return Tensor(DEVICE if on_device(left) or on_device(right) else left.place, "data", node)
+        for tensor, other in ((left, right), (right, left)):
+            if elementwise and is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
+                return derived(tensor, node)  # `mask == 0`: a mask, where the tensor is
+        flag = _device_comparison(left, operator, right)
+        if flag is None:
+            flag = _device_comparison(right, _MIRROR.get(operator, operator), left)
+        return flag or UNKNOWN_FLAG
+
+    def _ifexp(self, node: cst.IfExp, st: State) -> Value:
+        test = self.truth(self.value(node.test, st))
+        rank = names.names_rank(code(node.test))
+        self.rank_guard += rank
+        self.ifexp_depth += 1
+        body = self.value(node.body, st.copy(accel=st.accel and test.accel is not False,
+                                              cpu=st.cpu and test.cpu is not False))
+        orelse = self.value(node.orelse, st.copy(accel=st.accel and test.accel is not True,
+                                                 cpu=st.cpu and test.cpu is not True))
+        self.ifexp_depth -= 1
+        self.rank_guard -= rank
+        if test.accel is True and test.cpu is False and test.availability:
+            self.fallback = True  # `x.cuda() if use_cuda else x`: the CPU takes the other arm
+        return _choose(test, body, orelse)
+
+    def _named(self, node: cst.NamedExpr, st: State) -> Value:
+        value = self.eval(node.value, st)
+        self.bind(node.target, value, st, None)
+        return value
+
+    def _subscript(self, node: cst.Subscript, st: State) -> Value:
+        base = self.value(node.value, st)
+        index = None
+        keys = []
+        for element in node.slice:
+            if type(element.slice) is cst.Index:
+                index = self.value(element.slice.value, st)
+                keys.append(element.slice.value)
+            else:
+                for part in (element.slice.lower, element.slice.upper, element.slice.step):
+                    if part is not None:
+                        self.eval(part, st)
+                index = "slice"
+        return self.subscript(node, base, index, keys[0] if len(keys) == 1 else None, st)
+
+    def subscript(self, node: Any, base: Value, index: Any, key_node: Any, st: State) -> Value:
+        kind = type(base)
+        if kind is Tensor:
+            if index is not None and index != "slice" and on_device(index) and on_host(base):
+                self.meet("index", node, [(node.value, base), (key_node, index)], st)
+            if not base.plain:
+                key = string_value(key_node) if key_node is not None else None
+                return replace(base, plain=True, node=node, discarded=None,
+                               dict_like=base.dict_like or key is not None)
+            return replace(base, node=node, discarded=None)
+        if kind is Seq:
+            return _item(base, index, key_node)
+        if kind is Module:
+            return replace(base, node=node, cls=None, attrs=())  # a layer of a Sequential
+        if kind is Klass or kind is Ref:
+            return base  # a generic alias: `List[int]`
+        return OPAQUE
+
+    # --- truth ------------------------------------------------------------------------------
+
+    def truth(self, value: Value) -> Flag:
+        """A condition's value in both worlds."""
+        kind = type(value)
+        if kind is Flag:
+            return value
+        if kind is Opaque and value.name:
+            choice = names.device_flag(value.name)
+            if choice is not None:
+                return Flag(choice, not choice)
+        if kind is Scalar:
+            if value is DEVICE_COUNT or value.text == DEVICE_COUNT.text:
+                return Flag(True, False)
+            if value.text == "__main__":
+                return Flag(True, True)
+            if value.number is not None:
+                return Flag(value.number != 0, value.number != 0)
+        if kind is Device:
+            return Flag(None, None)
+        return UNKNOWN_FLAG
+
+    # --- meetings ---------------------------------------------------------------------------
+
+    def meet(self, kind: str, node: Any, operands: list, st: State, callee: Optional[str] = None) -> bool:
+        """Operands that must share a device: a CPU tensor meets a device one. Returns whether
+        one did (the caller then stops the bad value from spreading)."""
+        device = next(((n, v) for n, v in operands if on_device(v)), None)
+        if device is None:
+            return False
+        met = False
+        for operand_node, value in operands:
+            if on_host(value) and operand_node is not None:
+                self.obs.meetings.append(Meeting(kind, node, Side(operand_node, value),
+                                                 Side(device[0], device[1]), self.where(st), callee))
+                met = True
+        return met
+
+    # --- iteration --------------------------------------------------------------------------
+
+    def element_of(self, value: Value, node: Any) -> Value:
+        """What each iteration over `value` binds."""
+        kind = type(value)
+        if kind is Iterable:
+            element = value.element
+            if value.loader and type(element) is Tensor and element.why == "batch":
+                return replace(element, loop=node)
+            return element
+        if kind is Seq:
+            return value.element
+        if kind is Tensor:
+            return replace(value, plain=True, node=node)
+        if kind is Module:
+            return replace(value, cls=None, attrs=(), node=node)  # a ModuleList's layers
+        if kind is Opaque and value.name and names.names_loader(value.name) and self.loader_prior:
+            return Tensor(HOST, "batch", node, loop=node, plain=False, assumed=True)
+        return OPAQUE
+
+    # --- calls ------------------------------------------------------------------------------
+
+    def _call(self, node: cst.Call, st: State) -> Value:
+        func = node.func
+        if type(func) is cst.Attribute:
+            receiver = self.value(func.value, st)
+            if type(receiver) is Ref and f"{receiver.qualname}.{func.attr.value}" in api.CUDA_REQUIRING:
+                # `torch.cuda.set_device(torch.device("cuda", 0))`: the call needs a GPU, so
+                # the device named in its arguments is no choice of its own.
+                self.requires_cuda = True
+            args, kwargs = self.arguments(node, st)
+            return self.call_method(node, receiver, func.attr.value, args, kwargs, st)
+        callee = self.value(func, st)
+        args, kwargs = self.arguments(node, st)
+        return self.call_value(node, callee, args, kwargs, st)
+
+    def arguments(self, node: cst.Call, st: State) -> tuple[list, dict]:
+        """Positional values (as (node, value)) and keyword values; a `*x` or `**x` argument
+        is kept under the key '*' or '**'."""
+        args, kwargs = [], {}
+        for arg in node.args:
+            value = self.value(arg.value, st)
+            if arg.keyword is not None:
+                kwargs[arg.keyword.value] = (arg.value, value)
+                if arg.keyword.value == "device" and type(value) is Scalar and value.text and \
+                        api.CUDA_LITERAL.match(value.text) and not _cuda_namespace(node):
+                    self.device_from_text(value, arg.value, "device=", st)
+            elif arg.star == "**":
+                kwargs["**"] = (arg.value, value)
+            elif arg.star == "*":
+                kwargs.setdefault("*", (arg.value, value))
+            else:
+                args.append((arg.value, value))
+        return args, kwargs
+
+    def call_value(self, node: Any, callee: Value, args: list, kwargs: dict, st: State) -> Value:
+        kind = type(callee)
+        if kind is Ref:
+            return self.call_ref(node, callee.qualname, args, kwargs, st)
+        if kind is Func:
+            return self.call_function(callee, [v for _, v in args], _kw(kwargs), node, st)[0]
+        if kind is Method:
+            return self.call_method_value(node, callee, args, kwargs, st)
+        if kind is Partial:
+            merged = {**dict(callee.kwargs), **_kw(kwargs)}
+            return self.call_function(callee.func, list(callee.args) + [v for _, v in args], merged,
+                                      node, st)[0]
+        if kind is Klass:
+            return self.construct(node, callee.info, args, kwargs, st)
+        if kind is Module or (kind is Tensor and not callee.plain):
+            return self.call_module(node, callee, args, kwargs, st)
+        if kind is Opaque:
+            return self.call_unknown(node, callee, args, kwargs, st)
+        return OPAQUE
+
+    def call_unknown(self, node: Any, callee: Opaque, args: list, kwargs: dict, st: State) -> Value:
+        """A callable of unknown origin: a loss by its name, else its result is unknown, except
+        that a model handed device tensors (and no CPU ones) answers on the device."""
+        operands = _tensor_operands(args, kwargs)
+        if callee.name and names.names_loss(callee.name):
+            return self.loss_call(node, callee.name, None, operands, st)
+        if callee.name and names.names_model(callee.name):
+            # A model's parameters live on one device: device and CPU inputs cannot both be right.
+            self.meet("model", node, operands, st, callee.name)
+        devices = [v for _, v in operands if on_device(v)]
+        if devices and not any(on_host(v) for _, v in operands):
+            return Tensor(DEVICE, "output", node, assumed=True, device=devices[0].device)
+        return OPAQUE
+
+    def call_module(self, node: Any, module: Value, args: list, kwargs: dict, st: State) -> Value:
+        spelled = _spelled(node.func) if hasattr(node, "func") else None
+        operands = _tensor_operands(args, kwargs)
+        proven = any(on_device(v) and not v.assumed for _, v in operands)
+        if type(module) is Module and module.assumed and proven and not module.loss:
+            # A model taking tensors the code moved to the device is on the device: it runs.
+            module = replace(module, assumed=False)
+            if type(getattr(node, "func", None)) in (cst.Name, cst.Attribute):
+                self.store(node.func, module, st)
+        if type(module) is Module and module.loss:
+            return self.loss_call(node, spelled, module, operands, st)
+        if module.place is DEVICE and not getattr(module, "moves_inputs", False):
+            for operand_node, value in operands:
+                if on_host(value) or (type(value) is Tensor and value.place is HOST and not value.plain):
+                    self.obs.meetings.append(Meeting(
+                        "model", node, Side(operand_node, value), Side(node.func, module),
+                        self.where(st), spelled))
+            args = [(n, OPAQUE if on_host(v) else v) for n, v in args]
+        if getattr(module, "moves_inputs", False) and module.place is DEVICE:
+            # DataParallel & co scatter the inputs to the device before `forward` runs.
+            args = [(n, with_place(v, DEVICE)) for n, v in args]
+        cls = module.cls if type(module) is Module else None
+        forward = cls.lookup("forward") if cls is not None else None
+        if type(forward) is Func:
+            return self.call_function(forward, [module] + [v for _, v in args], _kw(kwargs), node, st)[0]
+        return Tensor(module.place, "output", node, plain=False, device=getattr(module, "device", None),
+                      assumed=getattr(module, "assumed", False))
+
+    def loss_call(self, node: Any, spelled: Optional[str], module: Optional[Module],
+                  operands: list, st: State) -> Value:
+        devices = [(n, v) for n, v in operands if on_device(v)]
+        if devices:
+            self.meet("loss", node, operands, st, spelled)
+        weight = _follow(module.weight, module.place) if module is not None and module.weight is not None else None
+        if weight is not None and devices and host_weight(weight):
+            self.obs.meetings.append(Meeting("loss-weight", node, Side(weight.node, weight),
+                                             Side(devices[0][0], devices[0][1]), self.where(st), spelled))
+        place = DEVICE if devices else HOST if operands and all(on_host(v) for _, v in operands) else Place.UNKNOWN
+        return Tensor(place, "output", node, scalar=True)
+
+    # --- methods ----------------------------------------------------------------------------
+
+    def call_method(self, node: Any, receiver: Value, name: str, args: list, kwargs: dict,
+                    st: State) -> Value:
+        kind = type(receiver)
+        if name in ("to", "cuda", "cpu", "type") and kind in (Tensor, Module, Opaque, Namespace):
+            return self.transfer(node, receiver, name, args, kwargs, st)
+        if name in api.PREPARE_METHODS and _prepares(receiver, node):
+            return self.prepare(args)
+        if name == "save" and _prepares(receiver, node) and len(args) >= 2:
+            # `accelerator.save(obj, path)`; Fabric's is `fabric.save(path, state)`.
+            fabric = "fabric" in (dotted(node.func.value) or "").lower()
+            self.obs.saves.append(Save(node, args[0][1] if fabric else args[1][1]))
+            return NONE
+        if kind is Tensor:
+            return self.tensor_method(node, receiver, name, args, kwargs, st)
+        if kind is Module:
+            return self.module_method(node, receiver, name, args, kwargs, st)
+        if kind is Seq or kind is Iterable:
+            return self.sequence_method(node, receiver, name, args, st)
+        if kind in (Ref, Instance, Klass):
+            member = self.attribute(receiver, name, node.func, st)
+            return self.call_value(node, member, args, kwargs, st)
+        if kind is Scalar:
+            if name == "format" and receiver.template is not None:
+                return Scalar(template=receiver.template.replace("{}", "{}"))
+            return Scalar()
+        if name in ("parse_args", "parse_known_args"):
+            return Namespace(node)
+        if name == "from_pretrained":
+            placed = Place.UNKNOWN if "device_map" in kwargs else HOST
+            # A pipeline takes prompts and images and places its inputs itself.
+            owner = dotted(node.func.value) or ""
+            return Module(placed, node, ident=id(node), moves_inputs="Pipeline" in owner)
+        if kind is Device:
+            return Scalar()
+        if kind is Opaque and receiver.name and names.names_loss(receiver.name) and name == "forward":
+            return self.loss_call(node, receiver.name, None, _tensor_operands(args, kwargs), st)
+        return OPAQUE
+
+    def call_method_value(self, node: Any, method: Method, args: list, kwargs: dict, st: State) -> Value:
+        result, after = self.call_function(method.func, [method.receiver] + [v for _, v in args],
+                                           _kw(kwargs), node, st)
+        if after is not None and method.receiver_node is not None:
+            self.store(method.receiver_node, after, st)
+        return result
+
+    def tensor_method(self, node: Any, tensor: Tensor, name: str, args: list, kwargs: dict,
+                      st: State) -> Value:
+        if name == "numpy":
+            if tensor.place is DEVICE:
+                self.obs.conversions.append(Conversion(node, node.func.value, tensor, self.where(st)))
+            return OPAQUE
+        if name in api.HOST_RESULT_METHODS:
+            return Scalar()
+        if name in api.NEW_METHODS:
+            return Tensor(tensor.place, "data", node, device=tensor.device)
+        if name == "type_as" and args and is_tensor(args[0][1]):
+            return replace(tensor, place=args[0][1].place, node=node, discarded=None)
+        if name in api.SAME_DEVICE_METHODS and name not in api.CROSS_DEVICE_METHODS:
+            self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st)
+        if name in ("backward",):
+            return NONE
+        if not tensor.plain and name not in api.PRESERVING_METHODS:
+            if name in ("items", "values"):
+                return Iterable(Seq("tuple", (Scalar(), replace(tensor, plain=True)), OPAQUE), node=node)
+            if name in ("get", "pop"):  # `labels = batch.pop("labels")`
+                return replace(tensor, plain=True, node=node, dict_like=True)
+            if name == "keys":
+                return Iterable(Scalar(), node=node)
+            return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed)
+        # Tensor methods return tensors where the receiver is, but for the few above.
+        return derived(tensor, node, scalar=tensor.scalar or name in ("sum", "mean") and not args)
+
+    def module_method(self, node: Any, module: Module, name: str, args: list, kwargs: dict,
+                      st: State) -> Value:
+        found = module.attr(name)
+        if found is not None:  # `self.fc(x)`: a submodule, called
+            return self.call_value(node, _follow(unwrap(found), module.place), args, kwargs, st)
+        if module.cls is not None:
+            member = module.cls.lookup(name)
+            if type(member) is Func:
+                return self.call_method_value(node, Method(member, module, node.func.value), args, kwargs, st)
+        if name in api.SELF_RETURNING_METHODS:
+            return module
+        if name in api.PARAMETER_METHODS:
+            return Iterable(Tensor(module.place, "param", node, assumed=module.assumed), node=node)
+        if name in api.NAMED_PARAMETER_METHODS:
+            return Iterable(Seq("tuple", (Scalar(), Tensor(module.place, "param", node)),
+                                Tensor(module.place, "param", node)), node=node)
+        if name == "forward" or name == "__call__":
+            return self.call_module(node, module, args, kwargs, st)
+        if name in ("register_buffer",) and len(args) >= 2:
+            key = string_value(args[0][0])
+            if key is not None and is_tensor(args[1][1]):
+                buffer = replace(args[1][1], why="param", attr=None)
+                self.store(node.func.value, module.with_attr(key, buffer), st)
+            return NONE
+        if name in ("add_module", "register_module") and len(args) >= 2:
+            if module.cls is not None:
+                module.cls.registers_by_hand = True
+            return NONE
+        if name in ("children", "modules"):
+            return Iterable(replace(module, cls=None, attrs=()), node=node)
+        return OPAQUE
+
+    def sequence_method(self, node: Any, seq: Value, name: str, args: list, st: State) -> Value:
+        element = seq.element
+        if name == "items":
+            return Iterable(Seq("tuple", (Scalar(), element), join(Scalar(), element)), node=node)
+        if name == "values":
+            return Iterable(element, node=node)
+        if name in ("keys",):
+            return Iterable(Scalar(), node=node)
+        if name in ("append", "extend", "insert", "add") and args and type(seq) is Seq:
+            added = args[-1][1] if name != "extend" else _element(args[-1][1])
+            self.store(node.func.value, Seq(seq.kind, None, join(element, added) if seq.items != ()
+                                            else added, node=seq.node), st)
+            return NONE
+        if name in ("pop", "get", "__getitem__"):
+            return element
+        if name == "copy":
+            return seq
+        return OPAQUE
+
+    # --- moving things ----------------------------------------------------------------------
+
+    def transfer(self, node: Any, receiver: Value, name: str, args: list, kwargs: dict,
+                 st: State) -> Value:
+        """`.to(...)`, `.cuda()`, `.cpu()`, `.type(T)`: where the result lives, and whether the
+        receiver moves in place (a module does; a tensor returns a copy)."""
+        target = self.transfer_target(node, name, args, kwargs, st)
+        if target is None:
+            if name == "to" and type(receiver) in (Tensor, Module) and _only_dtype(args, kwargs):
+                return receiver
+            # `.to(something unknown)`: it may be a device.
+            return replace(receiver, place=Place.UNKNOWN) if type(receiver) in (Tensor, Module) else OPAQUE
+        place, device = target
+        kept = node is not self.discarding
+        rnode = node.func.value
+        if type(receiver) is Module:
+            after: Value = replace(receiver, place=place, moved_at=node if place is DEVICE else None,
+                                   device=device, assumed=False)
+        elif type(receiver) is Tensor:
+            after = replace(receiver, place=place, why="moved" if place is DEVICE else receiver.why
+                            if place is receiver.place else "data", node=node, device=device,
+                            discarded=None, bound=None, assumed=False)
+        else:
+            after = Tensor(place, "moved", node, plain=False, device=device)
+        statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None
+        reads = tuple(sub.value for _, v in args for sub in _names_in(_)) if args else ()
+        self.obs.transfers.append(Transfer(node, rnode, receiver, after, kept, self.where(st),
+                                           statement, reads))
+        if type(receiver) is Module and type(after) is Module and receiver.cls is not None:
+            self.moved_classes.add(receiver.cls)
+        if not kept:
+            if type(receiver) is Tensor and receiver.plain:
+                self.store(rnode, replace(receiver, discarded=node), st)
+                return after
+            self.store(rnode, after, st)  # in place: a module, a batch object
+            if type(receiver) is Module and receiver.ident:
+                self.rebind_alias(receiver.ident, after, st)
+        elif type(receiver) is Module:
+            if receiver.ident:
+                self.rebind_alias(receiver.ident, after, st)
+        return after
+
+    def transfer_target(self, node: Any, name: str, args: list, kwargs: dict,
+                        st: State) -> Optional[tuple]:
+        """(place, device) a transfer puts its result on, or None when it moves nothing."""
+        if name == "cpu":
+            return HOST, Device("host", "host", node)
+        if name == "cuda":
+            device = self.cuda_device(node, args, st)
+            return DEVICE, device
+        if name == "type":
+            if not args:
+                return None
+            value = args[0][1]
+            if type(value) is Ref and value.qualname.startswith("torch.cuda."):
+                self.device_spec(node.func.attr, "type", Device("accel", "accel", node), st, node)
+                return DEVICE, Device("accel", "accel", node)
+            if type(value) is Ref and value.qualname.startswith("torch."):
+                return None  # a CPU type or a dtype: where it was (a CPU type moves it back)
+            return None
+        target = kwargs.get("device") or (args[0] if args else None)
+        if target is None:
+            return None
+        found = self.device_target(target[0], target[1], st, "to")
+        return _spelled_as(found, target[0])
+
+    def device_target(self, node: Any, value: Value, st: State, kind: str) -> Optional[tuple]:
+        """What a value in a device position means: (place, Device), or None for a dtype or
+        something unknown."""
+        if type(value) is Maybe:
+            value = value.value
+        vkind = type(value)
+        if vkind is Device:
+            if value.fallback:
+                self.fallback = True
+            if value.node is not None and value.accel == "accel":
+                self.device_spec_from(value, node, kind, st)
+            return {"host": HOST, "accel": DEVICE}.get(value.accel or "", Place.UNKNOWN), value
+        if vkind is Scalar and value.number is not None and type(node) is cst.Integer:
+            device = Device("accel", "accel", node, int(value.number))
+            self.device_spec(node, kind, device, st, fixed=True)
+            return DEVICE, device
+        if vkind is Scalar:
+            device = self.device_from_text(value, node, kind, st)
+            if device is None:
+                return None
+            return device.place, device
+        if vkind is Tensor:
+            return value.place, value.device
+        if vkind is Module:
+            return value.place, value.device
+        if vkind is Ref and not value.qualname.startswith("torch.cuda."):
+            return None  # a dtype: `x.to(torch.float16)`
+        if vkind is Opaque and value.name:
+            if names.DTYPE_NAME.search(names.last_part(value.name)):
+                return None
+            if names.names_device(value.name) or value.name in ("gpu", "rank", "local_rank", "args.gpu"):
+                device = Device("accel", None if "cuda" not in value.name else "accel", node,
+                                spelled=value.name)
+                return DEVICE, device
+        return None
+
+    def device_from_text(self, value: Scalar, node: Any, kind: str, st: State) -> Optional[Device]:
+        node = value.node if value.node is not None else node
+        text = value.text
+        if text is None and value.template is not None:
+            if value.template.startswith(("cuda:{}", "cuda")):
+                device = Device("accel", "accel", node)
+                self.device_spec(node, kind, device, st)
+                return device
+            return None
+        if text is None:
+            return None
+        if text == "cpu":
+            return Device("host", "host", node)
+        if api.DEVICE_LITERAL.match(text):
+            index = api.FIXED_CUDA_INDEX.match(text)
+            device = Device("accel", "accel", node, int(index.group(1)) if index else None)
+            self.device_spec(node, kind, device, st, fixed=index is not None)
+            return device
+        return None
+
+    def cuda_device(self, node: Any, args: list, st: State) -> Device:
+        """`.cuda()`, `.cuda(0)`, `.cuda(device)`: the last fails on a CPU device."""
+        device = Device("accel", "accel", node)
+        fixed = False
+        if args:
+            value = args[0][1]
+            if type(value) is Scalar and value.number is not None and type(args[0][0]) is cst.Integer:
+                fixed = True
+                device = Device("accel", "accel", node, int(value.number))
+            elif type(value) is Device and value.cpu == "host":
+                self.device_spec(node.func.attr, ".cuda(device)", value, st, node)
+                return Device("accel", "host", node)
+        self.device_spec(node.func.attr, ".cuda", device, st, node)
+        if fixed:
+            self.device_spec(args[0][0], "index", device, st, fixed=True)
+        return device
+
+    def device_spec(self, node: Any, kind: str, device: Device, st: State, call: Any = None,
+                    fixed: bool = False, index_node: Any = None, in_conditional: bool = False) -> None:
+        where = index_node or node
+        self.bound_here(where, st)
+        self.obs.devices.append(DeviceSpec(where, kind, device, self.where(st), call,
+                                           in_conditional or self.ifexp_depth > 0, fixed,
+                                           self.devices_in_reach(st)))
+
+    def devices_in_reach(self, st: State) -> tuple:
+        """Names bound here on every path to a device with a CPU fallback, `device` first."""
+        found = [k for k, v in st.env.items() if type(v) is Device and v.fallback]
+        if self.frame.function is not None:
+            found += [k for k, v in self.module_env.items()
+                      if type(v) is Device and v.fallback and k not in st.env]
+        return tuple(sorted(found, key=lambda k: (k != "device", len(k), k)))
+
+    def device_spec_from(self, device: Device, node: Any, kind: str, st: State) -> None:
+        """A device value used where a device goes: the CUDA literal that made it is reached."""
+        if device.node is not None and device.cpu == "accel":
+            self.device_spec(device.node, kind, device, st, in_conditional=device.conditional)
+
+    def prepare(self, args: list) -> Value:
+        """`accelerator.prepare(model, optimizer, loader)`: the same things, placed."""
+        prepared = []
+        for _, value in args:
+            if type(value) is Module:
+                value = replace(value, place=DEVICE, moves_inputs=True)
+            elif type(value) is Iterable:
+                value = Iterable(with_place(value.element, DEVICE) if type(value.element) is Tensor
+                                 else OPAQUE, value.loader, value.node)
+            elif type(value) is Opaque:
+                value = OPAQUE
+            prepared.append(value)
+        if len(prepared) == 1:
+            return prepared[0]
+        return Seq("tuple", tuple(prepared), OPAQUE)
+
+    # --- torch and the standard library -----------------------------------------------------
+
+    def call_ref(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
+        handler = self._ref_handlers.get(qualname)
+        if handler is not None:
+            return handler(self, node, args, kwargs, st)
+        if api.AVAILABILITY.match(qualname):
+            return Flag(True, False, availability=True)
+        if qualname in api.DEVICE_COUNT:
+            return DEVICE_COUNT
+        if qualname in api.CUDA_REQUIRING:
+            self.requires_cuda = True  # the CPU world stops here: this call needs a GPU
+        factory = api.factory_name(qualname)
+        if factory in api.SAMPLERS and any(is_tensor(v) for _, v in args):
+            return self.torch_function(node, qualname, args, kwargs, st)  # `multinomial(probs)`
+        if factory:
+            return self.factory(node, factory, args, kwargs, st)
+        name = api.last(qualname)
+        if qualname.startswith("torch.") and qualname.count(".") == 1 and name in api.LIKE_FACTORIES:
+            return self.like_factory(node, args, kwargs, st)
+        if qualname.startswith("torch.cuda.") and name in api.LEGACY_CUDA_TYPES:
+            device = Device("accel", "accel", node)
+            self.device_spec(node.func, "legacy", device, st)
+            return Tensor(DEVICE, "data", node, device=device)
+        if qualname in api.INPUT_MOVING_WRAPPERS or qualname in api.DDP:
+            return self.wrap(node, qualname, args, kwargs, st)
+        if qualname in api.SAME_MODULE_WRAPPERS:
+            return args[0][1] if args else OPAQUE
+        if qualname in api.PARAMETERS:
+            data = args[0][1] if args else kwargs.get("data", (None, OPAQUE))[1]
+            place = data.place if is_tensor(data) else HOST
+            return Tensor(place, "param", node, scalar=is_tensor(data) and data.scalar)
+        if qualname in api.PARAMETER_CONTAINERS:
+            return Module(HOST, node, ident=id(node), stateless=False)
+        if api.is_module_class(qualname):
+            return self.module_constructor(node, qualname, args, kwargs, st)
+        if api.is_functional_loss(qualname):
+            return self.loss_call(node, qualname, None, _tensor_operands(args, kwargs), st)
+        if qualname in api.LOADERS:
+            return self.loader(node, args, kwargs, st)
+        if qualname in api.TENSOR_DATASETS:
+            items = tuple(v for _, v in args)
+            return Iterable(Seq("tuple", items, OPAQUE), node=node)
+        if qualname in api.LOAD:
+            if "map_location" in kwargs:
+                self.device_target(kwargs["map_location"][0], kwargs["map_location"][1], st, "map_location=")
+            self.bound_here(node, st)
+            self.obs.loads.append(Load(node, args[0][1] if args else OPAQUE, self.where(st),
+                                       "map_location" in kwargs or len(args) >= 2
+                                       or "**" in kwargs or "*" in kwargs,
+                                       self.devices_in_reach(st)))
+            return OPAQUE
+        if qualname in api.SAVE:
+            path = args[1][1] if len(args) > 1 else kwargs.get("f", (None, OPAQUE))[1]
+            self.obs.saves.append(Save(node, path))
+            return NONE
+        if qualname in api.PATH_JOINERS:
+            return Scalar(template="/".join(_template(v) for _, v in args) if args else None)
+        if qualname in api.DEFAULT_DEVICE_SETTERS:
+            if args:
+                target = self.device_target(args[0][0], args[0][1], st, "torch.set_default_device")
+                if target is not None and target[0] is DEVICE:
+                    self.default_device_set = True
+            return NONE
+        if qualname in api.SET_DEVICE:
+            if args and type(args[0][0]) is cst.Integer:
+                self.device_spec(args[0][0], "set_device", Device("accel", "accel", node,
+                                 int(args[0][1].number or 0)), st, fixed=True)
+            return NONE
+        if qualname in api.PROCESS_GROUP:
+            self.process_group(node, args, kwargs, st)
+            return NONE
+        if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
+            for operand_node, value in args:
+                # Only a tensor for sure: what a model answers may be anything (PIL images).
+                if is_tensor(value) and value.place is DEVICE and value.plain and value.why == "moved":
+                    self.obs.conversions.append(Conversion(node, operand_node, value, self.where(st)))
+            return OPAQUE
+        if qualname.startswith("builtins."):
+            return self.builtin(node, name, args, kwargs, st)
+        if qualname == "torch.autograd.Variable" or qualname == "torch.autograd.variable.Variable":
+            return args[0][1] if args else OPAQUE
+        if name in api.PASS_THROUGH_ITERATORS and args:
+            return self.iterable(args[0][1], node)
+        if api.is_torch(qualname):
+            return self.torch_function(node, qualname, args, kwargs, st)
+        if any(self.device_like(v) for _, v in list(args) + list(kwargs.values())):
+            # `MpDeviceLoader(loader, device)`, `DeviceDataLoader(dl, device)`: what it makes
+            # was handed a device; no convention about its name may place it.
+            return Opaque("<device>")
+        return OPAQUE
+
+    def device_like(self, value: Value) -> bool:
+        return type(value) is Device or (type(value) is Opaque and bool(value.name) and
+                                         names.names_device(value.name))
+
+    def torch_function(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
+        operands = _tensor_operands(args, kwargs, flatten=True)
+        name = api.last(qualname)
+        if name in api.SAME_DEVICE_FUNCTIONS:
+            self.meet("op", node, operands, st)
+        tensors = [v for _, v in operands]
+        if not tensors:
+            return OPAQUE
+        place = DEVICE if any(on_device(v) for v in tensors) else tensors[0].place
+        first = tensors[0]
+        if len(tensors) == 1 or all(t.place is first.place for t in tensors):
+            keep = next((t for t in tensors if t.why == "attr"), first)
+            return derived(keep, node, place=place, why=keep.why
+                           if keep.why in ("factory", "batch", "attr") else "data")
+        return Tensor(place, "data", node)
+
+    def factory(self, node: Any, name: str, args: list, kwargs: dict, st: State) -> Value:
+        from devlint.lint.syntax import factory_rank
+
+        self.bound_here(node, st)
+        rank = factory_rank(node)
+        if rank == "unknown" and args and type(args[0][1]) is Seq:
+            rank = "tensor"
+        scalar = rank != "tensor"  # `torch.tensor(value)` of an unknown value may be 0-dim
+        device_arg = kwargs.get("device")
+        if device_arg is not None:
+            target = self.device_target(device_arg[0], device_arg[1], st, "device=")
+            if target is None:
+                return Tensor(Place.UNKNOWN, "data", node, scalar=scalar)
+            return Tensor(target[0], "moved" if target[0] is DEVICE else "factory", node,
+                          scalar=scalar, device=target[1])
+        if name == "from_numpy":
+            return Tensor(HOST, "factory", node)
+        if name in ("tensor", "as_tensor") and args and is_tensor(args[0][1]):
+            return replace(args[0][1], node=node)
+        dims = 0 if rank == "scalar" else None
+        if self.default_device is not None or self.default_device_set:
+            return Tensor(DEVICE, "data", node, scalar=scalar, assumed=True, dims=dims)
+        return Tensor(HOST, "factory", node, scalar=scalar, dims=dims)
+
+    def like_factory(self, node: Any, args: list, kwargs: dict, st: State) -> Value:
+        device_arg = kwargs.get("device")
+        if device_arg is not None:
+            target = self.device_target(device_arg[0], device_arg[1], st, "device=")
+            return Tensor(target[0] if target else Place.UNKNOWN, "data", node)
+        if args and is_tensor(args[0][1]):
+            return Tensor(args[0][1].place, "data", node, scalar=args[0][1].scalar)
+        return OPAQUE
+
+    def module_constructor(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
+        module = Module(HOST, node, ident=id(node),
+                        stateless=api.STATELESS_MODULES.match(api.last(qualname)) is not None)
+        if api.is_loss_class(qualname):
+            weight, weight_node, keyword = None, None, ""
+            for key in api.WEIGHT_KEYWORDS:
+                if key in kwargs:
+                    weight_node, weight = kwargs[key]
+                    keyword = key
+            if weight is None and args and api.last(qualname) in api.WEIGHT_FIRST_LOSSES:
+                weight_node, weight = args[0]
+            if is_tensor(weight):
+                buffer = replace(weight, why="weight", node=weight_node)
+                self.bound_here(node, st)
+                self.obs.losses.append(LossBuilt(node, weight_node, weight, keyword, self.where(st),
+                                                 self.devices_in_reach(st)))
+                return replace(module, loss=True, weight=buffer)
+            return replace(module, loss=True)
+        if api.last(qualname) in api.MODULE_CONTAINERS:
+            for arg_node, _ in list(args) + [kwargs[k] for k in ("*",) if k in kwargs]:
+                spelled = dotted(arg_node) or ""
+                if spelled.startswith("self."):
+                    self.note_wrapped(spelled)
+        return module
+
+    def wrap(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
+        ids = kwargs.get("device_ids")
+        if ids is not None and type(ids[0]) is cst.List:
+            for element in ids[0].elements:
+                if type(element.value) is cst.Integer:
+                    self.device_spec(element.value, "device_ids", Device("accel", "accel", node,
+                                     int(element.value.value)), st, fixed=True)
+        inner = args[0][1] if args else kwargs.get("module", (None, OPAQUE))[1]
+        if type(inner) is not Module:
+            inner = Module(Place.UNKNOWN, node)
+        moves = qualname in api.INPUT_MOVING_WRAPPERS or "device_ids" in kwargs
+        return replace(inner, moves_inputs=moves or inner.moves_inputs)
+
+    def loader(self, node: Any, args: list, kwargs: dict, st: State) -> Value:
+        """A DataLoader yields CPU batches, unless its dataset already holds device tensors or
+        its collate function moves them."""
+        dataset = kwargs.get("dataset") or (args[0] if args else None)
+        element: Value = Tensor(HOST, "batch", node, plain=False)
+        if dataset is not None and type(dataset[1]) is Iterable:
+            inner = dataset[1].element
+            place = _place_of(inner)
+            if place is not HOST and place is not Place.NONE:
+                element = Tensor(place, "batch", node, plain=False) if place is DEVICE else OPAQUE
+        elif dataset is not None and type(dataset[1]) is Instance:
+            element = self.dataset_element(dataset[1], node, st) or element
+        collate = kwargs.get("collate_fn")
+        if collate is not None and type(collate[1]) in (Func, Partial):
+            produced = self.call_value(node, collate[1], [(None, Seq("list", None, element))], {}, st)
+            place = _place_of(produced)
+            if place is DEVICE:
+                element = Tensor(DEVICE, "batch", node, plain=False)
+            elif place is not HOST:
+                element = OPAQUE
+        return Iterable(element, loader=True, node=node)
+
+    def dataset_element(self, dataset: Instance, node: Any, st: State) -> Optional[Value]:
+        getitem = dataset.cls.lookup("__getitem__")
+        if type(getitem) is not Func:
+            return None
+        item = self.call_function(getitem, [dataset, Scalar()], {}, node, st)[0]
+        place = _place_of(item)
+        if place is DEVICE:
+            return Tensor(DEVICE, "batch", node, plain=False)
+        if place in (Place.EITHER, Place.UNKNOWN) and type(item) is Tensor:
+            return OPAQUE
+        return None
+
+    def process_group(self, node: Any, args: list, kwargs: dict, st: State) -> None:
+        self.distributed = True
+        backend = kwargs.get("backend") or (args[0] if args else None)
+        if backend is not None and type(backend[1]) is Scalar and backend[1].text == "nccl" and \
+                backend[1].node is not None:
+            if st.cpu:
+                self.nccl_required = True
+
+    def iterable(self, value: Value, node: Any) -> Value:
+        if type(value) in (Iterable, Seq):
+            return value
+        element = self.element_of(value, node)
+        return Iterable(element, node=node) if element is not OPAQUE else OPAQUE
+
+    def builtin(self, node: Any, name: str, args: list, kwargs: dict, st: State) -> Value:
+        first = args[0][1] if args else OPAQUE
+        if name == "next":
+            return self.element_of(first, node)
+        if name == "iter":
+            return self.iterable(first, node)
+        if name == "enumerate":
+            element = self.element_of(first, node)
+            return Iterable(Seq("tuple", (Scalar(), element), join(Scalar(), element)),
+                            loader=_is_loader(first), node=node)
+        if name == "zip":
+            elements = tuple(self.element_of(v, node) for _, v in args)
+            return Iterable(Seq("tuple", elements, OPAQUE), node=node)
+        if name == "range":
+            return Iterable(Scalar(), node=node)
+        if name in ("list", "tuple", "sorted", "reversed", "set"):
+            if type(first) is Seq:
+                return first if name != "sorted" else Seq("list", None, first.element)
+            element = self.element_of(first, node) if args else OPAQUE
+            return Seq("list" if name != "tuple" else "tuple", None, element)
+        if name == "dict":
+            return Seq("dict", None, join(*[v for _, v in kwargs.values()][:1] or [OPAQUE], None)
+                       if kwargs else OPAQUE)
+        if name in ("exit", "quit"):
+            self.exiting = True
+            return NONE
+        if name == "getattr" and len(args) >= 2 and string_value(args[1][0]) is not None:
+            return self.attribute(first, string_value(args[1][0]), args[1][0], st)
+        if name == "setattr":
+            if self.frame.cls is None and type(first) is Module and first.cls is not None:
+                first.cls.registers_by_hand = True
+            return NONE
+        if name == "super":
+            return self.super_value(st)
+        if name in ("min", "max", "sum") and args and is_tensor(first):
+            return first
+        if name == "isinstance":
+            return UNKNOWN_FLAG
+        return Scalar()
+
+    # dispatch tables, filled below
+    _dispatch: dict = {}
+    _ref_handlers: dict = {}
+
+    # hooks the interpreter provides
+    def call_function(self, func: Func, args: list, kwargs: dict, node: Any, st: State):
+        raise NotImplementedError
+
+    def construct(self, node: Any, info: Any, args: list, kwargs: dict, st: State) -> Value:
+        raise NotImplementedError
+
+    def bind(self, target: Any, value: Value, st: State, statement: Any) -> None:
+        raise NotImplementedError
+
+    def store(self, target: Any, value: Value, st: State) -> None:
+        raise NotImplementedError
+
+
+def _torch_device(self: Evaluator, node: Any, args: list, kwargs: dict, st: State) -> Value:
+    """`torch.device(...)`: a device object from a string, another device, or a choice."""
+    if not args:
+        return OPAQUE
+    first_node, first = args[0]
+    if type(first) is Scalar and len(args) >= 2 and type(args[1][1]) is Scalar:
+        if first.text == "cuda" and args[1][1].number is not None and type(args[1][0]) is cst.Integer:
+            device = Device("accel", "accel", node, int(args[1][1].number))
+            self.device_spec(first_node, "torch.device", device, st)
+            self.device_spec(args[1][0], "index", device, st, fixed=True)
+            return device
+    target = self.device_target(first_node, first, st, "torch.device")
+    if target is None:
+        if type(first) is Opaque:
+            return Device("accel", None, node, spelled=first.name or None)
+        return Device(None, None, node)
+    device = target[1] if target[1] is not None else Device(None, None, node)
+    return replace(device, node=device.node or node)
+
+
+def _partial(self: Evaluator, node: Any, args: list, kwargs: dict, st: State) -> Value:
+    if not args or type(args[0][1]) is not Func:
+        return OPAQUE
+    return Partial(args[0][1], tuple(v for _, v in args[1:]), tuple(sorted(_kw(kwargs).items())))
+
+
+Evaluator._ref_handlers = {"torch.device": _torch_device, "functools.partial": _partial}
+
+
+def _only_dtype(args: list, kwargs: dict) -> bool:
+    """`.to(torch.float16)`, `.to(dtype=x.dtype)`, `.to(memory_format=...)`: no device moves."""
+    if "device" in kwargs:
+        return False
+    if not args:
+        return True
+    node, value = args[0]
+    if type(value) is Ref:
+        return not value.qualname.startswith("torch.cuda.")
+    spelled = dotted(node) or ""
+    return bool(names.DTYPE_NAME.search(names.last_part(spelled))) or spelled.endswith(".dtype")
+
+
+def _cuda_namespace(call: cst.Call) -> bool:
+    """`torch.cuda.max_memory_allocated(device=...)`: a call that needs CUDA anyway."""
+    return (dotted(call.func) or "").startswith("torch.cuda.")
+
+
+def _spelled_as(found: Optional[tuple], node: Any) -> Optional[tuple]:
+    """A transfer's target, remembering the name the code moved it with (`device`)."""
+    if found is None or found[1] is None or type(node) not in (cst.Name, cst.Attribute):
+        return found
+    return found[0], replace(found[1], spelled=dotted(node))
+
+
+def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:
+    """A tensor computed from `tensor`, where it is. A factory's or an attribute's tensor keeps
+    its origin (DEV006 and DEV010 point at where it was made)."""
+    origin = tensor.node if tensor.why in ("factory", "attr") else node
+    return replace(tensor, node=origin, discarded=None, **changes)
+
+
+def _spelled(node: Any) -> Optional[str]:
+    return dotted(node) if node is not None else None
+
+
+def _follow(value: Value, place: Place) -> Value:
+    """A module's parameters, buffers and submodules live where the module does; plain tensor
+    attributes stay where they were made."""
+    if type(value) is Module:
+        return value if value.place is place else replace(value, place=place)
+    if type(value) is Tensor and value.why in ("param", "weight"):
+        return value if value.place is place else replace(value, place=place)
+    return value
+
+
+def _element(value: Value) -> Value:
+    if type(value) in (Seq, Iterable):
+        return value.element
+    return OPAQUE
+
+
+def _seq(kind: str, items: list, node: Any) -> Seq:
+    element = items[0] if items else OPAQUE
+    for other in items[1:]:
+        element = join(element, other)
+    return Seq(kind, tuple(items), element, node=node)
+
+
+def _item(seq: Seq, index: Any, key_node: Any) -> Value:
+    if seq.items is not None and type(index) is Scalar:
+        if seq.keys is not None:
+            key = string_value(key_node) if key_node is not None else None
+            if key in seq.keys:
+                return seq.items[seq.keys.index(key)]
+        elif index.number is not None and index.number == int(index.number):
+            position = int(index.number)
+            if -len(seq.items) <= position < len(seq.items):
+                return seq.items[position]
+    if index == "slice":
+        return seq
+    return seq.element
+
+
+def _kw(kwargs: dict) -> dict:
+    return {k: v for k, (_, v) in kwargs.items()}
+
+
+def _tensor_operands(args: list, kwargs: dict, flatten: bool = True) -> list:
+    """The tensors among a call's arguments, with the expressions that hold them; the
+    elements of a tuple or list argument (`torch.cat([a, b])`), a `**batch`."""
+    found = []
+    for node, value in list(args) + list(kwargs.values()):
+        if type(value) is Tensor:
+            found.append((node, value))
+        elif flatten and type(value) is Seq:
+            values = value.items if value.items is not None else (value.element,)
+            found.extend((node, v) for v in values if type(v) is Tensor)
+    return found
+
+
+def _place_of(value: Value) -> Place:
+    if type(value) in (Tensor, Module):
+        return value.place
+    if type(value) is Seq:
+        values = value.items if value.items is not None else (value.element,)
+        place = Place.NONE
+        for item in values:
+            place = join_place(place, _place_of(item))
+        return place
+    return Place.UNKNOWN
+
+
+def _is_loader(value: Value) -> bool:
+    return type(value) is Iterable and value.loader
+
+
+def _prepares(receiver: Value, node: Any) -> bool:
+    spelled = (dotted(node.func.value) or "").lower() if hasattr(node, "func") else ""
+    if type(receiver) is Ref:
+        return receiver.qualname.startswith(("accelerate", "lightning", "pytorch_lightning"))
+    return "accelerat" in spelled or "fabric" in spelled
+
+
+def _names_in(node: Any):
+    from devlint.lint.syntax import walk
+
+    return [sub for sub in walk(node) if type(sub) is cst.Name] if node is not None else []
+
+
+def _template(value: Value) -> str:
+    if type(value) is Scalar and value.template is not None:
+        return value.template
+    return "{}"
+
+
+def _concat(left: str, right: str) -> str:
+    return left + right
+
+
+_MIRROR = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan,
+           cst.LessThanEqual: cst.GreaterThanEqual, cst.GreaterThanEqual: cst.LessThanEqual}
+
+
+def _device_comparison(left: Value, operator: type, right: Value) -> Optional[Flag]:
+    """`device == 'cuda'`, `device.type != 'cpu'`, `torch.cuda.device_count() > 1`,
+    `args.gpu is not None`: what they are in each world."""
+    if left is DEVICE_COUNT or (type(left) is Scalar and left.text == DEVICE_COUNT.text):
+        if type(right) is Scalar and right.number is not None:
+            return _count_comparison(operator, right.number)
+        if operator in (cst.GreaterThan, cst.GreaterThanEqual):
+            # `device_count() > local_rank`: no count of GPUs is enough on a machine without one.
+            return Flag(None, False, availability=True)
+        return None
+    if type(right) is not Scalar:
+        return None
+    if type(left) is Device:
+        accel, cpu = left.accel, left.cpu
+    elif type(left) is Opaque and left.name and names.names_device(left.name):
+        accel, cpu = "accel", None
+    elif type(left) is Opaque and left.name and names.device_flag(left.name) is not None:
+        return _flag_comparison(names.device_flag(left.name), operator, right)
+    else:
+        return None
+    text = right.text
+    if text is None:
+        return None
+    is_cpu = text == "cpu"
+    is_accel = bool(api.DEVICE_LITERAL.match(text)) or text in api.ACCELERATOR_KINDS
+
+    def world(kind: Optional[str]) -> Optional[bool]:
+        if kind is None or not (is_cpu or is_accel):
+            return None
+        same = (kind == "host") == is_cpu
+        if operator in (cst.Equal, cst.Is, cst.In):
+            return same
+        if operator in (cst.NotEqual, cst.IsNot, cst.NotIn):
+            return not same
+        return None
+
+    return Flag(world(accel), world(cpu if cpu is not None else "host" if accel == "accel" else None))
+
+
+def _count_comparison(operator: type, number: float) -> Optional[Flag]:
+    accel = {(cst.GreaterThan, 0): True, (cst.GreaterThanEqual, 1): True, (cst.NotEqual, 0): True,
+             (cst.Equal, 0): False, (cst.LessThan, 1): False}.get((operator, number))
+    zero = {cst.GreaterThan: 0 > number, cst.GreaterThanEqual: 0 >= number, cst.Equal: number == 0,
+            cst.NotEqual: number != 0, cst.LessThan: 0 < number, cst.LessThanEqual: 0 <= number}
+    return Flag(accel, zero.get(operator), availability=True)
+
+
+def _flag_comparison(choice: bool, operator: type, right: Scalar) -> Optional[Flag]:
+    """`args.gpu is not None`, `args.gpu >= 0`, `args.gpu == -1`: a flag naming a GPU."""
+    chooses_cpu = None
+    if right.text is None and right.number is None and operator in (cst.Is, cst.Equal):
+        chooses_cpu = True
+    elif right.text is None and right.number is None and operator in (cst.IsNot, cst.NotEqual):
+        chooses_cpu = False
+    elif right.number is not None:
+        if operator in (cst.GreaterThanEqual,) and right.number >= 0:
+            chooses_cpu = False
+        elif operator is cst.Equal and right.number < 0:
+            chooses_cpu = True
+        elif operator in (cst.LessThan,) and right.number <= 0:
+            chooses_cpu = True
+        elif operator is cst.NotEqual and right.number < 0:
+            chooses_cpu = False
+    if chooses_cpu is None:
+        return None
+    accel_world = not chooses_cpu if choice else chooses_cpu
+    return Flag(accel_world, not accel_world)
+
+
+def _choose(test: Flag, body: Value, orelse: Value) -> Value:
+    """`a if c else b`: the accelerator world's arm; a device keeps the CPU world's arm."""
+    if test.accel is True:
+        chosen = body
+    elif test.accel is False:
+        chosen = orelse
+    else:
+        chosen = join(body, orelse)
+    if type(chosen) is Device and test.cpu is not None:
+        other = body if test.cpu else orelse
+        cpu = other.cpu if type(other) is Device else "host" if _is_cpu_text(other) else None
+        return replace(chosen, cpu=cpu)
+    if type(chosen) is Scalar and chosen.text is not None and test.accel is not None and test.cpu is not None:
+        other = body if test.cpu else orelse
+        other_cpu = other.cpu if type(other) is Device else "host" if _is_cpu_text(other) else None
+        if chosen is not other and other_cpu == "host" and api.DEVICE_LITERAL.match(chosen.text):
+            return Device("accel", "host", None, spelled=None)
+        other_text = other.text if type(other) is Scalar else None
+        if chosen is not other and other_text and api.DEVICE_LITERAL.match(chosen.text) and \
+                api.DEVICE_LITERAL.match(other_text):
+            # `"cuda:1" if a else "cuda:0"`: a GPU either way, named where the first arm is.
+            return Device("accel", "accel", chosen.node, conditional=True)
+        if chosen is not other:
+            # `"nccl" if torch.cuda.is_available() else "gloo"`: one string per world; neither is
+            # the value everywhere.
+            return replace(chosen, node=None, template=None)
+    return chosen
+
+
+def _is_cpu_text(value: Value) -> bool:
+    return type(value) is Scalar and value.text == "cpu"
+
+
+Evaluator._dispatch = {
+    cst.Name: Evaluator._name,
+    cst.Attribute: Evaluator._attribute,
+    cst.Call: Evaluator._call,
+    cst.SimpleString: Evaluator._string,
+    cst.ConcatenatedString: Evaluator._concatenated,
+    cst.FormattedString: Evaluator._fstring,
+    cst.Integer: Evaluator._number,
+    cst.Float: Evaluator._number,
+    cst.Imaginary: lambda self, node, st: Scalar(),
+    cst.Tuple: Evaluator._sequence,
+    cst.List: Evaluator._sequence,
+    cst.Set: Evaluator._sequence,
+    cst.Dict: Evaluator._dict,
+    cst.ListComp: Evaluator._comprehension,
+    cst.SetComp: Evaluator._comprehension,
+    cst.GeneratorExp: Evaluator._comprehension,
+    cst.DictComp: Evaluator._comprehension,
+    cst.Lambda: Evaluator._lambda,
+    cst.BinaryOperation: Evaluator._binary,
+    cst.UnaryOperation: Evaluator._unary,
+    cst.BooleanOperation: Evaluator._boolean,
+    cst.Comparison: Evaluator._comparison,
+    cst.IfExp: Evaluator._ifexp,
+    cst.NamedExpr: Evaluator._named,
+    cst.Subscript: Evaluator._subscript,
+    cst.Ellipsis: lambda self, node, st: Scalar(),
+    cst.Await: lambda self, node, st: self.eval(node.expression, st),
+    cst.StarredElement: lambda self, node, st: self.eval(node.value, st),
+    cst.Yield: lambda self, node, st: self.yielded(node, st),
+}

@@ -1,0 +1,1100 @@
+"""The statement interpreter: runs a module's code over abstract values.
+
+- Branches run from the same state and join, whatever their order; a condition about the
+  device (`torch.cuda.is_available()`, `args.cuda`) picks its arm in each world.
+- Loops run until their state is stable, so iteration n meets iteration n + 1; only the pass
+  over the stable state records observations.
+- `return`, `raise`, `break`, `continue` and exits end their path; `sys.exit()` without a GPU
+  ends the CPU world's path, so what follows requires CUDA.
+- Functions are interpreted where they are called, with the values they are given (the result
+  is kept per function and arguments, so a second call with the same values costs nothing).
+  Functions nobody in the file calls run once on their own, with unknown arguments, after the
+  module; a method starts from the object its class's `__init__` (and a test's `setUp`) builds,
+  never from another method's leftovers. `forward` of a module class nobody calls runs with the
+  module and its inputs on the device, marked as assumed.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Optional
+
+import libcst as cst
+
+from devlint.lint.model import conventions as names
+from devlint.lint.model import torch_api as api
+from devlint.lint.model.evaluate import NONE, Evaluator, code
+from devlint.lint.model.observations import ModuleContainer, Observations
+from devlint.lint.model.state import (
+    ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
+)
+from devlint.lint.model.values import (
+    OPAQUE, Device, Func, Instance, Iterable, Klass, Maybe, Method, Module, Namespace, Opaque,
+    Place, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
+)
+from devlint.lint.syntax import dotted, string_value, walk
+
+MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
+MAX_DEPTH = 8  # calls inside calls
+MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall the run
+
+
+class Interpreter(Evaluator):
+    def __init__(self, module: cst.Module, loader_prior: bool = True, test_file: bool = False) -> None:
+        self.module = module
+        self.loader_prior = loader_prior
+        self.obs = Observations()
+        self.frame = Frame(None)
+        self.frames: list[Frame] = []
+        self.module_env: dict = {}
+        self.memo: dict = {}
+        self.functions: dict[int, FuncInfo] = {}
+        self.classes: dict[int, ClassInfo] = {}
+        self.analyzed: set[int] = set()
+        self.bound_at: dict[int, frozenset] = {}
+        self.loops: dict[int, LoopInfo] = {}
+        self.early_moves: dict = {}  # (loop, name) -> the statement that moved it before the loop
+        self.instances: dict = {}  # class -> the objects this file builds of it, joined
+        self.moved_classes: set = set()
+        self.statement: Optional[cst.SimpleStatementLine] = None
+        self.discarding: Any = None
+        self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
+        self.default_device: Optional[Device] = None
+        self.default_device_set = False
+        self.distributed = False
+        self.visible_devices = False  # CUDA_VISIBLE_DEVICES: index 0 is each process's own GPU
+        self.fallback = False  # the file chooses the CPU when no GPU is there
+        self.nccl_required = False
+        self.exiting = False
+        self.requires_cuda = False  # set by a torch.cuda call that needs a GPU, per statement
+        self.cuda_only_module = False  # the module imports a CUDA-only package
+        self.calls = 0
+        self.depth = 0
+        self.test_depth = int(test_file)  # a test pins devices on purpose
+
+    # --- the program ------------------------------------------------------------------------
+
+    def run(self) -> Observations:
+        st = State({})
+        self.module_env = st.env
+        st = self.block(self.module.body, st)
+        self.module_env = st.env if st.env else self.module_env
+        self.run_uncalled()
+        return self.obs
+
+    def run_uncalled(self) -> None:
+        """Functions and methods no code of this file called: once each, on their own."""
+        for info in list(self.functions.values()):
+            if id(info) in self.analyzed or info.node is None or type(info.node) is cst.Lambda:
+                continue
+            if info.never_runs:
+                continue
+            self.run_alone(info)
+
+    def run_alone(self, info: FuncInfo) -> None:
+        st = State(dict(self.module_env), cpu=info.defined_cpu)
+        args: list = []
+        if info.cls is not None and not info.static:
+            receiver = self.receiver_for(info)
+            if receiver is None:
+                return
+            args.append(receiver)
+        for name, kind, default, annotation in info.params[len(args):]:
+            args.append(self.parameter_value(info, name, annotation))
+        self.call_function(Func(info), args, {}, info.node, st, alone=True)
+
+    def receiver_for(self, info: FuncInfo) -> Optional[Value]:
+        """`self` for a method run on its own: the object `__init__` (and `setUp`) builds; for
+        `forward` of a module class, that module on the device."""
+        cls = info.cls
+        if info.classmethod:
+            return Klass(cls)
+        st = State(dict(self.module_env))
+        built = self.instances.get(id(cls))
+        # The objects this file builds, else one built from unknown arguments.
+        obj = built if built is not None else self.construct(cls.node, cls, [], {}, st, unknown_args=True)
+        if cls.is_test:
+            setup = cls.lookup("setUp")
+            if type(setup) is Func and setup.info is not info:
+                _, after = self.call_function(setup, [obj], {}, cls.node, st)
+                obj = after if after is not None else obj
+        if type(obj) is Module and runs_on_device(info.name):
+            observed = cls in self.moved_classes or cls.framework
+            return replace(obj, place=Place.DEVICE, assumed=not observed,
+                           moves_inputs=cls.framework)
+        if type(obj) is Module:
+            return replace(obj, place=Place.UNKNOWN)
+        return obj
+
+    def parameter_value(self, info: FuncInfo, name: str, annotation: Optional[str]) -> Value:
+        """An argument nobody passed: unknown, except by the conventions of `conventions`."""
+        if annotation is not None and annotation.endswith("DataLoader"):
+            return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
+        if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
+            observed = info.cls in self.moved_classes or info.cls.framework
+            if annotation is None or annotation.rsplit(".", 1)[-1] in ("Tensor", "FloatTensor", "LongTensor"):
+                return Tensor(Place.DEVICE, "input", info.node, plain=info.name == "forward",
+                              assumed=not observed)
+        return Opaque(name)
+
+    # --- blocks and statements --------------------------------------------------------------
+
+    def block(self, statements: Any, st: State) -> State:
+        for statement in statements:
+            if not st.live:
+                break
+            st = self.statement_(statement, st)
+        return st
+
+    def suite(self, suite: Any, st: State) -> State:
+        if type(suite) is cst.SimpleStatementSuite:
+            # `for x in l: x = x.to(d)` has no line of its own for a fix to edit
+            previous = self.statement
+            st = self.line(suite.body, None, st)
+            self.statement = previous
+            return st
+        return self.block(suite.body, st)
+
+    def statement_(self, node: Any, st: State) -> State:
+        kind = type(node)
+        if kind is cst.SimpleStatementLine:
+            st = self.line(node.body, node, st)
+            self.statement = None
+            return st
+        handler = self._statements.get(kind)
+        return handler(self, node, st) if handler is not None else st
+
+    def line(self, statements: Any, line: Any, st: State) -> State:
+        self.statement = line
+        for small in statements:
+            if not st.live:
+                break
+            st = self.small(small, st)
+        return st
+
+    def small(self, node: Any, st: State) -> State:
+        self.requires_cuda = False
+        st = self.small_statement(node, st)
+        if self.requires_cuda:
+            self.requires_cuda = False
+            return State(st.env, st.accel, False)
+        return st
+
+    def small_statement(self, node: Any, st: State) -> State:
+        kind = type(node)
+        if kind is cst.Expr:
+            return self.expression_statement(node, st)
+        if kind is cst.Assign:
+            value = self.eval(node.value, st)
+            for target in node.targets:
+                self.bind(target.target, value, st, self.statement or node)
+            return st
+        if kind is cst.AnnAssign:
+            if node.value is not None:
+                self.bind(node.target, self.eval(node.value, st), st, self.statement or node)
+            return st
+        if kind is cst.AugAssign:
+            old = self.value(node.target, st)
+            new = self.value(node.value, st)
+            operator = _AUGMENTED.get(type(node.operator))
+            value = self.arithmetic(node, node.target, old, node.value, new, st, operator) \
+                if operator is not None else OPAQUE
+            self.bind(node.target, value, st, self.statement or node)
+            return st
+        if kind is cst.Return:
+            value = self.eval(node.value, st) if node.value is not None else NONE
+            self.frame.returns.append((st.copy(), unwrap(value)))
+            if node.value is not None:
+                self.returned_from_forward(node.value, unwrap(value), st)
+            return st.dead()
+        if kind is cst.Raise:
+            if node.exc is not None:
+                self.eval(node.exc, st)
+            return st.dead()
+        if kind is cst.Assert:
+            test = self.truth(self.value(node.test, st))
+            return State(st.env, st.accel and test.accel is not False, st.cpu and test.cpu is not False)
+        if kind is cst.Import:
+            for alias in node.names:
+                qualname = dotted(alias.name) or ""
+                if alias.asname is not None:
+                    st.env[alias.asname.name.value] = Ref(qualname)
+                else:
+                    root = qualname.split(".", 1)[0]
+                    st.env[root] = Ref(root)
+            return self.imported([dotted(a.name) or "" for a in node.names], st)
+        if kind is cst.ImportFrom:
+            return self.import_from(node, st)
+        if kind in (cst.Break, cst.Continue):
+            if self.frame.loops:
+                loop = self.frame.loops[-1]
+                (loop.breaks if kind is cst.Break else loop.continues).append(st.copy())
+            return st.dead()
+        if kind is cst.Del:
+            for target in _targets(node.target):
+                if type(target) is cst.Name:
+                    st.env.pop(target.value, None)
+            return st
+        return st
+
+    def expression_statement(self, node: cst.Expr, st: State) -> State:
+        value = node.value
+        if type(value) is cst.Call and type(value.func) is cst.Attribute and \
+                value.func.attr.value in ("to", "cuda", "cpu", "type"):
+            self.discarding = value
+        self.exiting = False
+        self.eval(value, st)
+        self.discarding = None
+        if type(value) is cst.Call:
+            callee = self.value(value.func, st) if type(value.func) in (cst.Name, cst.Attribute) else None
+            if self.exiting or (type(callee) is Ref and callee.qualname in api.EXITS):
+                self.exiting = False
+                return st.dead()
+        return st
+
+    def imported(self, modules: list, st: State) -> State:
+        """Past an import of a CUDA-only package (TensorRT, Triton kernels), only a machine
+        with a GPU runs on; Ray gives each worker its own GPU as device 0."""
+        roots = {m.split(".", 1)[0] for m in modules}
+        if roots & api.PER_PROCESS_GPU_PACKAGES:
+            self.visible_devices = True
+        if roots & api.CUDA_ONLY_PACKAGES:
+            if self.frame.function is None and self.frame.cls is None:
+                self.cuda_only_module = True  # its functions are kernels or wrappers of them
+            return State(st.env, st.accel, False)
+        return st
+
+    def import_from(self, node: cst.ImportFrom, st: State) -> State:
+        module = dotted(node.module) if node.module is not None else ""
+        if not node.relative:
+            st = self.imported([module or ""], st)
+        if type(node.names) is cst.ImportStar:
+            return st
+        if node.relative:
+            module = "." * len(node.relative) + (module or "")
+        for alias in node.names:
+            name = alias.name.value if type(alias.name) is cst.Name else dotted(alias.name) or ""
+            bound = alias.asname.name.value if alias.asname is not None else name
+            st.env[bound] = Ref(f"{module}.{name}" if module else name)
+        return st
+
+    # --- compound statements ----------------------------------------------------------------
+
+    def if_(self, node: cst.If, st: State) -> State:
+        test = self.truth(self.value(node.test, st))
+        rank = names.names_rank(code(node.test))
+        self.rank_guard += rank
+        body = self.suite(node.body, st.copy(accel=st.accel and test.accel is not False,
+                                             cpu=st.cpu and test.cpu is not False))
+        other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
+        if node.orelse is None:
+            orelse = other
+        elif type(node.orelse) is cst.If:
+            orelse = self.if_(node.orelse, other) if other.live else other
+        else:
+            orelse = self.suite(node.orelse.body, other) if other.live else other
+        self.rank_guard -= rank  # `if distributed: ... else: cuda(0)`: both arms chose by rank
+        joined = join_states([body, orelse])
+        if test.accel is True and test.cpu is False and test.availability and joined.cpu:
+            self.fallback = True  # `if torch.cuda.is_available(): model.cuda()`: a choice
+        return joined
+
+    def for_(self, node: cst.For, st: State) -> State:
+        iterated = self.value(node.iter, st)
+        element = self.element_of(iterated, node)
+        info = self.loop_info(node, iterated)
+
+        def bind_target(state: State) -> None:
+            self.bind(node.target, element, state, node, entry=st)
+
+        return self.loop(node, info, st, bind_target, None)
+
+    def while_(self, node: cst.While, st: State) -> State:
+        return self.loop(node, self.loop_info(node, None), st, None, node.test)
+
+    def loop(self, node: Any, info: LoopInfo, entry: State, bind_target, test: Any) -> State:
+        """Run the body until the state at its head no longer changes. Observations of the
+        passes before are dropped: they saw an unfinished state."""
+        frame = LoopFrame(info)
+        self.frame.loops.append(frame)
+        head = entry
+        exits: list = []
+        for attempt in range(MAX_LOOP_PASSES):
+            saved = self.obs
+            self.obs = Observations()
+            frame.breaks, frame.continues = [], []
+            body_state, exit_state = self.enter(head, test)
+            if bind_target is not None:
+                bind_target(body_state)
+            first = _first_statement(node.body)
+            if first is not None:
+                self.bound_here(first, body_state)
+            out = self.suite(node.body, body_state)
+            back = join_states([out] + frame.continues)
+            following = join_states([entry, back])
+            stable = following.same(head) or attempt == MAX_LOOP_PASSES - 1
+            if stable:
+                saved.extend(self.obs)
+                self.obs = saved
+                exits = [exit_state if test is not None else following] + frame.breaks
+                break
+            self.obs = saved
+            head = _widen(head, following) if attempt == MAX_LOOP_PASSES - 2 else following
+        self.frame.loops.pop()
+        end = join_states(exits[:1])
+        if node.orelse is not None and end.live:
+            end = self.suite(node.orelse.body, end)
+        return join_states([end] + exits[1:])
+
+    def enter(self, head: State, test: Any) -> tuple[State, State]:
+        """The states entering the body and leaving the loop from its head."""
+        if test is None:
+            return head.copy(), head
+        flag = self.truth(self.value(test, head))
+        body = head.copy(accel=head.accel and flag.accel is not False, cpu=head.cpu and flag.cpu is not False)
+        leave = head.copy(accel=head.accel and flag.accel is not True, cpu=head.cpu and flag.cpu is not True)
+        return body, leave
+
+    def try_(self, node: Any, st: State) -> State:
+        body = self.suite(node.body, st.copy())
+        caught = join_states([st, body]) if body is not st else st
+        outs = []
+        for handler in node.handlers:
+            inner = caught.copy() if caught.live else st.copy()
+            if handler.type is not None:
+                self.eval(handler.type, inner)
+            if handler.name is not None:
+                self.bind(handler.name.name, OPAQUE, inner, handler)
+            outs.append(self.suite(handler.body, inner))
+        if node.orelse is not None and body.live:
+            body = self.suite(node.orelse.body, body)
+        end = join_states([body] + outs)
+        if node.finalbody is not None:
+            end = self.suite(node.finalbody.body, end if end.live else st.copy())
+        return end
+
+    def with_(self, node: cst.With, st: State) -> State:
+        effects = []
+        for item in node.items:
+            value = self.value(item.item, st)
+            effects.append(self.context_effect(item.item, value, st))
+            if item.asname is not None:
+                self.bind(item.asname.name, _entered(value), st, self.statement or node)
+        fake = any(undo == "fake" for undo in effects)
+        body = self.suite(node.body, st.copy(cpu=False) if fake else st)
+        if fake:
+            body = State(body.env, body.accel, body.live and st.cpu)
+        for undo in reversed(effects):
+            if callable(undo):
+                undo()
+        return body
+
+    def context_effect(self, expr: Any, value: Value, st: State):
+        """`with torch.no_grad()`, `with torch.device('cuda')`, `with pytest.raises(...)`."""
+        callee = self.value(expr.func, st) if type(expr) is cst.Call else value
+        qualname = callee.qualname if type(callee) is Ref else dotted(expr.func) if type(expr) is cst.Call else None
+        if qualname is None:
+            return None
+        if qualname in api.NO_GRAD:
+            self.no_grad += 1
+            return lambda: setattr(self, "no_grad", self.no_grad - 1)
+        if api.EXPECT_RAISE.search(qualname):
+            self.expect_raise += 1
+            return lambda: setattr(self, "expect_raise", self.expect_raise - 1)
+        if api.FAKE_CONTEXTS.search(qualname):
+            return "fake"  # fake or meta tensors: a device literal inside allocates nothing
+        if qualname in api.DEVICE_CONTEXTS and type(value) is Device:
+            previous = self.default_device
+            self.default_device = value
+            return lambda: setattr(self, "default_device", previous)
+        return None
+
+    def match_(self, node: Any, st: State) -> State:
+        self.eval(node.subject, st)
+        outs = [st]
+        for case in node.cases:
+            outs.append(self.suite(case.body, st.copy()))
+        return join_states(outs)
+
+    # --- definitions ------------------------------------------------------------------------
+
+    def function_def(self, node: cst.FunctionDef, st: State) -> State:
+        info = self.function_info(node)
+        # Defined past `assert torch.cuda.is_available()` (or an exit without CUDA): a machine
+        # without a GPU never gets to call it.
+        info.defined_cpu = info.defined_cpu and st.cpu
+        for decorator in node.decorators:
+            self.decorate(info, decorator.decorator, st)
+        closure = dict(st.env) if self.frame.function is not None else None
+        if self.frame.closure is not None and closure is not None:
+            closure = {**self.frame.closure, **closure}
+        st.env[node.name.value] = Func(info, closure)
+        return st
+
+    def function_info(self, node: Any) -> FuncInfo:
+        info = self.functions.get(id(node))
+        if info is not None:
+            return info
+        name = node.name.value if type(node) is cst.FunctionDef else "<lambda>"
+        info = FuncInfo(node, name, cls=self.frame.cls)
+        info.params = self.parameters(node.params)
+        info.locals = local_names(node)
+        info.generator = type(node) is cst.FunctionDef and _yields(node.body)
+        info.is_test = bool(names.TEST_NAME.search(name)) or (info.cls is not None and info.cls.is_test)
+        info.needs_cuda = (type(node) is cst.FunctionDef and names.CUDA_PURPOSE.search(name) is not None) \
+            or (info.cls is not None and info.cls.needs_cuda) or self.cuda_only_module \
+            or any(names.GPU_PARAMETER.search(p[0]) for p in info.params)
+        if type(node) is cst.FunctionDef and info.cls is not None and name in ("_apply", "to", "cuda"):
+            info.cls.moves_itself = True
+        self.functions[id(node)] = info
+        return info
+
+    def parameters(self, params: cst.Parameters) -> tuple:
+        out = []
+        saved = self.frame
+        guard = State(dict(self.module_env), accel=True, cpu=False)  # a default is no choice
+        for kind, group in (("positional", params.posonly_params), ("positional", params.params),
+                            ("keyword", params.kwonly_params)):
+            for param in group:
+                default = self.value(param.default, guard) if param.default is not None else None
+                annotation = dotted(param.annotation.annotation) if param.annotation is not None else None
+                out.append((param.name.value, kind, default, annotation))
+        self.frame = saved
+        for kind, star in (("*", params.star_arg), ("**", params.star_kwarg)):
+            if type(star) is cst.Param:
+                out.append((star.name.value, kind, None, None))
+        return tuple(out)
+
+    def decorate(self, info: FuncInfo, decorator: Any, st: State) -> None:
+        target = decorator.func if type(decorator) is cst.Call else decorator
+        value = self.value(target, State(st.env, True, False))
+        qualname = value.qualname if type(value) is Ref else dotted(target) or ""
+        last = qualname.rsplit(".", 1)[-1]
+        if qualname in api.NO_GRAD or last in ("no_grad", "inference_mode"):
+            info.no_grad = True
+        elif last == "staticmethod":
+            info.static = True
+        elif last == "classmethod":
+            info.classmethod = True
+        elif last in ("property", "cached_property"):
+            info.prop = True
+        elif last == "skip":
+            info.never_runs = True
+        elif api.SKIP_DECORATORS.search(qualname) and type(decorator) is cst.Call and decorator.args:
+            condition = self.truth(self.value(decorator.args[0].value, State(st.env, True, True)))
+            skips_without_gpu = condition.cpu is True if last in ("skipIf", "skipif", "skip_if") \
+                else condition.cpu is False
+            if skips_without_gpu:
+                info.needs_cuda = True
+            if names.names_rank(code(decorator.args[0].value)):
+                info.rank_skip = True
+        elif _gpu_marker(decorator):
+            # `@requires_cuda`, `@gpu_test(gpu_count=1)`, `@RunIf(min_cuda_gpus=1)`: a marker that
+            # runs the function only where a GPU is.
+            info.needs_cuda = True
+
+    def class_def(self, node: cst.ClassDef, st: State) -> State:
+        info = self.classes.get(id(node))
+        if info is None:
+            bases = tuple(self.value(b.value, st) for b in node.bases)
+            info = ClassInfo(node, node.name.value, bases)
+            info.is_module = any(_is_module_base(b) for b in bases)
+            info.framework = any(type(b) is Ref and api.is_framework_module(b.qualname) or
+                                 type(b) is Klass and b.info.framework for b in bases)
+            info.is_test = bool(names.TEST_NAME.search(info.name)) or any(
+                (type(b) is Ref and b.qualname.endswith("TestCase")) or
+                (type(b) is Klass and b.info.is_test) for b in bases)
+            info.needs_cuda = names.CUDA_PURPOSE.search(info.name) is not None or any(
+                _gpu_marker(d.decorator) for d in node.decorators)  # `@ray.remote(num_gpus=1)`
+            self.classes[id(node)] = info
+            outer = self.frame
+            self.frame = Frame(None, cls=info)
+            body = State(dict(st.env), st.accel, st.cpu)
+            names_before = set(body.env)
+            self.block(node.body.body, body)
+            self.frame = outer
+            info.namespace = {k: v for k, v in body.env.items() if k not in names_before or body.env[k] is not st.env.get(k)}
+        st.env[node.name.value] = Klass(info)
+        return st
+
+    # --- calls into this file's code --------------------------------------------------------
+
+    def call_function(self, func: Func, args: list, kwargs: dict, node: Any, st: State,
+                      alone: bool = False) -> tuple[Value, Optional[Value]]:
+        """Interpret `func` with these arguments: (what it returns, `self` after it)."""
+        info = func.info
+        self.analyzed.add(id(info))
+        if info.never_runs:
+            return OPAQUE, None
+        accel = st.accel
+        cpu = st.cpu and not info.needs_cuda and info.defined_cpu
+        key = (id(info.node), tuple(args), tuple(sorted(kwargs.items(), key=lambda kv: kv[0])),
+               accel, cpu, self.no_grad > 0, self.rank_guard > 0, self.expect_raise > 0)
+        try:
+            cached = self.memo.get(key)
+        except TypeError:  # an unhashable value: compute without the memo
+            key, cached = None, None
+        if cached is not None:
+            self.obs.extend(cached[2])
+            return cached[0], cached[1]
+        if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
+            return OPAQUE, None
+        self.calls += 1
+        result = self._interpret(func, args, kwargs, accel, cpu)
+        if key is not None:
+            self.memo[key] = result
+        self.obs.extend(result[2])
+        return result[0], result[1]
+
+    def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool):
+        info = func.info
+        env = self.bind_parameters(info, args, kwargs)
+        saved = (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
+                 self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad)
+        self.frames.append(self.frame)
+        self.frame = Frame(info, func.closure)
+        self.obs = Observations()
+        self.statement, self.discarding = None, None
+        self.ifexp_depth = 0
+        self.no_grad += info.no_grad
+        self.test_depth += info.is_test
+        self.depth += 1
+        try:
+            st = State(env, accel, cpu)
+            if type(info.node) is cst.Lambda:
+                value = self.value(info.node.body, st)
+                self.frame.returns.append((st, value))
+                end = st.dead()
+            else:
+                end = self.suite(info.node.body, st)
+            returns = self.frame.returns
+            if end.live:
+                returns.append((end, NONE))
+            result = _join_all(v for _, v in returns) if returns else OPAQUE
+            if info.generator:
+                result = Iterable(_join_all(self.frame.yields) if self.frame.yields else OPAQUE,
+                                  node=info.node)
+            receiver = None
+            if info.params and info.cls is not None and not info.static:
+                first = info.params[0][0]
+                receivers = [unwrap(s.env[first]) for s, _ in returns if first in s.env]
+                receiver = _join_all(receivers) if receivers else None
+            observations = self.obs
+        finally:
+            self.depth -= 1
+            self.test_depth -= info.is_test
+            (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
+             self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad) = saved
+            self.frames.pop()
+        return result, receiver, observations
+
+    def bind_parameters(self, info: FuncInfo, args: list, kwargs: dict) -> dict:
+        env: dict = {}
+        positional = list(args)
+        extra_kwargs = dict(kwargs)
+        for name, kind, default, annotation in info.params:
+            if kind == "*":
+                env[name] = Seq("tuple", tuple(positional), _join_all(positional) if positional else OPAQUE)
+                positional = []
+                continue
+            if kind == "**":
+                env[name] = Seq("dict", None, _join_all(extra_kwargs.values()) if extra_kwargs else OPAQUE)
+                continue
+            if kind == "positional" and positional:
+                value = positional.pop(0)
+            elif name in extra_kwargs:
+                value = extra_kwargs.pop(name)
+            elif "**" in extra_kwargs or "*" in extra_kwargs:
+                value = Opaque(name)
+            elif default is not None:
+                value = _default(name, default)
+            else:
+                value = self.parameter_value(info, name, annotation) if not args else Opaque(name)
+            env[name] = self.by_convention(info, name, unwrap(value))
+        return env
+
+    def by_convention(self, info: FuncInfo, name: str, value: Value) -> Value:
+        """What an unknown argument is taken to be, by its name (see `conventions`)."""
+        if type(value) is not Opaque:
+            return value
+        if names.names_model(name) and info.takes_device and not names.names_loader(name):
+            return Module(Place.DEVICE, info.node, assumed=True, spelled=name)
+        if names.names_loader(name) and self.loader_prior:
+            return Iterable(Tensor(Place.HOST, "batch", None, plain=False, assumed=True), loader=True)
+        return Opaque(name)
+
+    def construct(self, node: Any, info: ClassInfo, args: list, kwargs: dict, st: State,
+                  unknown_args: bool = False) -> Value:
+        """`Cls(...)`: the object `__init__` leaves behind."""
+        ident = id(node)
+        if info.is_module:
+            obj: Value = Module(Place.HOST, node, cls=info, ident=ident)
+        else:
+            obj = Instance(info, (), ident)
+        init = info.lookup("__init__")
+        if type(init) is not Func:
+            return obj
+        if unknown_args:
+            values = [obj] + [Opaque(p[0]) for p in init.info.params[1:]
+                              if p[1] == "positional" and p[2] is None]
+            call_kwargs: dict = {}
+        else:
+            values = [obj] + [v for _, v in args]
+            call_kwargs = {k: v for k, (_, v) in kwargs.items()}
+        _, after = self.call_function(init, values, call_kwargs, node, st)
+        built = after if type(after) in (Module, Instance) else obj
+        if not unknown_args:
+            known = self.instances.get(id(info))
+            self.instances[id(info)] = built if known is None else join(known, built)
+        return built
+
+    def super_value(self, st: State) -> Value:
+        """`super()`: the first base class of this file, bound to `self`; else unknown."""
+        info = self.frame.function
+        if info is None or info.cls is None or not info.params:
+            return OPAQUE
+        receiver = st.env.get(info.params[0][0])
+        for base in info.cls.bases:
+            if type(base) is Klass:
+                return _Super(base.info, unwrap(receiver) if receiver is not None else OPAQUE)
+        return OPAQUE
+
+    def call_method(self, node: Any, receiver: Value, name: str, args: list, kwargs: dict, st: State) -> Value:
+        if type(receiver) is _Super:
+            member = receiver.info.lookup(name)
+            if type(member) is Func:
+                method = Method(member, receiver.receiver, _self_node(self.frame))
+                return self.call_method_value(node, method, args, kwargs, st)
+            return NONE
+        return super().call_method(node, receiver, name, args, kwargs, st)
+
+    def returned_from_forward(self, node: Any, value: Value, st: State) -> None:
+        """`forward` of a module on the device handing back a CPU tensor it made: the caller's
+        device tensors meet it next (a plain attribute or a factory is the cause)."""
+        info = self.frame.function
+        if info is None or info.name != "forward" or info.cls is None or not info.params:
+            return
+        receiver = unwrap(st.env.get(info.params[0][0], OPAQUE))
+        if type(receiver) is Module and receiver.place is Place.DEVICE and \
+                type(value) is Tensor and value.place is Place.HOST and not value.scalar and \
+                value.why in ("attr", "factory"):
+            from devlint.lint.model.observations import Meeting, Side
+
+            self.obs.meetings.append(Meeting("return", node, Side(node, value),
+                                             Side(None, receiver), self.where(st), None))
+
+    def yielded(self, node: cst.Yield, st: State) -> Value:
+        if node.value is not None:
+            value = self.value(node.value, st)
+            if type(node.value) is cst.From:
+                value = self.element_of(value, node)
+            self.frame.yields.append(value)
+        return OPAQUE
+
+    # --- binding ----------------------------------------------------------------------------
+
+    def bind(self, target: Any, value: Value, st: State, statement: Any, entry: Optional[State] = None) -> None:
+        """`target = value`: names, unpacking, attributes and subscripts."""
+        kind = type(target)
+        if kind is cst.Name:
+            value = unwrap(value)
+            if type(value) is Opaque and not value.name:
+                value = Opaque(target.value)  # conventions read the name it is known by
+            st.env[target.value] = self.named(target.value, value, statement, entry or st)
+        elif kind in (cst.Tuple, cst.List):
+            elements = [e for e in target.elements]
+            value = unwrap(value)
+            for position, element in enumerate(elements):
+                if type(element) is cst.StarredElement:
+                    self.bind(element.value, Seq("list", None, _element_value(value)), st, statement, entry)
+                    continue
+                self.bind(element.value, _unpack(value, position, len(elements)), st, statement, entry)
+        elif kind in (cst.Attribute, cst.Subscript):
+            self.store(target, unwrap(value), st, statement)
+        elif kind is cst.StarredElement:
+            self.bind(target.value, value, st, statement, entry)
+
+    def named(self, name: str, value: Value, statement: Any, before: State) -> Value:
+        """A value getting a name: batches remember where (a fix moves them right there), and a
+        batch rebinding a name that was moved before the loop remembers that move (DEV003)."""
+        if type(value) is Tensor and value.why in ("batch", "moved") and statement is not None:
+            premoved = value.premoved
+            if value.why == "batch" and type(statement) is cst.For:
+                # Seen on the first pass of the loops around (later passes join it away).
+                key = (id(statement), name)
+                premoved = self.early_moves.get(key) or _early_move(before.env.get(name), statement)
+                if premoved is not None:
+                    self.early_moves[key] = premoved
+            if value.why == "batch" and type(statement) is cst.SimpleStatementLine:
+                self.bound_here(statement, before)  # a batch fix goes right after it
+            moved_by = (statement, self.loop_nodes()) if value.why == "moved" else None
+            return replace(value, bound=(name, statement, self.loop_nodes()), premoved=premoved,
+                           moved_by=moved_by)
+        if type(value) is Seq and value.kind == "dict" and statement is not None and \
+                type(value.element) is Tensor and value.element.why == "moved":
+            moved = replace(value.element, moved_by=(statement, self.loop_nodes()))
+            return replace(value, element=moved)
+        return value
+
+    def loop_nodes(self) -> tuple:
+        return tuple(frame.info.node for frame in self.frame.loops)
+
+    def store(self, target: Any, value: Value, st: State, statement: Any = None) -> None:
+        """`obj.attr = value`, `obj[key] = value`, or an in-place change of `obj` itself."""
+        kind = type(target)
+        if kind is cst.Name:
+            if target.value in st.env or self.frame.function is None or target.value in self.frame.function.locals:
+                st.env[target.value] = value
+            return
+        if kind is cst.Attribute:
+            owner = self.value(target.value, st)
+            attr = target.attr.value
+            if type(owner) in (Opaque, Namespace) and type(target.value) is cst.Name:
+                # `args.device = torch.device(...)`: the attribute holds it from here on.
+                st.env[f"{target.value.value}.{attr}"] = value
+                return
+            if type(owner) in (Module, Instance):
+                if type(owner) is Module and owner.cls is not None:
+                    self.note_container(owner, attr, value, statement)
+                    value = self.plain_attribute(owner, attr, value, statement)
+                self.store(target.value, owner.with_attr(attr, value), st)
+            return
+        if kind is cst.Subscript:
+            owner = self.value(target.value, st)
+            for element in target.slice:
+                if type(element.slice) is cst.Index:
+                    self.eval(element.slice.value, st)
+            if type(owner) is Seq:
+                grown = Seq(owner.kind, None, join(owner.element, value) if owner.items != () else value,
+                            node=owner.node)
+                self.store(target.value, grown, st)
+            elif type(owner) is Tensor and not owner.plain and type(value) is Tensor and value.place is Place.DEVICE:
+                self.store(target.value, replace(owner, place=Place.DEVICE, why="moved"), st)
+
+    def plain_attribute(self, owner: Module, attr: str, value: Value, statement: Any) -> Value:
+        """`self.mean = torch.tensor(...)` in `__init__`: a plain attribute, which
+        `model.to(device)` leaves on the CPU (DEV010)."""
+        info = self.frame.function
+        if type(value) is Tensor and value.why == "factory" and info is not None and \
+                info.name == "__init__" and not owner.cls.moves_itself:
+            return replace(value, why="attr", attr=(owner.cls, attr, statement))
+        return value
+
+    def rebind_alias(self, ident: int, moved: Value, st: State) -> None:
+        """A module moved in place: every name (and attribute of a name) holding it moves too."""
+        for name, value in list(st.env.items()):
+            value = unwrap(value)
+            if type(value) is Module and value.ident == ident and value is not moved:
+                st.env[name] = replace(moved, attrs=value.attrs if moved.cls is None else moved.attrs)
+            elif type(value) in (Module, Instance):
+                for attr, inner in value.attrs:
+                    if type(inner) is Module and inner.ident == ident and inner is not moved:
+                        st.env[name] = value.with_attr(attr, moved)
+
+    def note_container(self, owner: Module, attr: str, value: Value, statement: Any) -> None:
+        """`self.layers = [nn.Linear(...), ...]` in a module: a plain list of submodules."""
+        if type(value) is Seq and value.kind in ("list", "dict") and value.node is not None and \
+                _holds_modules(value):
+            if attr not in owner.cls.containers:
+                owner.cls.containers[attr] = ModuleContainer(owner.cls, attr, value.node, statement)
+
+    def note_wrapped(self, name: str) -> None:
+        info = self.frame.function
+        if info is not None and info.cls is not None and name.count(".") == 1:
+            info.cls.wrapped.add(name.split(".", 1)[1])
+
+    # --- what the rules ask ----------------------------------------------------------------
+
+    def bound_here(self, node: Any, st: State) -> None:
+        """Remember the names bound here on every path (a fix at this node may use them); the
+        same node seen in several contexts keeps what all of them bind."""
+        names_here = st.bound()
+        if self.frame.closure:
+            names_here |= frozenset(self.frame.closure)
+        names_here |= frozenset(k for k, v in self.module_env.items() if type(v) is not Maybe) \
+            if self.frame.function is not None else frozenset()
+        known = self.bound_at.get(id(node))
+        self.bound_at[id(node)] = names_here if known is None else known & names_here
+
+    def loop_info(self, node: Any, iterated: Optional[Value]) -> LoopInfo:
+        info = self.loops.get(id(node))
+        if info is None:
+            trains, binds, offloads = _loop_facts(node)
+            info = LoopInfo(node, trains, binds, offloads)
+            self.loops[id(node)] = info
+        if type(iterated) is Iterable and iterated.loader:
+            info.trains = True
+        return info
+
+    def in_test(self) -> bool:
+        return self.test_depth > 0
+
+    _statements: dict = {}
+
+
+Interpreter._statements = {
+    cst.If: Interpreter.if_,
+    cst.For: Interpreter.for_,
+    cst.While: Interpreter.while_,
+    cst.Try: Interpreter.try_,
+    cst.TryStar: Interpreter.try_,
+    cst.With: Interpreter.with_,
+    cst.FunctionDef: Interpreter.function_def,
+    cst.ClassDef: Interpreter.class_def,
+    cst.Match: Interpreter.match_,
+}
+
+
+class _Super(Value):
+    __slots__ = ("info", "receiver")
+
+    def __init__(self, info: ClassInfo, receiver: Value) -> None:
+        self.info, self.receiver = info, receiver
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Super and other.info is self.info and other.receiver == self.receiver
+
+    def __hash__(self) -> int:
+        return hash((id(self.info), self.receiver))
+
+
+_AUGMENTED = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo, cst.PowerAssign: cst.Power,
+    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+}
+
+
+def runs_on_device(method: str) -> bool:
+    """`forward`, and Lightning's `training_step`/`validation_step`/...: they see the module's
+    tensors on its device."""
+    return method == "forward" or method.endswith("_step")
+
+
+def _is_module_base(base: Value) -> bool:
+    if type(base) is Klass:
+        return base.info.is_module
+    if type(base) is Ref:
+        q = base.qualname
+        if q.startswith(("flax", "jax", "haiku", "equinox", "tensorflow", "keras", "mindspore",
+                         "paddle", "mlx", "oneflow", "jittor", "megengine", "mxnet")):
+            return False
+        last = q.rsplit(".", 1)[-1]
+        return last.endswith("Module") or last in api.MODULE_CONTAINERS or \
+            api.is_framework_module(q) or last in ("PreTrainedModel", "ModelMixin")
+    return False
+
+
+def _holds_modules(seq: Seq) -> bool:
+    values = seq.items if seq.items is not None else (seq.element,)
+    return any(type(v) is Module and not v.loss and not v.stateless or
+               (type(v) is Seq and _holds_modules(v)) for v in values)
+
+
+def _join_all(values) -> Value:
+    result = None
+    for value in values:
+        result = value if result is None else join(result, value)
+    return unwrap(result) if result is not None else OPAQUE
+
+
+def _unpack(value: Value, position: int, count: int) -> Value:
+    kind = type(value)
+    if kind is Seq:
+        if value.items is not None and len(value.items) == count:
+            return unwrap(value.items[position])
+        return value.element
+    if kind is Tensor:
+        return replace(value, plain=True)  # `x, y = batch`: the tensors of a batch
+    if kind is Module:
+        return replace(value, cls=None, attrs=())
+    if kind is Opaque and value.name.startswith("<"):
+        return value  # the parts of what a device-aware call made are device-aware too
+    return OPAQUE
+
+
+def _element_value(value: Value) -> Value:
+    if type(value) in (Seq, Iterable):
+        return value.element
+    if type(value) is Tensor:
+        return replace(value, plain=True)
+    return OPAQUE
+
+
+def _early_move(old: Optional[Value], loop: cst.For) -> Any:
+    """The statement that moved what a name held before this loop rebinds it to a batch."""
+    old = unwrap(old) if old is not None else None
+    if type(old) is Seq and type(old.element) is Tensor:
+        old = old.element
+    if type(old) is Tensor and old.moved_by is not None:
+        statement, loops = old.moved_by
+        if loop not in loops:
+            return statement
+    return None
+
+
+def _entered(value: Value) -> Value:
+    return value if type(value) in (Module, Tensor) else OPAQUE
+
+
+def _first_statement(body: Any) -> Any:
+    if type(body) is cst.IndentedBlock and body.body:
+        return body.body[0]
+    return None
+
+
+def _widen(head: State, following: State) -> State:
+    """What keeps changing becomes unknown: loops reach a fixpoint in a few passes."""
+    env = {k: (v if head.env.get(k) == v else OPAQUE) for k, v in following.env.items()}
+    return State(env, following.accel, following.cpu)
+
+
+def _targets(node: Any) -> list:
+    if type(node) in (cst.Tuple, cst.List):
+        return [e.value for e in node.elements]
+    return [node]
+
+
+def _self_node(frame: Frame) -> Any:
+    info = frame.function
+    if info is None or not info.params:
+        return None
+    return cst.Name(info.params[0][0])
+
+
+def _yields(body: Any) -> bool:
+    for node in walk(body):
+        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if type(node) is cst.Yield:
+            return True
+    return False
+
+
+def local_names(node: Any) -> frozenset:
+    """The names a function binds anywhere in its body (they are local, as Python decides
+    before the function runs), minus `global`/`nonlocal` ones."""
+    if type(node) is cst.Lambda:
+        return frozenset(p.name.value for p in node.params.params)
+    found: set[str] = set()
+    declared: set[str] = set()
+    params = node.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        found.add(param.name.value)
+    for star in (params.star_arg, params.star_kwarg):
+        if type(star) is cst.Param:
+            found.add(star.name.value)
+    pending = list(node.body.body) if type(node.body) is cst.IndentedBlock else list(node.body.body)
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind in (cst.FunctionDef, cst.ClassDef):
+            found.add(item.name.value)
+            continue
+        if kind is cst.Lambda or kind in (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp):
+            continue
+        if kind in (cst.Global, cst.Nonlocal):
+            declared.update(n.name.value for n in item.names)
+            continue
+        if kind in (cst.Assign,):
+            for target in item.targets:
+                found.update(_bound_names(target.target))
+        elif kind in (cst.AnnAssign, cst.AugAssign):
+            found.update(_bound_names(item.target))
+        elif kind is cst.For:
+            found.update(_bound_names(item.target))
+        elif kind is cst.NamedExpr:
+            found.update(_bound_names(item.target))
+        elif kind is cst.AsName:
+            found.update(_bound_names(item.name))
+        elif kind in (cst.Import, cst.ImportFrom) and type(getattr(item, "names", None)) is not cst.ImportStar:
+            for alias in item.names:
+                if alias.asname is not None:
+                    found.update(_bound_names(alias.asname.name))
+                else:
+                    found.add((dotted(alias.name) or "").split(".", 1)[0])
+            continue
+        pending.extend(_children(item))
+    return frozenset(found - declared)
+
+
+def _bound_names(target: Any) -> list:
+    if type(target) is cst.Name:
+        return [target.value]
+    if type(target) in (cst.Tuple, cst.List):
+        return [n for e in target.elements for n in _bound_names(e.value)]
+    if type(target) is cst.StarredElement:
+        return _bound_names(target.value)
+    return []
+
+
+def _children(node: Any) -> list:
+    from devlint.lint.traverse import content_fields
+
+    out = []
+    for name in content_fields(type(node)):
+        child = getattr(node, name, None)
+        if isinstance(child, (list, tuple)):
+            out.extend(c for c in child if hasattr(c, "_is_removable") or type(c).__module__.startswith("libcst"))
+        elif child is not None and type(child).__module__.startswith("libcst"):
+            out.append(child)
+    return out
+
+
+def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset]:
+    """Whether a loop body trains, and the names it binds or moves back to the CPU."""
+    trains = False
+    binds: set[str] = set()
+    offloads: set[str] = set()
+    if type(node) is cst.For:
+        binds.update(_bound_names(node.target))
+    for sub in walk(node.body):
+        kind = type(sub)
+        if kind is cst.Call and type(sub.func) is cst.Attribute:
+            method = sub.func.attr.value
+            if method in ("backward", "step", "zero_grad"):
+                trains = True
+            elif method == "cpu" or (method == "to" and sub.args and
+                                     string_value(sub.args[0].value) == "cpu"):
+                key = dotted(sub.func.value)
+                if key:
+                    offloads.add(key)
+        elif kind is cst.Assign:
+            if _moves_itself(sub):
+                continue  # `model = model.to(device)` moves the model it had: no new model
+            for target in sub.targets:
+                binds.update(_bound_names(target.target))
+                key = dotted(target.target)
+                if key:
+                    binds.add(key)
+        elif kind in (cst.AugAssign, cst.AnnAssign):
+            binds.update(_bound_names(sub.target))
+        elif kind is cst.For:
+            binds.update(_bound_names(sub.target))
+    return trains, frozenset(binds), frozenset(offloads)
+
+
+def _moves_itself(assign: cst.Assign) -> bool:
+    value = assign.value
+    if len(assign.targets) != 1 or type(value) is not cst.Call or type(value.func) is not cst.Attribute:
+        return False
+    return value.func.attr.value in ("to", "cuda") and \
+        dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _default(name: str, value: Value) -> Value:
+    """A parameter's default: `device="cuda"` is the caller's to override, not a choice."""
+    if type(value) is Scalar and value.text and api.DEVICE_LITERAL.match(value.text):
+        return Device("accel", None, None, spelled=name)
+    return value
+
+
+def _gpu_marker(decorator: Any) -> bool:
+    """`@requires_cuda`, `@gpu_test(gpu_count=1)`, `@RunIf(min_cuda_gpus=1)`,
+    `@ray.remote(num_gpus=1)`: the code runs only where a GPU is."""
+    target = decorator.func if type(decorator) is cst.Call else decorator
+    if names.CUDA_PURPOSE.search((dotted(target) or "").rsplit(".", 1)[-1]):
+        return True
+    return type(decorator) is cst.Call and any(
+        a.keyword is not None and names.CUDA_PURPOSE.search(a.keyword.value) and
+        not (type(a.value) is cst.Integer and a.value.value == "0") for a in decorator.args)

@@ -1,0 +1,144 @@
+"""What the interpreter saw, for the rules to decide on. Rules read only these.
+
+Every observation names the node it is about and the context it was seen in (`Where`): which
+function, whether the accelerator world and the CPU world reach it, the loops around it. The
+same node can be observed in several contexts (a helper called from two places); the rules
+decide per observation and the engine keeps one finding per node.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from devlint.lint.model.values import Device, Value
+
+
+@dataclass(frozen=True)
+class Where:
+    """The context of an observation."""
+
+    function: Any = field(default=None, compare=False, repr=False)  # FuncInfo, or None at module level
+    accel: bool = True  # reached in the accelerator world
+    cpu: bool = True  # reached in the CPU world (no GPU on the machine)
+    loops: tuple = ()  # LoopInfo of the enclosing loops of this function, outermost first
+    rank_guarded: bool = False  # under a test about the rank or the world size
+    in_test: bool = False  # inside a test function or test class
+    expect_raise: bool = False  # under `pytest.raises`/`assertRaises`: failing is the point
+    bound: frozenset = frozenset()  # names bound here on every path (what a fix may use)
+    no_grad: bool = False
+
+
+@dataclass(frozen=True)
+class Side:
+    """One operand of a meeting: its expression and what it holds."""
+
+    node: Any
+    value: Value
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """Tensors that must share a device meet: `host` lives on the CPU and `device` on the
+    accelerator, on every path that reaches `node`. kind: model (a module call), loss, op
+    (arithmetic, comparisons, torch functions, tensor methods), index (a CPU tensor indexed by a
+    device tensor)."""
+
+    kind: str
+    node: Any
+    host: Side
+    device: Side
+    where: Where
+    callee: Optional[str] = None  # how the code names the model or loss
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """`.to(...)`, `.cuda()`, `.cpu()` on a value. `kept`: the result is used (bound, passed,
+    returned); a bare statement on a tensor throws the moved copy away."""
+
+    node: Any  # the call
+    receiver: Any  # the receiver expression
+    before: Value
+    after: Value
+    kept: bool
+    where: Where
+    statement: Any = None  # the statement line, when the transfer is all it does
+    names_read: tuple = ()  # names the device argument reads
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A tensor leaves torch: `.numpy()` (the only one that fails on a device tensor)."""
+
+    node: Any
+    receiver: Any
+    value: Value
+    where: Where
+
+
+@dataclass(frozen=True)
+class DeviceSpec:
+    """A place that names a device: a literal (`'cuda'`, `'cuda:0'`), `.cuda()`, legacy
+    `torch.cuda.FloatTensor`, `set_device(0)`, `device_ids=[0]`. kind names the position."""
+
+    node: Any
+    kind: str
+    device: Device
+    where: Where
+    call: Any = None  # the `.cuda(...)` call
+    in_conditional: bool = False  # an arm of `x if c else y`
+    fixed_index: bool = False  # names one GPU by number
+    devices: tuple = ()  # names of fallback devices bound here (what a fix may use)
+
+
+@dataclass(frozen=True)
+class Load:
+    node: Any  # the `torch.load` call
+    path: Value
+    where: Where
+    map_location: bool
+    devices: tuple = ()
+
+
+@dataclass(frozen=True)
+class Save:
+    node: Any
+    path: Value
+
+
+@dataclass(frozen=True)
+class LossBuilt:
+    """A loss module built with a class weight: `nn.CrossEntropyLoss(weight=w)`."""
+
+    node: Any  # the constructor call
+    weight_node: Any
+    weight: Value
+    keyword: str  # "weight", "pos_weight" or "" (positional)
+    where: Where
+    devices: tuple = ()
+
+
+@dataclass(frozen=True)
+class ModuleContainer:
+    """`self.attr = [...]` (or `{...}`) holding modules, in a module class."""
+
+    cls: Any
+    attr: str
+    node: Any  # the list or dict expression
+    statement: Any
+
+
+@dataclass
+class Observations:
+    meetings: list = field(default_factory=list)
+    transfers: list = field(default_factory=list)
+    conversions: list = field(default_factory=list)
+    devices: list = field(default_factory=list)
+    loads: list = field(default_factory=list)
+    saves: list = field(default_factory=list)
+    losses: list = field(default_factory=list)
+    containers: list = field(default_factory=list)
+
+    def extend(self, other: "Observations") -> None:
+        for name in self.__dataclass_fields__:
+            getattr(self, name).extend(getattr(other, name))

@@ -1,0 +1,192 @@
+"""The interpreter's state at a program point, how paths join, and what it knows of the file's
+functions, classes and loops."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Optional
+
+import libcst as cst
+
+from devlint.lint.model.values import Device, Flag, Maybe, Value, join, unwrap
+
+
+class State:
+    """Names and their values, and whether each world reaches this point. A point neither
+    world reaches is dead: the rest of its block is not interpreted."""
+
+    __slots__ = ("env", "accel", "cpu")
+
+    def __init__(self, env: dict, accel: bool = True, cpu: bool = True) -> None:
+        self.env, self.accel, self.cpu = env, accel, cpu
+
+    @property
+    def live(self) -> bool:
+        return self.accel or self.cpu
+
+    def copy(self, accel: Optional[bool] = None, cpu: Optional[bool] = None) -> "State":
+        return State(dict(self.env), self.accel if accel is None else accel,
+                     self.cpu if cpu is None else cpu)
+
+    def dead(self) -> "State":
+        return State(self.env, False, False)
+
+    def same(self, other: "State") -> bool:
+        return self.accel == other.accel and self.cpu == other.cpu and self.env == other.env
+
+    def bound(self) -> frozenset:
+        """The names bound on every path to here."""
+        return frozenset(k for k, v in self.env.items() if type(v) is not Maybe)
+
+
+def join_states(states: list) -> State:
+    """Paths meet. The accelerator world's values come from the paths it takes; a device or a
+    flag keeps, for the CPU world, what the paths the CPU world takes gave it (`device = 'cuda'`
+    in the available branch, `'cpu'` in the other, is one fallback device)."""
+    live = [s for s in states if s.live]
+    if not live:
+        return states[0].dead() if states else State({}, False, False)
+    if len(live) == 1:
+        return live[0]
+    chosen = [s for s in live if s.accel] or live
+    cpu_paths = [s for s in live if s.cpu]
+    env: dict = {}
+    names = dict.fromkeys(k for s in chosen for k in s.env)
+    for name in names:
+        values = [s.env.get(name) for s in chosen]
+        value = values[0]
+        for other in values[1:]:
+            if other is not value:
+                value = join(value, other)
+        if cpu_paths is not chosen and type(unwrap(value)) in (Device, Flag):
+            value = _with_cpu_world(value, [s.env.get(name) for s in cpu_paths])
+        env[name] = value
+    return State(env, any(s.accel for s in live), any(s.cpu for s in live))
+
+
+def _with_cpu_world(value: Value, cpu_values: list) -> Value:
+    """`value` with its CPU-world part taken from the paths a machine without a GPU takes."""
+    base = unwrap(value)
+    kinds = {getattr(unwrap(v), "cpu", None) if v is not None else None for v in cpu_values}
+    cpu = kinds.pop() if len(kinds) == 1 else None
+    moved = replace(base, cpu=cpu)
+    return Maybe(moved) if type(value) is Maybe else moved
+
+
+@dataclass(eq=False)
+class LoopInfo:
+    """A loop, read once: whether it trains (steps an optimizer, calls backward, zeroes grads,
+    or walks a loader), and what its body binds or moves back to the CPU."""
+
+    node: Any = field(repr=False)
+    trains: bool = False
+    binds: frozenset = frozenset()
+    offloads: frozenset = frozenset()
+
+
+@dataclass(eq=False)
+class FuncInfo:
+    node: Any = field(repr=False)  # FunctionDef or Lambda
+    name: str
+    cls: Any = field(default=None, repr=False)  # ClassInfo of the class whose body defines it
+    params: tuple = ()  # (name, kind, default Value or None, annotation qualname or None)
+    locals: frozenset = frozenset()
+    no_grad: bool = False
+    needs_cuda: bool = False  # skipped without CUDA, or CUDA-specific by purpose
+    rank_skip: bool = False  # skipped when several processes run
+    is_test: bool = False
+    generator: bool = False
+    static: bool = False
+    classmethod: bool = False
+    prop: bool = False
+    never_runs: bool = False  # `@unittest.skip`
+    defined_cpu: bool = True  # the CPU world reaches its definition
+
+    @property
+    def takes_device(self) -> bool:
+        from devlint.lint.model.conventions import names_device
+
+        return any(names_device(p[0]) or p[0] in ("gpu", "rank", "local_rank") for p in self.params)
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: Any = field(repr=False)
+    name: str
+    bases: tuple = field(default=(), repr=False)  # Values of the base expressions
+    namespace: dict = field(default_factory=dict, repr=False)  # what the class body binds
+    is_module: bool = False
+    framework: bool = False  # Lightning: the trainer moves it and its batches
+    is_test: bool = False
+    needs_cuda: bool = False
+    registers_by_hand: bool = False  # add_module / register_module / setattr
+    moves_itself: bool = False  # overrides `_apply`, `to` or `cuda`
+    wrapped: set = field(default_factory=set)  # attributes handed to ModuleList & co
+    containers: dict = field(default_factory=dict, repr=False)  # attr -> ModuleContainer
+
+    def mro(self) -> list:
+        order, pending = [], [self]
+        while pending:
+            info = pending.pop(0)
+            if info in order:
+                continue
+            order.append(info)
+            pending.extend(b.info for b in info.bases if type(b).__name__ == "Klass")
+        return order
+
+    def lookup(self, name: str) -> Optional[Value]:
+        for info in self.mro():
+            if name in info.namespace:
+                return info.namespace[name]
+        return None
+
+
+@dataclass(eq=False)
+class LoopFrame:
+    info: LoopInfo
+    breaks: list = field(default_factory=list)
+    continues: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Frame:
+    """One function being interpreted (or the module, or a class body)."""
+
+    function: Optional[FuncInfo]
+    closure: Optional[dict] = None
+    cls: Optional[ClassInfo] = None  # a class body being run
+    returns: list = field(default_factory=list)  # (State, Value)
+    yields: list = field(default_factory=list)
+    loops: list = field(default_factory=list)
+
+
+def is_name(node: Any, value: str) -> bool:
+    return type(node) is cst.Name and node.value == value
+
+
+def flag_not(flag: Flag) -> Flag:
+    return Flag(None if flag.accel is None else not flag.accel,
+                None if flag.cpu is None else not flag.cpu, flag.availability)
+
+
+def flag_and(a: Flag, b: Flag) -> Flag:
+    return Flag(_and(a.accel, b.accel), _and(a.cpu, b.cpu), a.availability or b.availability)
+
+
+def flag_or(a: Flag, b: Flag) -> Flag:
+    return Flag(_or(a.accel, b.accel), _or(a.cpu, b.cpu), a.availability or b.availability)
+
+
+def _and(a: Optional[bool], b: Optional[bool]) -> Optional[bool]:
+    if a is False or b is False:
+        return False
+    if a is True and b is True:
+        return True
+    return None
+
+
+def _or(a: Optional[bool], b: Optional[bool]) -> Optional[bool]:
+    if a is True or b is True:
+        return True
+    if a is False and b is False:
+        return False
+    return None

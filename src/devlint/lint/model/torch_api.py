@@ -1,0 +1,255 @@
+"""What devlint knows of torch and its ecosystem, as data: where each call puts its result,
+which calls need their tensors on one device, which arguments must stay on the host, which
+wrappers move inputs themselves. Names are qualified (`torch.nn.Linear`), as the imports of the
+file resolve them; `evaluate` reads these tables and has no torch names of its own.
+"""
+from __future__ import annotations
+
+import re
+
+# --- making tensors -------------------------------------------------------------------------
+
+# torch.<name>(...) makes a tensor on the CPU unless `device=` says otherwise.
+FACTORIES = frozenset(
+    {
+        "zeros", "ones", "full", "empty", "randn", "rand", "randint", "randperm", "arange",
+        "range", "eye", "linspace", "logspace", "tensor", "as_tensor", "from_numpy", "Tensor",
+        "FloatTensor", "LongTensor", "DoubleTensor", "IntTensor", "BoolTensor", "ByteTensor",
+        "HalfTensor", "tril_indices", "triu_indices", "normal", "bernoulli", "multinomial",
+        "empty_strided", "frombuffer", "hann_window", "hamming_window", "scalar_tensor",
+    }
+)
+# Samplers that are factories only without a tensor argument (`multinomial(probs)` samples where
+# `probs` is).
+SAMPLERS = frozenset({"normal", "bernoulli", "multinomial", "poisson"})
+# Packages that need a CUDA GPU to import or use: past their import, code runs only with one.
+CUDA_ONLY_PACKAGES = frozenset({"tensorrt", "pycuda", "cupy", "torch_tensorrt", "flash_attn",
+                                "apex", "triton", "xformers", "cuda", "nvidia", "unsloth"})
+# Packages that give each worker process its own GPU as device 0 (Ray's num_gpus).
+PER_PROCESS_GPU_PACKAGES = frozenset({"ray"})
+# Contexts where tensors are fakes or meta tensors: a device literal allocates nothing.
+FAKE_CONTEXTS = re.compile(r"(^|\.)(FakeTensorMode|init_empty_weights|meta_device)$")
+# torch.<name>_like(t): where `t` is, unless `device=` says otherwise.
+LIKE_FACTORIES = frozenset(
+    {"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like"}
+)
+# Tensor methods making a new tensor where the receiver is.
+NEW_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})
+# torch.cuda.<Type>: the legacy typed constructors; they put data on the GPU.
+LEGACY_CUDA_TYPES = frozenset(
+    {"FloatTensor", "LongTensor", "DoubleTensor", "IntTensor", "BoolTensor", "ByteTensor",
+     "HalfTensor", "ShortTensor", "CharTensor", "BFloat16Tensor"}
+)
+LEGACY_HOST_TYPES = LEGACY_CUDA_TYPES | {"Tensor"}
+
+# --- operations that need one device ---------------------------------------------------------
+
+# torch.<name>(...) whose tensor operands must all be on one device.
+SAME_DEVICE_FUNCTIONS = frozenset(
+    {
+        "cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "where", "matmul",
+        "mm", "bmm", "baddbmm", "addmm", "einsum", "add", "sub", "mul", "div", "true_divide",
+        "maximum", "minimum", "masked_select", "gather", "index_select", "cdist", "dot", "outer",
+        "cross", "lerp", "pow", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+        "logical_or", "bucketize", "searchsorted", "take_along_dim", "cosine_similarity",
+        "pairwise_distance", "linear", "embedding", "conv1d", "conv2d", "conv3d", "bilinear",
+    }
+)
+# Tensor methods whose tensor arguments must be on the receiver's device.
+SAME_DEVICE_METHODS = frozenset(
+    {
+        "add", "sub", "mul", "div", "matmul", "mm", "bmm", "masked_fill", "masked_fill_",
+        "gather", "index_select", "scatter", "scatter_", "scatter_add", "scatter_add_", "add_",
+        "mul_", "sub_", "div_", "where", "masked_select", "maximum", "minimum", "eq", "ne",
+        "lt", "le", "gt", "ge", "dot", "index_add", "index_add_", "index_copy", "index_copy_",
+        "masked_scatter", "masked_scatter_", "lerp", "lerp_", "pow", "expand_as", "type_as",
+    }
+)
+# Arguments that are allowed on another device than the data (metadata, copies).
+CROSS_DEVICE_METHODS = frozenset({"copy_", "expand_as", "view_as", "reshape_as", "type_as"})
+
+# Tensor methods returning a tensor where the receiver is.
+PRESERVING_METHODS = frozenset(
+    {
+        "view", "reshape", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte",
+        "char", "short", "squeeze", "unsqueeze", "permute", "transpose", "flatten", "contiguous",
+        "clone", "detach", "t", "expand", "repeat", "narrow", "chunk", "split", "view_as",
+        "reshape_as", "requires_grad_", "softmax", "log_softmax", "argmax", "argmin", "max",
+        "min", "mean", "sum", "prod", "std", "var", "norm", "sigmoid", "tanh", "relu", "exp",
+        "log", "abs", "sqrt", "clamp", "clamp_", "masked_fill", "squeeze_", "unsqueeze_",
+        "to_dense", "fill_", "zero_", "scatter_", "normal_", "uniform_", "random_", "bernoulli_",
+        "index_fill_", "masked_fill_", "copy_", "add_", "mul_", "sub_", "div_", "pin_memory",
+        "round", "floor", "ceil", "neg", "sign", "cumsum", "cumprod", "topk", "sort", "flip",
+        "roll", "tril", "triu", "diag", "unfold", "repeat_interleave", "square", "pow", "add",
+        "sub", "mul", "div", "matmul", "mm", "bmm", "gather", "index_select", "where",
+        "masked_select", "expand_as", "cpu_", "detach_", "retain_grad", "nan_to_num",
+        "logsumexp", "any", "all", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf",
+        "nonzero", "unique", "type_as", "long_", "abs_", "exp_", "log_", "sqrt_", "T", "mT",
+    }
+)
+# Tensor methods whose result is a Python value or lives on the host.
+HOST_RESULT_METHODS = frozenset(
+    {"item", "tolist", "size", "dim", "numel", "ndimension", "nelement", "element_size",
+     "get_device", "is_contiguous", "data_ptr", "stride", "storage_offset", "is_floating_point"}
+)
+# Attributes of a tensor that are tensors where it is.
+PRESERVING_ATTRIBUTES = frozenset({"data", "grad", "T", "mT", "H", "real", "imag"})
+SCALAR_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "requires_grad", "is_cuda", "layout",
+                               "is_leaf", "grad_fn", "names"})
+
+# --- modules ---------------------------------------------------------------------------------
+
+# torch.nn.<Capitalised>(...) is a module; these are not modules (or hold no parameters that a
+# move could forget, which is all DEV009 asks).
+NOT_MODULES = frozenset({"Parameter", "ParameterList", "ParameterDict", "Module", "init"})
+MODULE_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
+PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
+                        "torch.nn.parameter.Buffer", "torch.nn.Buffer"})
+PARAMETER_CONTAINERS = frozenset({"torch.nn.ParameterList", "torch.nn.ParameterDict"})
+# Modules without parameters or buffers: nothing of theirs needs moving (DEV009).
+STATELESS_MODULES = re.compile(
+    r"^(ReLU6?|GELU|SiLU|Mish|Tanh|Sigmoid|Softplus|Softmax|LogSoftmax|ELU|SELU|CELU|LeakyReLU"
+    r"|Hardswish|Hardtanh|Hardsigmoid|Identity|Flatten|Unflatten|(Adaptive)?(Max|Avg)Pool\dd"
+    r"|Dropout\d?d?|AlphaDropout|Upsample|PixelShuffle|PixelUnshuffle|ZeroPad\dd|ConstantPad\dd)$"
+)
+# Loss classes whose first positional argument is the class weight.
+WEIGHT_FIRST_LOSSES = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})
+WEIGHT_KEYWORDS = ("weight", "pos_weight")
+FUNCTIONAL_LOSSES = frozenset(
+    {
+        "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+        "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "ctc_loss",
+        "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss", "hinge_embedding_loss",
+        "margin_ranking_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
+        "multi_margin_loss", "soft_margin_loss", "triplet_margin_loss",
+        "triplet_margin_with_distance_loss",
+    }
+)
+# Wrappers that take a module and move the inputs of each call themselves (qualified names).
+# DistributedDataParallel does so only with `device_ids` (then to device_ids[0]).
+INPUT_MOVING_WRAPPERS = frozenset(
+    {
+        "torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+        "torch.distributed.fsdp.FullyShardedDataParallel",
+        "torch.nn.parallel.data_parallel",
+    }
+)
+DDP = frozenset({"torch.nn.parallel.DistributedDataParallel",
+                 "torch.nn.parallel.distributed.DistributedDataParallel"})
+# Wrappers that return the same module, where it is.
+SAME_MODULE_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace",
+                                  "torch.nn.SyncBatchNorm.convert_sync_batchnorm",
+                                  "torch.nn.utils.weight_norm", "torch.nn.utils.spectral_norm"})
+# Methods of an accelerator object that return what they are given, prepared for the device:
+# modules that move their inputs, loaders that yield device batches (accelerate, Fabric).
+PREPARE_METHODS = frozenset({"prepare", "prepare_model", "prepare_data_loader", "setup",
+                             "setup_module", "setup_dataloaders"})
+# Base classes whose instances a framework moves, with their batches (Lightning).
+FRAMEWORK_MODULES = re.compile(r"(^|\.)(LightningModule|LightningLite)$")
+# Module methods that return the module itself.
+SELF_RETURNING_METHODS = frozenset({"train", "eval", "requires_grad_", "apply", "float",
+                                    "double", "half", "bfloat16", "share_memory",
+                                    "zero_grad"})
+PARAMETER_METHODS = frozenset({"parameters", "buffers"})
+NAMED_PARAMETER_METHODS = frozenset({"named_parameters", "named_buffers"})
+
+# --- data ------------------------------------------------------------------------------------
+
+# Loaders: what they yield lives on the host (collate builds CPU tensors; workers cannot use
+# CUDA), unless the dataset already holds device tensors.
+LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset",
+                             "torch.utils.data.dataset.TensorDataset"})
+# Wrappers of an iterable that yield its elements (`tqdm(loader)`), by last name.
+PASS_THROUGH_ITERATORS = frozenset({"tqdm", "trange_", "track", "progress_bar", "iter",
+                                    "cycle", "islice", "chain_", "Bar"})
+
+# --- devices ---------------------------------------------------------------------------------
+
+# Calls telling whether an accelerator is there: true in the accelerator world, false on a CPU.
+AVAILABILITY = re.compile(
+    r"^torch\.(cuda|backends\.mps|mps|xpu|accelerator|backends\.cudnn)\.is_available$"
+)
+# torch.cuda calls that raise without a GPU: code past them runs only with one.
+CUDA_REQUIRING = frozenset(
+    f"torch.cuda.{name}" for name in (
+        "current_device", "set_device", "synchronize", "get_device_name", "get_device_properties",
+        "get_device_capability", "memory_allocated", "max_memory_allocated", "memory_reserved",
+        "max_memory_reserved", "memory_stats", "mem_get_info", "reset_peak_memory_stats",
+        "Stream", "Event", "current_stream", "stream", "init", "get_arch_list", "ipc_collect",
+    )
+)
+DEVICE_COUNT = frozenset({"torch.cuda.device_count", "torch.accelerator.device_count",
+                          "torch.xpu.device_count"})
+ACCELERATOR_KINDS = frozenset({"cuda", "mps", "xpu", "xla", "hip", "npu", "hpu", "meta_"})
+DEVICE_LITERAL = re.compile(r"^(cuda|mps|xpu|xla|hpu|npu)(:\d+)?$")
+CUDA_LITERAL = re.compile(r"^cuda(:\d+)?$")
+FIXED_CUDA_INDEX = re.compile(r"^cuda:(\d+)$")
+SET_DEVICE = frozenset({"torch.cuda.set_device"})
+DEFAULT_DEVICE_SETTERS = frozenset({"torch.set_default_device", "torch.set_default_tensor_type"})
+PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
+
+# --- leaving torch ---------------------------------------------------------------------------
+
+# Calls that convert a tensor to numpy (and fail on a device tensor), by qualified prefix.
+NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
+HOST_ONLY_PREFIXES = ("sklearn.", "matplotlib.", "pandas.", "scipy.", "PIL.")
+# Arguments that must stay on the host whatever the data's device: (callee, position, keyword).
+HOST_ARGUMENTS = (
+    ("torch.nn.utils.rnn.pack_padded_sequence", 1, "lengths"),
+    ("torch.nn.utils.rnn.pack_sequence", None, None),
+)
+
+# --- files -----------------------------------------------------------------------------------
+
+LOAD = frozenset({"torch.load", "torch.hub.load_state_dict_from_url"})
+SAVE = frozenset({"torch.save"})
+PATH_JOINERS = frozenset({"os.path.join", "posixpath.join", "pathlib.Path",
+                          "pathlib.PurePath"})
+
+# --- Python ----------------------------------------------------------------------------------
+
+SCALAR_BUILTINS = frozenset({"len", "float", "int", "bool", "str", "round", "abs", "hash",
+                             "isinstance", "hasattr", "callable", "print", "repr", "format",
+                             "ord", "chr", "id", "input", "open", "type", "issubclass"})
+EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "pytest.skip", "pytest.exit",
+                   "unittest.SkipTest"})
+SKIP_DECORATORS = re.compile(r"(^|\.)(skipIf|skipUnless|skipif|skip_if|skip_unless)$")
+EXPECT_RAISE = re.compile(r"(^|\.)(raises|assertRaises|assertRaisesRegex|assertWarns)$")
+NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad_"})
+DEVICE_CONTEXTS = frozenset({"torch.device", "torch.cuda.device"})
+
+
+def last(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
+def is_torch(qualname: str) -> bool:
+    return qualname == "torch" or qualname.startswith("torch.")
+
+
+def factory_name(qualname: str) -> str:
+    """`zeros` for `torch.zeros`; '' for anything else (`numpy.zeros` is no torch tensor)."""
+    if qualname.count(".") == 1 and qualname.startswith("torch.") and last(qualname) in FACTORIES:
+        return last(qualname)
+    return ""
+
+
+def is_module_class(qualname: str) -> bool:
+    """`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`; not `torch.nn.Parameter`."""
+    if not qualname.startswith("torch.nn.") or qualname.startswith("torch.nn.functional"):
+        return False
+    name = last(qualname)
+    return name[:1].isupper() and name not in NOT_MODULES and not name.endswith("Tensor")
+
+
+def is_loss_class(qualname: str) -> bool:
+    return is_module_class(qualname) and last(qualname).endswith("Loss")
+
+
+def is_functional_loss(qualname: str) -> bool:
+    return qualname.startswith("torch.nn.functional.") and last(qualname) in FUNCTIONAL_LOSSES
+
+
+def is_framework_module(qualname: str) -> bool:
+    return FRAMEWORK_MODULES.search(qualname) is not None

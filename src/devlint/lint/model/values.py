@@ -1,0 +1,377 @@
+"""What an expression can hold, as far as devices go: a small lattice of places and the kinds of
+value that carry one.
+
+A value is frozen and compared by content (libcst nodes inside compare by identity), so states
+can be joined and tested for a fixpoint cheaply. `join` is the only way two values meet: the
+same kind joins field by field, different kinds give `OPAQUE`.
+
+Two worlds are tracked at once. The *accelerator world* is the run the user means when a GPU is
+present (availability checks are true, device flags chosen); places describe it. The *CPU world*
+is the same program on a machine without one; it matters for hard-coded CUDA (DEV001) and for
+checkpoints (DEV008), and only devices and flags carry it (`Device.cpu`, `Flag.cpu`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import IntEnum
+from typing import Any, Optional
+
+
+class Place(IntEnum):
+    """Where a tensor or a module lives in the accelerator world."""
+
+    NONE = 0  # bottom: no value reached here yet
+    HOST = 1
+    DEVICE = 2
+    EITHER = 3  # host on some paths, the device on others: never reported
+    UNKNOWN = 4  # top: nothing is known
+
+
+def join_place(a: Place, b: Place) -> Place:
+    if a is b:
+        return a
+    if a is Place.NONE:
+        return b
+    if b is Place.NONE:
+        return a
+    if Place.UNKNOWN in (a, b):
+        return Place.UNKNOWN
+    return Place.EITHER
+
+
+class Value:
+    """Base of every abstract value."""
+
+    __slots__ = ()
+    place = Place.UNKNOWN
+
+
+@dataclass(frozen=True)
+class Opaque(Value):
+    """Nothing is known: an unknown call's result, an unresolved import, a parameter."""
+
+    name: str = ""  # how the code spells it, when it is a name or attribute (for priors)
+
+
+OPAQUE = Opaque()
+
+
+@dataclass(frozen=True)
+class Maybe(Value):
+    """A name bound on some paths only: reading it gives `value`, a fix may not use it."""
+
+    value: Value
+
+
+@dataclass(frozen=True)
+class Scalar(Value):
+    """A Python number, bool or None: meets device tensors freely."""
+
+    text: Optional[str] = None  # a string's value, when known (paths, device names)
+    template: Optional[str] = None  # a path's shape with unknown parts as `{}` (DEV008)
+    number: Optional[float] = None
+    node: Any = field(default=None, compare=False, repr=False)  # the literal
+
+
+@dataclass(frozen=True)
+class Flag(Value):
+    """A truth value in both worlds: True, False or None (unknown)."""
+
+    accel: Optional[bool]
+    cpu: Optional[bool]
+    availability: bool = field(default=False, compare=False)  # asks whether a GPU is there
+
+
+UNKNOWN_FLAG = Flag(None, None)
+
+
+@dataclass(frozen=True)
+class Device(Value):
+    """A device object or string. `accel`/`cpu`: what it is in each world, as 'host',
+    'accel' or None (unknown). `spelled`: an expression naming it that a fix can reuse."""
+
+    accel: Optional[str]
+    cpu: Optional[str]
+    node: Any = field(default=None, compare=False, repr=False)
+    index: Optional[int] = None  # `cuda:0`, `torch.device('cuda', 0)`
+    spelled: Optional[str] = None
+    conditional: bool = field(default=False, compare=False)  # chosen by `a if c else b`
+
+    @property
+    def place(self) -> Place:  # type: ignore[override]
+        return {"host": Place.HOST, "accel": Place.DEVICE}.get(self.accel or "", Place.UNKNOWN)
+
+    @property
+    def fallback(self) -> bool:
+        """Chooses the accelerator when present and the CPU otherwise."""
+        return self.accel == "accel" and self.cpu == "host"
+
+
+@dataclass(frozen=True)
+class Tensor(Value):
+    """A tensor. `why` says what made it, which is what the rules word their findings by:
+    factory (`torch.zeros(...)` without `device=`), batch (yielded by a data loader), moved
+    (`.to(device)`), output (of a model or an operation), input (an argument of `forward`),
+    param (a parameter or buffer: where its module is), attr (a plain tensor attribute set in
+    `__init__`), weight (a loss's class weight), data (anything else)."""
+
+    place: Place
+    why: str = "data"
+    node: Any = field(default=None, compare=False, repr=False)  # the node that made it
+    loop: Any = field(default=None, compare=False, repr=False)  # batch: the loop or call that drew it
+    plain: bool = True  # a tensor for sure (a whole batch may be a BatchEncoding or a tuple)
+    scalar: bool = False  # 0-dim: PyTorch lets a CPU scalar meet CUDA tensors
+    device: Optional[Device] = None  # where it was moved or made
+    assumed: bool = False  # placed by a convention (see `knowledge`), not by the code
+    bound: Any = field(default=None, compare=False, repr=False)  # (name, node) where a batch got its name
+    premoved: Any = field(default=None, compare=False, repr=False)  # batch: the move before its loop
+    discarded: Any = field(default=None, compare=False, repr=False)  # a discarded `.to()` left it here
+    attr: Any = field(default=None, compare=False, repr=False)  # attr: (class name, attribute, store node)
+    dict_like: bool = False  # a batch used as a mapping (`batch["x"]`, `**batch`)
+    dims: Optional[int] = None
+    moved_by: Any = field(default=None, compare=False, repr=False)  # (statement, loops) that moved it
+
+
+class _Attributes:
+    """What `__init__` set up on an object: (name, Value) pairs, replaced, never mutated."""
+
+    __slots__ = ()
+    attrs: tuple
+
+    def attr(self, name: str) -> Optional[Value]:
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        return None
+
+    def with_attr(self, name: str, value: Value):
+        return replace(self, attrs=_set(self.attrs, name, value))
+
+
+@dataclass(frozen=True)
+class Module(_Attributes, Value):
+    """An `nn.Module` (or a model of unknown class that the code moves and calls)."""
+
+    place: Place
+    node: Any = field(default=None, compare=False, repr=False)  # where it was built
+    cls: Any = field(default=None, repr=False)  # the `ClassInfo` of a class of this file
+    attrs: tuple = ()  # (name, Value) set up by `__init__`
+    moves_inputs: bool = False  # DataParallel, DDP with device_ids, Lightning, accelerate
+    moved_at: Any = field(default=None, compare=False, repr=False)  # the transfer that put it there
+    device: Optional[Device] = None
+    loss: bool = False
+    weight: Optional[Value] = None  # a loss's class weight
+    assumed: bool = False
+    ident: int = 0  # one allocation: aliases of a module moved in place move too
+    spelled: Optional[str] = None
+    stateless: bool = False  # no parameters or buffers (ReLU, pooling)
+
+
+@dataclass(frozen=True)
+class Instance(_Attributes, Value):
+    """An object of a class of this file that is no module (a trainer, a config)."""
+
+    cls: Any
+    attrs: tuple = ()
+    ident: int = 0
+
+
+@dataclass(frozen=True)
+class Iterable(Value):
+    """Something a `for` walks: a data loader (`loader=True`), `range`, `enumerate(...)`.
+    `element` is what each iteration binds."""
+
+    element: Value
+    loader: bool = False
+    node: Any = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Seq(Value):
+    """A Python tuple, list or dict. `items` when the elements are known one by one (a
+    display), `element` the join of them all; `keys` for a dict display with string keys."""
+
+    kind: str  # "tuple", "list", "dict"
+    items: Optional[tuple] = None
+    element: Value = OPAQUE
+    keys: Optional[tuple] = None
+    node: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def place(self) -> Place:  # type: ignore[override]
+        return self.element.place
+
+
+@dataclass(frozen=True)
+class Ref(Value):
+    """An imported module or name, by its qualified name (`torch.nn.Linear`)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class Func(Value):
+    """A function of this file. `closure`: the defining function's names, for nested ones."""
+
+    info: Any
+    closure: Any = field(default=None, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Partial(Value):
+    """`functools.partial(f, *args, **kwargs)` of a function of this file."""
+
+    func: Func
+    args: tuple = ()
+    kwargs: tuple = ()
+
+
+@dataclass(frozen=True)
+class Klass(Value):
+    info: Any
+
+
+@dataclass(frozen=True)
+class Method(Value):
+    func: Func
+    receiver: Value
+    receiver_node: Any = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Namespace(Value):
+    """`argparse`'s result or a config object: its attributes are the user's flags."""
+
+    node: Any = field(default=None, compare=False, repr=False)
+
+
+def _set(attrs: tuple, name: str, value: Value) -> tuple:
+    return tuple((k, v) for k, v in attrs if k != name) + ((name, value),)
+
+
+def unwrap(value: Value) -> Value:
+    return value.value if type(value) is Maybe else value
+
+
+def join(a: Optional[Value], b: Optional[Value]) -> Value:
+    """The least value both `a` and `b` are: the only place two paths meet."""
+    if a is None:
+        return Maybe(b) if b is not None and type(b) is not Maybe else b or OPAQUE
+    if b is None:
+        return a if type(a) is Maybe else Maybe(a)
+    if a is b or a == b:
+        return a
+    if type(a) is Maybe or type(b) is Maybe:
+        return Maybe(join(unwrap(a), unwrap(b)))
+    if type(a) is not type(b):
+        return OPAQUE
+    joiner = _JOINERS.get(type(a))
+    return joiner(a, b) if joiner is not None else OPAQUE
+
+
+def _same(a: Any, b: Any) -> Any:
+    return a if a is b or a == b else None
+
+
+def _join_tensor(a: Tensor, b: Tensor) -> Tensor:
+    return Tensor(
+        join_place(a.place, b.place),
+        a.why if a.why == b.why else "data",
+        _same(a.node, b.node),
+        _same(a.loop, b.loop),
+        a.plain and b.plain,
+        a.scalar and b.scalar,
+        _same(a.device, b.device),
+        a.assumed or b.assumed,
+        _same(a.bound, b.bound),
+        _same(a.premoved, b.premoved),
+        _same(a.discarded, b.discarded),
+        _same(a.attr, b.attr),
+        a.dict_like or b.dict_like,
+        _same(a.dims, b.dims),
+        a.moved_by or b.moved_by,  # a name moved before a loop stays so for DEV003
+    )
+
+
+def _join_attrs(a: tuple, b: tuple) -> tuple:
+    left, right = dict(a), dict(b)
+    return tuple((k, join(left.get(k), right.get(k))) for k in dict.fromkeys([*left, *right]))
+
+
+def _join_module(a: Module, b: Module) -> Module:
+    return Module(
+        join_place(a.place, b.place),
+        _same(a.node, b.node),
+        _same(a.cls, b.cls),
+        _join_attrs(a.attrs, b.attrs),
+        a.moves_inputs and b.moves_inputs,
+        _same(a.moved_at, b.moved_at),
+        _same(a.device, b.device),
+        a.loss and b.loss,
+        join(a.weight, b.weight) if a.weight is not None and b.weight is not None else None,
+        a.assumed or b.assumed,
+        a.ident if a.ident == b.ident else 0,
+        _same(a.spelled, b.spelled),
+        a.stateless and b.stateless,
+    )
+
+
+def _join_instance(a: Instance, b: Instance) -> Value:
+    if a.cls is not b.cls:
+        return OPAQUE
+    return Instance(a.cls, _join_attrs(a.attrs, b.attrs), a.ident if a.ident == b.ident else 0)
+
+
+def _join_kind(a: Optional[str], b: Optional[str]) -> Optional[str]:
+    return a if a == b else None
+
+
+def _join_device(a: Device, b: Device) -> Device:
+    return Device(_join_kind(a.accel, b.accel), _join_kind(a.cpu, b.cpu), _same(a.node, b.node),
+                  _same(a.index, b.index), _same(a.spelled, b.spelled))
+
+
+def _join_flag(a: Flag, b: Flag) -> Flag:
+    return Flag(_same(a.accel, b.accel), _same(a.cpu, b.cpu), a.availability or b.availability)
+
+
+def _join_seq(a: Seq, b: Seq) -> Value:
+    if a.kind != b.kind:
+        return OPAQUE
+    items = None
+    if a.items is not None and b.items is not None and len(a.items) == len(b.items):
+        items = tuple(join(x, y) for x, y in zip(a.items, b.items))
+    return Seq(a.kind, items, join(a.element, b.element), _same(a.keys, b.keys), _same(a.node, b.node))
+
+
+def _join_iterable(a: Iterable, b: Iterable) -> Iterable:
+    return Iterable(join(a.element, b.element), a.loader and b.loader, _same(a.node, b.node))
+
+
+def _join_scalar(a: Scalar, b: Scalar) -> Scalar:
+    return Scalar(_same(a.text, b.text), _same(a.template, b.template), _same(a.number, b.number),
+                  _same(a.node, b.node))
+
+
+def _join_opaque(a: Opaque, b: Opaque) -> Opaque:
+    return a if a.name == b.name else OPAQUE
+
+
+_JOINERS = {
+    Tensor: _join_tensor,
+    Module: _join_module,
+    Instance: _join_instance,
+    Device: _join_device,
+    Flag: _join_flag,
+    Seq: _join_seq,
+    Iterable: _join_iterable,
+    Scalar: _join_scalar,
+    Opaque: _join_opaque,
+}
+
+
+def with_place(value: Value, place: Place) -> Value:
+    """The same value, living elsewhere (a module's parameters follow the module)."""
+    if type(value) in (Tensor, Module) and value.place is not place:
+        return replace(value, place=place)
+    return value
