@@ -115,3 +115,35 @@ def test_cli_writes_a_tagged_cache_and_no_cache_writes_none(tmp_path: Path) -> N
                              capture_output=True, text=True,
                              env={**env, "DEVLINT_CACHE_DIR": str(tmp_path / "d")})
     assert skipped.stdout == cold.stdout and not (tmp_path / "d").exists()
+
+
+def test_changed_analysis_code_never_serves_old_findings(tmp_path: Path, monkeypatch) -> None:
+    """A checkout whose rules changed (same version number) must not read the old results."""
+    import devlint.workspace.cache as cache_module
+
+    work = tmp_path / "train.py"
+    shutil.copy(FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py", work)
+    first = Cache.open(tmp_path / "cache")
+    run([work], first)
+    assert first.save() is None
+    assert Cache.open(tmp_path / "cache").entries, "the same code reads its own results back"
+    monkeypatch.setattr(cache_module, "_ENGINE_DIGEST", "another-engine")
+    changed = Cache.open(tmp_path / "cache")
+    assert not changed.entries
+    run([work], changed)
+    assert changed.hits == 0
+
+
+def test_the_engine_digest_follows_the_rules_bytes(monkeypatch) -> None:
+    import devlint.workspace.cache as cache_module
+
+    before = cache_module.engine_digest()
+    real = Path.read_bytes
+
+    def edited(path: Path) -> bytes:
+        data = real(path)
+        return data + b"# edited" if path.name == "dev002_batch_not_moved.py" else data
+
+    monkeypatch.setattr(cache_module, "_ENGINE_DIGEST", None)
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    assert cache_module.engine_digest() != before

@@ -1,4 +1,4 @@
-"""The fast walk must call a visitor's hooks exactly as libcst's own walk does."""
+"""The child fields devlint reads must be libcst's, in libcst's order."""
 from __future__ import annotations
 
 import functools
@@ -6,11 +6,8 @@ import inspect
 from pathlib import Path
 
 import libcst as cst
-import pytest
 
-from devlint.lint import facts as facts_module
-from devlint.lint.analyze import analyze_source
-from devlint.lint.traverse import Walker, child_fields
+from devlint.lint.traverse import child_fields
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "fixtures").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
@@ -18,69 +15,15 @@ NODE_TYPES = [t for t in vars(cst).values() if isinstance(t, type) and issubclas
               and not inspect.isabstract(t)]
 
 
-def recorder_type(with_layout: bool, skip: tuple[str, ...] = ()) -> type:
-    """A visitor with a hook for every node type (layout ones too when asked)."""
-    def hooks(name: str) -> dict:
-        def enter(self, node):
-            self.log.append(("visit", name, id(node)))
-            return False if name in skip else None
-
-        def leave(self, node):
-            self.log.append(("leave", name, id(node)))
-        return {f"visit_{name}": enter, f"leave_{name}": leave}
-
-    namespace: dict = {"__init__": lambda self: setattr(self, "log", [])}
-    for node_type in NODE_TYPES:
-        layout = node_type.__module__.endswith(("whitespace", "op"))
-        if with_layout or not layout:
-            namespace.update(hooks(node_type.__name__))
-    return type("Recorder", (cst.CSTVisitor,), namespace)
-
-
 @functools.lru_cache(maxsize=None)
 def parsed(path: Path) -> cst.Module:
     return cst.parse_module(path.read_text(encoding="utf-8"))
-
-
-@pytest.mark.parametrize("with_layout", [False, True], ids=["no-layout-hooks", "layout-hooks"])
-@pytest.mark.parametrize("skip", [(), ("FunctionDef", "Call")], ids=["full", "False-skips"])
-def test_hooks_run_in_libcsts_order(with_layout: bool, skip: tuple) -> None:
-    visitor_type = recorder_type(with_layout, skip)
-    walker = Walker(visitor_type)
-    assert walker.exact
-    for path in SOURCES:
-        module = parsed(path)
-        slow, fast = visitor_type(), visitor_type()
-        module.visit(slow)
-        walker.run(module, fast)
-        expected = slow.log if with_layout else [e for e in slow.log if e[1] in {
-            t.__name__ for t in NODE_TYPES if not t.__module__.endswith(("whitespace", "op"))}]
-        assert fast.log == expected, path
-
-
-def test_attribute_hooks_fall_back_to_libcsts_walk() -> None:
-    class AttributeHook(cst.CSTVisitor):
-        def visit_Call_func(self, node: cst.Call) -> None:
-            pass
-
-    assert not Walker(AttributeHook).exact
 
 
 def test_every_node_type_with_children_has_a_known_field_order() -> None:
     unknown = [t.__name__ for t in NODE_TYPES
                if child_fields(t) is None and not t.__module__.endswith(("whitespace", "op"))]
     assert unknown == []
-
-
-def test_findings_are_the_same_with_libcsts_walk(monkeypatch: pytest.MonkeyPatch) -> None:
-    texts = {path: path.read_text(encoding="utf-8") for path in SOURCES}
-    fast = {path: analyze_source(text, str(path)) for path, text in texts.items()}
-    slow_walker = Walker(facts_module._FactsVisitor)
-    slow_walker.exact = False
-    monkeypatch.setattr(facts_module, "_WALKER", slow_walker)
-    slow = {path: analyze_source(text, str(path)) for path, text in texts.items()}
-    assert fast == slow
-    assert sum(map(len, fast.values())) > 100  # the fixtures do produce findings
 
 
 def test_reading_a_method_by_indentation_gives_inspects_definition() -> None:

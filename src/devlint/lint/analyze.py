@@ -1,5 +1,5 @@
-"""Analyze one file: parse once, build the shared facts once, run the selected rules, drop
-what `noqa` silences.
+"""Analyze one file: parse once, interpret it once (the model of where every value lives), run
+the selected rules over its observations, drop what `noqa` silences.
 
 A file's result is a pure function of its bytes and the selected codes, so files can be
 checked in any order or in parallel.
@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Iterator, Optional
 
 import libcst as cst
 
-from devlint.lint.facts import Facts
+from devlint.lint.model import analyze
 from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
 from devlint.lint.positions import spans_of
@@ -36,7 +36,7 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
         if not could_match(text, [rule.code for rule in rules]):
             return []
         module = parse_module(text)
-        raws = run_rules(module, rules)
+        raws = run_rules(module, rules, text, path)
         findings = resolve_positions(module, raws, path, text, describe_line) if raws else []
     except SourceError as exc:
         findings = [parse_error(path, exc)]
@@ -61,11 +61,11 @@ def parse_error(path: str, exc: SourceError) -> Finding:
     return Finding(path, exc.line, exc.column, PARSE_ERROR_CODE, f"cannot parse: {exc.reason}")
 
 
-def run_rules(module: cst.Module, rules: list[Rule]) -> list[RawFinding]:
+def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str = "") -> list[RawFinding]:
     if not rules:
         return []
-    facts = Facts(module)
-    return [raw for rule in rules for raw in rule.check(facts)]
+    model = analyze(module, text, path)
+    return [raw for rule in rules for raw in rule.check(model)]
 
 
 def resolve_positions(

@@ -96,10 +96,6 @@ def _analyze_all(misses: list[tuple[str, Selection]], jobs: int) -> Iterator[Fil
     from concurrent.futures.process import BrokenProcessPool
 
     import devlint.lint.analyze  # noqa: F401  (imported once here, inherited by every forked worker)
-    from devlint.lint.facts import learn_common_shapes
-
-    learn_common_shapes()
-
     workers = min(jobs, len(misses))
     # Small chunks: one 1 MB file can take as long as a thousand small ones.
     chunksize = max(1, min(8, len(misses) // (workers * 32)))

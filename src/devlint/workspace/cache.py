@@ -1,8 +1,9 @@
 """Findings of unchanged files, kept between runs.
 
 An entry's key is the 256-bit BLAKE2b digest of the file's bytes and of the rule selection
-that applied to the file, in an index kept per devlint version, so an edit, an upgrade or a
-config change can never serve stale findings; the path is not part of the key (a moved file
+that applied to the file, in an index kept per devlint version and per digest of devlint's own
+analysis code (a checkout that changes the rules without a version bump gets a fresh index), so
+an edit, an upgrade or a config change can never serve stale findings; the path is not part of the key (a moved file
 hits) and is put back on read.
 
 One JSON file per devlint version, replaced atomically: a reader sees the old file or the new
@@ -37,6 +38,25 @@ CACHEDIR_TAG = (
 )
 
 
+_ENGINE_DIGEST: Optional[str] = None
+
+
+def engine_digest() -> str:
+    """A digest of the code that decides findings (`devlint/lint`, the notebook reader)."""
+    global _ENGINE_DIGEST
+    if _ENGINE_DIGEST is None:
+        package = Path(__file__).resolve().parent.parent
+        digest = blake2b(digest_size=8)
+        sources = sorted((package / "lint").rglob("*.py")) + [package / "workspace" / "notebook.py"]
+        for source in sources:
+            try:
+                digest.update(source.relative_to(package).as_posix().encode() + b"\0" + source.read_bytes())
+            except OSError:
+                digest.update(b"?")
+        _ENGINE_DIGEST = digest.hexdigest()
+    return _ENGINE_DIGEST
+
+
 def file_key(data: bytes, selection: Selection) -> str:
     digest = blake2b(data, digest_size=32)
     digest.update(b"\0" + repr((selection.select, selection.ignore)).encode())
@@ -53,7 +73,7 @@ class Cache:
 
     @property
     def index(self) -> Path:
-        return self.directory / f"devlint-{__version__}.json"
+        return self.directory / f"devlint-{__version__}-{engine_digest()}.json"
 
     @classmethod
     def open(cls, directory: Path) -> "Cache":

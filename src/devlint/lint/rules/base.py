@@ -4,7 +4,10 @@ from __future__ import annotations
 import textwrap
 from typing import ClassVar, Iterator
 
-from devlint.lint.facts import Facts
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from devlint.lint.model import Model
 from devlint.lint.findings import RawFinding
 
 
@@ -20,7 +23,8 @@ class Rule:
     good: ClassVar[str]  # Use instead
     fix: ClassVar[str]  # How to fix it
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
+    def check(self, model: "Model") -> Iterator[RawFinding]:
+        """The rule's decision over the model's observations."""
         raise NotImplementedError
 
     def finding(self, node, message: str, **kwargs) -> RawFinding:
@@ -65,13 +69,3 @@ class Rule:
 
 def _dedent(text: str) -> str:
     return textwrap.dedent(text).strip("\n")
-
-
-def model_phrase(model, output: bool = False) -> str:
-    """How a message names the device side: `model` (moved at line {related_line})."""
-    if not model.key:
-        return "a tensor moved to the device" if output else "a device tensor"
-    prefix = f"the output of `{model.key}`" if output else f"`{model.key}`"
-    if model.moved_at is not None:
-        return f"{prefix} (moved to the device at line {{related_line}})"
-    return f"{prefix} (on the device: {model.reason})"

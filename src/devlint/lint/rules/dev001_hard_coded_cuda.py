@@ -1,16 +1,17 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
-from typing import Optional
-
-from devlint.lint.facts import CudaLiteral, Facts
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import DeviceSpec
 from devlint.lint.rules.base import Rule
-from devlint.lint.rules.fixes import (
-    code, cuda_method_call_arguments, insert_device_line, module_device,
-)
+from devlint.lint.rules.fixes import code, cuda_method_call_arguments, first_device, insert_device_line
 from devlint.lint.syntax import string_value
+
+# Positions where a CUDA device is named (set_device and device_ids are DEV013's business).
+KINDS = frozenset({"torch.device", "to", "device=", ".cuda", ".cuda(device)", "legacy", "type",
+                   "torch.set_default_device", "map_location="})
 
 
 class HardCodedCuda(Rule):
@@ -50,49 +51,63 @@ class HardCodedCuda(Rule):
         `.to(device)` everywhere else.
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        if facts.uses_nccl:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        if model.nccl_required:
             return  # an NCCL process group needs CUDA anyway: a CPU fallback could not run
-        for literal in facts.cuda_literals:
-            if literal.guarded:
+        reported: set[int] = set()
+        for spec in model.obs.devices:
+            if spec.kind not in KINDS or not spec.where.cpu or id(spec.node) in reported:
                 continue
-            if literal.kind == ".cuda":
-                message = (
-                    "`.cuda()` hard-codes the CUDA device with no CPU fallback; use `.to(device)` "
-                    "with `device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')`"
-                )
-            else:
-                value = string_value(literal.node)
-                message = (
-                    f"hard-coded device '{value}' with no CPU fallback; use "
-                    "`torch.device('cuda' if torch.cuda.is_available() else 'cpu')`"
-                )
-            yield self.finding(literal.node, message, fix=self.fix_for(literal, facts))
+            if spec.where.in_test:
+                continue  # a test pins its device on purpose; GPU markers decide where it runs
+            if spec.kind != ".cuda(device)" and spec.device.cpu != "accel":
+                continue
+            reported.add(id(spec.node))
+            yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
 
-    def fix_for(self, literal: CudaLiteral, facts: Facts) -> Optional[Fix]:
-        if not facts.torch_imported or literal.in_conditional:
+    @staticmethod
+    def message(spec: DeviceSpec) -> str:
+        if spec.kind == ".cuda(device)":
+            return ("`.cuda(device)` fails when `device` is the CPU, which it is on a machine "
+                    "without a GPU; use `.to(device)`")
+        if spec.kind in (".cuda", ".cuda(device)"):
+            return ("`.cuda()` hard-codes the CUDA device with no CPU fallback; use `.to(device)` "
+                    "with `device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')`")
+        if spec.kind in ("legacy", "type"):
+            return ("a `torch.cuda` tensor type puts the data on the GPU with no CPU fallback; "
+                    "make the tensor on `device` instead")
+        value = string_value(spec.node) or code(spec.node)
+        return (f"hard-coded device '{value}' with no CPU fallback; use "
+                "`torch.device('cuda' if torch.cuda.is_available() else 'cpu')`")
+
+    def fix_for(self, spec: DeviceSpec, model: Model) -> Optional[Fix]:
+        if spec.in_conditional or spec.kind in ("legacy", "type", ".cuda(device)"):
             return None
-        if literal.kind in ("torch.device", "torch.set_default_device", "assign"):
-            quoted = code(literal.node)
+        bound = model.bound_at(spec.node)
+        if "torch" not in bound:
+            return None
+        if spec.kind in ("torch.device", "torch.set_default_device") and string_value(spec.node):
+            quoted = code(spec.node)
             cpu = f"{quoted[-1]}cpu{quoted[-1]}"
             fallback = f"{quoted} if torch.cuda.is_available() else {cpu}"
             return Fix("add a CPU fallback", Applicability.SAFE,
-                       (Edit("replace", literal.node, fallback),))
+                       (Edit("replace", spec.node, fallback),))
         edits = []
-        device = module_device(facts, literal.scope)
+        device = first_device(spec.devices, bound)
         if device is None:
-            line = insert_device_line(facts)
+            line = insert_device_line(model)
             if line is None:
                 return None
             edits.append(line)
             device = "device"
-        if literal.kind == ".cuda":
-            assert literal.call is not None
-            keywords = cuda_method_call_arguments(literal.call)
+        if spec.kind == ".cuda":
+            keywords = cuda_method_call_arguments(spec.call) if spec.call is not None else None
             if keywords is None:
                 return None  # `.cuda(1)`: the index is a choice devlint cannot keep for you
             inner = f"{device}, {keywords}" if keywords else device
-            edits.append(Edit("replace", literal.node, f"to({inner})", end_node=literal.call))
+            edits.append(Edit("replace", spec.node, f"to({inner})", end_node=spec.call))
+        elif string_value(spec.node) is not None:
+            edits.append(Edit("replace", spec.node, device))
         else:
-            edits.append(Edit("replace", literal.node, device))
+            return None
         return Fix(f"use `{device}`, chosen with a CPU fallback", Applicability.SAFE, tuple(edits))

@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from devlint.lint.facts import Facts
 from devlint.lint.findings import RawFinding
-from devlint.lint.rules.base import Rule, model_phrase
-from devlint.lint.rules.fixes import batch_move_fix
+from devlint.lint.model import Model
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.batch_meetings import device_phrase, related_node, siblings, unmoved_batches
+from devlint.lint.rules.fixes import batch_fix
 
 
 class BatchNotMoved(Rule):
@@ -50,16 +51,17 @@ class BatchNotMoved(Rule):
         `batch = {k: v.to(device) for k, v in batch.items()}`.
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        for use in facts.unmoved_uses:
-            if use.kind != "model" or use.early_move is not None:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        for batch in unmoved_batches(model):
+            if batch.code != self.code:
                 continue
+            meeting = batch.meeting
             message = (
-                f"batch `{use.batch.var}` reaches {model_phrase(use.model)} without being moved "
+                f"batch `{batch.name}` reaches {device_phrase(meeting)} without being moved "
                 f"to its device in this iteration; move it with "
-                f"`{use.batch.var} = {use.batch.var}.to(device)` after the loader yields it"
+                f"`{batch.name} = {batch.name}.to(device)` after the loader yields it"
             )
             yield self.finding(
-                use.arg, message, related_node=use.model.moved_at, related_label="model moved here",
-                fix=batch_move_fix(use, facts),
+                meeting.host.node, message, related_node=related_node(meeting),
+                related_label="model moved here", fix=batch_fix(siblings(model, batch), model),
             )

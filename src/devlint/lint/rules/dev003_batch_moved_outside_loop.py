@@ -1,14 +1,13 @@
 from __future__ import annotations
 
-from typing import Iterator
-
-from typing import Optional
+from typing import Iterator, Optional
 
 import libcst as cst
 
-from devlint.lint.facts import Facts, UnmovedUse
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
 from devlint.lint.rules.base import Rule
+from devlint.lint.rules.batch_meetings import UnmovedBatch, unmoved_batches
 from devlint.lint.rules.fixes import code
 
 
@@ -53,28 +52,36 @@ class BatchMovedOutsideLoop(Rule):
         moved batch. The fix is unsafe: the early statement may do more than move.
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
+    def check(self, model: Model) -> Iterator[RawFinding]:
         reported: set[int] = set()
-        for use in facts.unmoved_uses:
-            if use.early_move is None or id(use.early_move) in reported:
+        for batch in unmoved_batches(model):
+            if batch.code != self.code:
                 continue
-            reported.add(id(use.early_move))
+            early = batch.meeting.host.value.premoved
+            if id(early) in reported:
+                continue
+            reported.add(id(early))
             message = (
-                f"`{use.batch.origin}` is moved to the device before the loop, but the loop "
+                f"`{batch.name}` is moved to the device before the loop, but the loop "
                 f"rebinds it to a fresh CPU batch every iteration; move it inside the loop"
             )
             yield self.finding(
-                use.early_move, message, related_node=use.arg,
-                related_label=f"`{use.batch.var}` used unmoved here", fix=self.fix_for(use),
+                early, message, related_node=batch.meeting.host.node,
+                related_label=f"`{batch.name}` used unmoved here", fix=self.fix_for(batch),
             )
 
-    def fix_for(self, use: UnmovedUse) -> Optional[Fix]:
+    @staticmethod
+    def fix_for(batch: UnmovedBatch) -> Optional[Fix]:
         """Copy the early move to the top of the loop body. Not cut: code between the early
         move and the loop may use the moved batch (unsafe: the statement may do other work)."""
-        statement, body = use.early_move, use.batch.loop.node.body
-        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-                and isinstance(statement.body[0], cst.Assign)
-                and isinstance(body, cst.IndentedBlock) and body.body):
+        value = batch.meeting.host.value
+        statement, loop = value.premoved, value.bound[1] if value.bound else None
+        if type(loop) is not cst.For:
+            return None
+        body = loop.body
+        if not (type(statement) is cst.SimpleStatementLine and len(statement.body) == 1
+                and type(statement.body[0]) is cst.Assign
+                and type(body) is cst.IndentedBlock and body.body):
             return None
         text = code(statement.body[0])
         if "\n" in text or "\r" in text:

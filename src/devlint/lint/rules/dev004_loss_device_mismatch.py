@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from devlint.lint.facts import Facts
 from devlint.lint.findings import RawFinding
-from devlint.lint.rules.base import Rule, model_phrase
-from devlint.lint.rules.fixes import batch_move_fix
+from devlint.lint.model import Model
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.batch_meetings import device_phrase, related_node, siblings, unmoved_batches
+from devlint.lint.rules.fixes import batch_fix
 
 
 class LossDeviceMismatch(Rule):
@@ -50,16 +51,18 @@ class LossDeviceMismatch(Rule):
         `x, y = x.to(device), y.to(device)`.
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        for use in facts.unmoved_uses:
-            if use.kind != "loss" or use.early_move is not None:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        for batch in unmoved_batches(model):
+            if batch.code != self.code:
                 continue
+            meeting = batch.meeting
+            where = f"loss `{meeting.callee}`" if meeting.kind == "loss" and meeting.callee else \
+                "the loss" if meeting.kind == "loss" else "this operation"
             message = (
-                f"loss `{use.callee}` gets `{use.batch.var}` on the CPU next to "
-                f"{model_phrase(use.model, output=True)}; move `{use.batch.var}` to the device "
-                f"before the loss"
+                f"{where} gets `{batch.name}` on the CPU next to {device_phrase(meeting)}; "
+                f"move `{batch.name}` to the device before it"
             )
             yield self.finding(
-                use.arg, message, related_node=use.model.moved_at, related_label="model moved here",
-                fix=batch_move_fix(use, facts),
+                meeting.host.node, message, related_node=related_node(meeting),
+                related_label="model moved here", fix=batch_fix(siblings(model, batch), model),
             )

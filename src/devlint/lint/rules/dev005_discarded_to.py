@@ -2,10 +2,23 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.facts import DiscardedMove, Facts
+import libcst as cst
+
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.conventions import names_object_batch
+from devlint.lint.model.observations import Transfer
+from devlint.lint.model.torch_api import PRESERVING_METHODS
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
+from devlint.lint.syntax import dotted
+
+# What makes the receiver a tensor (whose `.to` returns a copy), for the message.
+WHY = {
+    "batch": "unpacked from the loader's batch",
+    "factory": "made by a tensor factory",
+    "attr": "a tensor attribute made by a factory in `__init__`",
+}
 
 
 class DiscardedTo(Rule):
@@ -52,22 +65,48 @@ class DiscardedTo(Rule):
         Keep the result: `t = t.to(device)` (a safe fix, offered when `t` is a plain name).
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        for move in facts.discarded_moves:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        reported: set[int] = set()
+        for move in model.obs.transfers:
+            if move.kept or id(move.node) in reported or not self.copies(move):
+                continue
+            reported.add(id(move.node))
             receiver = code(move.receiver)
-            method = move.call.func.attr.value  # type: ignore[attr-defined]
+            method = move.node.func.attr.value
             message = (
                 f"`{receiver}.{method}(...)` returns a moved copy that this line throws away; "
-                f"`{receiver}` ({move.why}) stays where it was: "
-                f"write `{receiver} = {code(move.call)}`"
+                f"`{receiver}` ({WHY[move.before.why]}) stays where it was: "
+                f"write `{receiver} = {code(move.node)}`"
             )
-            yield self.finding(move.call, message, fix=self.fix_for(move))
+            yield self.finding(move.node, message, fix=self.fix_for(move))
 
-    def fix_for(self, move: DiscardedMove) -> Optional[Fix]:
-        if move.name is None:
+    @staticmethod
+    def copies(move: Transfer) -> bool:
+        """The receiver is a tensor for sure, so the bare call only makes a copy. A whole
+        batch may be a BatchEncoding or a graph, whose `.to` works in place."""
+        before = move.before
+        if type(_root(move.receiver)) not in (cst.Name, cst.Attribute, cst.Subscript):
+            return False  # `torch.zeros(1).cuda()` alone: a warm-up, no value left behind
+        if type(before).__name__ != "Tensor" or not before.plain or before.why not in WHY:
+            return False
+        if before.why == "batch" and names_object_batch(dotted(move.receiver) or ""):
+            return False
+        return before.place is not move.after.place or before.why == "batch"
+
+    @staticmethod
+    def fix_for(move: Transfer) -> Optional[Fix]:
+        name = dotted(_root(move.receiver))
+        if name is None or type(_root(move.receiver)) not in (cst.Name, cst.Attribute):
             return None  # `batch[0] = ...` fails on the tuples many loaders yield
-        text = code(move.call)
         return Fix(
-            f"assign the result back to `{move.name}`", Applicability.SAFE,
-            (Edit("replace", move.call, f"{move.name} = {text}"),),
+            f"assign the result back to `{name}`", Applicability.SAFE,
+            (Edit("replace", move.node, f"{name} = {code(move.node)}"),),
         )
+
+
+def _root(receiver):
+    """`x` of `x.float()`: the value a chain of tensor methods starts from."""
+    while type(receiver) is cst.Call and type(receiver.func) is cst.Attribute and \
+            receiver.func.attr.value in PRESERVING_METHODS:
+        receiver = receiver.func.value
+    return receiver

@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.facts import Facts, HostMeeting, Input
 from devlint.lint.findings import Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import Meeting
 from devlint.lint.rules.base import Rule
-from devlint.lint.rules.fixes import add_keyword_fix, device_in_reach, device_of_model
-from devlint.lint.syntax import DEVICE_NAME, dotted
+from devlint.lint.rules.fixes import add_keyword_fix, meeting_device
+from devlint.lint.syntax import dotted
 
 
 class CpuTensorInDeviceCode(Rule):
@@ -72,48 +73,48 @@ class CpuTensorInDeviceCode(Rule):
         `device=device` in the loop (a safe fix, offered when such a device is in reach).
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
+    def check(self, model: Model) -> Iterator[RawFinding]:
         reported: set[int] = set()
-        for meeting in facts.host_meetings:
-            factory = meeting.host.call
-            if id(factory) in reported or not facts.meets_device(meeting):
+        for meeting in model.obs.meetings:
+            factory = meeting.host.value.node
+            if meeting.host.value.why != "factory" or id(factory) in reported:
+                continue
+            if not meeting.where.accel or meeting.where.expect_raise or meeting.device.value.assumed:
+                continue
+            if type(factory).__name__ != "Call":
                 continue
             reported.add(id(factory))
-            device = self.device_for(meeting, facts)
+            device = self.device_for(meeting, model.bound_at(factory))
             message = (
                 f"`{dotted(factory.func)}(...)` makes this tensor on the CPU, but it meets "
                 f"{self.other_phrase(meeting)} on line {{related_line}}; create it with "
                 f"`device={device or 'device'}`"
             )
             yield self.finding(
-                factory, message, related_node=meeting.at, related_label="meets device tensors here",
-                fix=self.fix_for(factory, device),
+                factory, message, related_node=meeting.node,
+                related_label="meets device tensors here", fix=self.fix_for(factory, device),
             )
 
     @staticmethod
-    def other_phrase(meeting: HostMeeting) -> str:
-        if isinstance(meeting.other, Input):
-            return f"`{meeting.other.name}`, an input of `forward` on the module's device"
-        if meeting.callee is not None:
-            return f"`{meeting.callee}`, which runs on the device"
-        return "tensors on the device"
+    def device_for(meeting: Meeting, bound: frozenset) -> Optional[str]:
+        """In `forward`, the device of its first input (`x.device`): where the module runs,
+        whatever moved it. Elsewhere, the device the other side was moved to."""
+        function = meeting.where.function
+        if function is not None and function.name == "forward" and len(function.params) > 1:
+            first = function.params[1][0]
+            if first in bound and function.params[1][1] == "positional":
+                return f"{first}.device"
+        return meeting_device(meeting, bound)
 
     @staticmethod
-    def device_for(meeting: HostMeeting, facts: Facts) -> Optional[str]:
-        """`x.device` of an input in `forward`; in the loop, the device the model was moved to
-        (or a device variable in reach)."""
-        forward = facts.forward_class(meeting.scope)
-        if forward is not None:
-            if isinstance(meeting.other, Input) and "." not in meeting.other.name:
-                return f"{meeting.other.name}.device"
-            inputs = [p for p in meeting.scope.params[1:2]]
-            return f"{inputs[0]}.device" if inputs else None
-        for callee in (meeting.callee, getattr(meeting.other, "callee", None)):
-            model = facts.device_model(callee, meeting.scope, meeting.seq) if callee else None
-            if model is not None:
-                return device_of_model(model, meeting.scope, facts) or device_in_reach(facts, meeting.scope)
-        device = device_in_reach(facts, meeting.scope)
-        return device if device is not None and DEVICE_NAME.search(device) else None
+    def other_phrase(meeting: Meeting) -> str:
+        value = meeting.device.value
+        spelled = dotted(meeting.device.node) if meeting.device.node is not None else None
+        if getattr(value, "why", "") == "input" and spelled:
+            return f"`{spelled}`, an input of `forward` on the module's device"
+        if meeting.kind == "model" and meeting.callee:
+            return f"`{meeting.callee}`, which runs on the device"
+        return "tensors on the device"
 
     @staticmethod
     def fix_for(factory, device: Optional[str]) -> Optional[Fix]:

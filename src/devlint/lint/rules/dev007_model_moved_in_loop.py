@@ -2,10 +2,16 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.facts import Facts, LoopFrame, ModelMoveInLoop
+import libcst as cst
+
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.conventions import TENSOR_WORDS, names_model
+from devlint.lint.model.observations import Transfer
+from devlint.lint.model.state import LoopInfo
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
+from devlint.lint.syntax import dotted
 
 
 class ModelMovedInLoop(Rule):
@@ -56,48 +62,67 @@ class ModelMovedInLoop(Rule):
         Hoist the move above the outermost loop it repeats in (an unsafe fix: it moves code).
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        for move in facts.model_moves_in_loops:
-            if not facts.is_a_model(move.key, move.scope):
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        reported: set[int] = set()
+        for move in model.obs.transfers:
+            if id(move.node) in reported or not self.moves_a_model(move):
                 continue
             loops = self.repeating_loops(move)
             if not loops:
                 continue
+            reported.add(id(move.node))
+            key = dotted(move.receiver)
             message = (
-                f"`{move.key}` is moved to the device on every iteration of this loop; move it "
+                f"`{key}` is moved to the device on every iteration of this loop; move it "
                 f"once before the loop (line {{related_line}})"
             )
             yield self.finding(
-                move.call, message, related_node=loops[0].node, related_label="the loop",
+                move.node, message, related_node=loops[0].node, related_label="the loop",
                 fix=self.fix_for(move, loops[0]),
             )
 
     @staticmethod
-    def repeating_loops(move: ModelMoveInLoop) -> list[LoopFrame]:
+    def moves_a_model(move: Transfer) -> bool:
+        key = dotted(move.receiver)
+        if key is None or move.after.place.name != "DEVICE":
+            return False
+        kind = type(move.before).__name__
+        if kind == "Module":
+            return not move.before.loss
+        return kind in ("Opaque", "Tensor") and names_model(key) and \
+            not getattr(move.before, "plain", False) and TENSOR_WORDS.search(key.rsplit(".", 1)[-1]) is None
+
+    @staticmethod
+    def repeating_loops(move: Transfer) -> list[LoopInfo]:
         """The loops, outermost first, that repeat the move of the same model to the same
         device: from the innermost loop outwards while none of them binds the model or the
         device, offloads the model, or stops being a training loop."""
-        found: list[LoopFrame] = []
-        root = move.key.split(".", 1)[0]
-        for frame in reversed(move.loops):
-            if not frame.trains or move.key in frame.offloads:
+        found: list[LoopInfo] = []
+        key = dotted(move.receiver) or ""
+        root = key.split(".", 1)[0]
+        for loop in reversed(move.where.loops):
+            if not loop.trains or key in loop.offloads:
                 break
-            if move.key in frame.binds or root in frame.binds:
+            if key in loop.binds or root in loop.binds:
                 break
-            if any(name in frame.binds for name in move.argument_names):
+            if any(name in loop.binds for name in move.names_read):
                 break
-            found.insert(0, frame)
+            found.insert(0, loop)
         return found
 
     @staticmethod
-    def fix_for(move: ModelMoveInLoop, loop: LoopFrame) -> Optional[Fix]:
+    def fix_for(move: Transfer, loop: LoopInfo) -> Optional[Fix]:
         statement = move.statement
         if statement is None:
             return None
+        inner = move.where.loops[-1].node.body
+        if not (type(inner) is cst.IndentedBlock and len(inner.body) > 1 and
+                any(s is statement for s in inner.body)):
+            return None  # only a line of the loop body itself can be hoisted whole
         text = code(statement.body[0])
         if "\n" in text or "\r" in text:
             return None
         return Fix(
-            f"move `{move.key}` once, before the loop", Applicability.UNSAFE,
+            f"move `{dotted(move.receiver)}` once, before the loop", Applicability.UNSAFE,
             (Edit("delete", statement), Edit("insert_before", loop.node, text)),
         )

@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.facts import Facts, TorchLoad
 from devlint.lint.findings import Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import Load
+from devlint.lint.model.values import Opaque, Scalar, Value
 from devlint.lint.rules.base import Rule
-from devlint.lint.rules.fixes import add_keyword_fix, device_in_reach
-from devlint.lint.syntax import positional_args
+from devlint.lint.rules.fixes import add_keyword_fix, code, first_device
 
 
 class LoadWithoutMapLocation(Rule):
@@ -48,33 +49,47 @@ class LoadWithoutMapLocation(Rule):
         there is none: `load_state_dict` copies the tensors onto the model's device anyway.
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        if not facts.device_fallback:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        if not model.fallback:
             return
-        for load in facts.torch_loads:
-            if not self.restores_saved_devices(load, facts):
+        reported: set[int] = set()
+        for load in model.obs.loads:
+            if id(load.node) in reported or not self.restores_saved_devices(load, model):
                 continue
-            device = device_in_reach(facts, load.scope)
+            reported.add(id(load.node))
+            device = first_device(load.devices, model.bound_at(load.node))
             target = device or "'cpu'"
+            source = code(load.node.args[0].value) if load.node.args else ""
             message = (
-                f"`torch.load({load.source})` restores tensors onto the device they were saved "
+                f"`torch.load({source})` restores tensors onto the device they were saved "
                 f"from, and this file also runs without a GPU; pass `map_location={target}`"
             )
-            yield self.finding(load.call, message, fix=self.fix_for(load, target))
+            yield self.finding(load.node, message, fix=self.fix_for(load, target))
 
     @staticmethod
-    def restores_saved_devices(load: TorchLoad, facts: Facts) -> bool:
-        call = load.call
-        if load.guarded or any(a.star for a in call.args):
+    def restores_saved_devices(load: Load, model: Model) -> bool:
+        """A load that a machine without a GPU reaches, of a file this code did not write
+        itself (a resume from its own checkpoint runs where it was saved)."""
+        if load.map_location or not load.where.cpu or load.where.in_test or not load.node.args:
             return False
-        if len(positional_args(call)) >= 2 or any(
-            a.keyword is not None and a.keyword.value == "map_location" for a in call.args
-        ):
-            return False
-        if not load.source or load.source in facts.saved_paths:
-            return False
-        return not facts.is_in_memory_buffer(load.source, load.scope)
+        return not any(same_path(load.path, save.path) for save in model.obs.saves)
 
     @staticmethod
-    def fix_for(load: TorchLoad, target: str) -> Optional[Fix]:
-        return add_keyword_fix(load.call, f"map_location={target}", f"load onto {target}")
+    def fix_for(load: Load, target: str) -> Optional[Fix]:
+        return add_keyword_fix(load.node, f"map_location={target}", f"load onto {target}")
+
+
+def same_path(a: Value, b: Value) -> bool:
+    """Two paths of one template: `path % (name, opt.epoch)` and `path % (name, epoch)`, the
+    same variable, the same `io.BytesIO` buffer."""
+    if type(a) is Scalar and type(b) is Scalar:
+        return a.template is not None and _shape(a.template) == _shape(b.template or "")
+    if type(a) is Opaque and type(b) is Opaque:
+        return bool(a.name) and a.name == b.name
+    return False
+
+
+def _shape(template: str) -> str:
+    import re
+
+    return re.sub(r"(\{\})+", "{}", template)

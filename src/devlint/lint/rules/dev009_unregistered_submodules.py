@@ -4,8 +4,9 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from devlint.lint.facts import ClassInfo, Container, Facts
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import ModuleContainer
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
 
@@ -65,37 +66,35 @@ class UnregisteredSubmodules(Rule):
         older checkpoints miss their keys.
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        for name in sorted(facts.module_classes):
-            info = facts.classes[name]
-            if info.registers_by_hand:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        for info in sorted(model.classes, key=lambda c: c.name):
+            if not info.is_module or info.registers_by_hand:
                 continue
             for attr, container in info.containers.items():
-                if attr in info.wrapped or not self.holds_modules(container, info, facts):
+                if attr in info.wrapped:
                     continue
-                kind = "dict" if isinstance(container.value, (cst.Dict, cst.DictComp)) else "list"
+                node = container.node
+                kind = "dict" if type(node) in (cst.Dict, cst.DictComp) else "list"
                 wrapper = "nn.ModuleDict" if kind == "dict" else "nn.ModuleList"
                 message = (
-                    f"`self.{attr}` keeps submodules of `{name}` in a plain {kind}: "
+                    f"`self.{attr}` keeps submodules of `{info.name}` in a plain {kind}: "
                     f"`model.to(device)` and `parameters()` never see them; use `{wrapper}`"
                 )
-                yield self.finding(container.value, message, fix=self.fix_for(container, facts))
+                yield self.finding(node, message, fix=self.fix_for(container, model))
 
     @staticmethod
-    def holds_modules(container: Container, info: ClassInfo, facts: Facts) -> bool:
-        callees = list(container.callees) + info.added.get(container.attr, [])
-        return any(facts.is_module_constructor(c) for c in callees)
-
-    @staticmethod
-    def fix_for(container: Container, facts: Facts) -> Optional[Fix]:
-        nn = facts.nn_prefix()
-        value = container.value
+    def fix_for(container: ModuleContainer, model: Model) -> Optional[Fix]:
+        env = model.interpreter.module_env
+        nn = "nn" if type(env.get("nn")).__name__ == "Ref" and env["nn"].qualname == "torch.nn" \
+            else "torch.nn" if type(env.get("torch")).__name__ == "Ref" else None
+        value = container.node
         if nn is None:
             return None
-        if isinstance(value, (cst.List, cst.ListComp)):
-            text = f"{nn}.ModuleList()" if isinstance(value, cst.List) and not value.elements else f"{nn}.ModuleList({code(value)})"
-        elif isinstance(value, cst.Dict) and all(
-            isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) for e in value.elements
+        if type(value) in (cst.List, cst.ListComp):
+            empty = type(value) is cst.List and not value.elements
+            text = f"{nn}.ModuleList()" if empty else f"{nn}.ModuleList({code(value)})"
+        elif type(value) is cst.Dict and all(
+            type(e) is cst.DictElement and type(e.key) is cst.SimpleString for e in value.elements
         ):
             text = f"{nn}.ModuleDict()" if not value.elements else f"{nn}.ModuleDict({code(value)})"
         else:

@@ -4,8 +4,8 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from devlint.lint.facts import Facts, TensorAttribute
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
 
@@ -59,33 +59,42 @@ class PlainTensorAttribute(Rule):
         checkpoints keep their keys (a safe fix).
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        for name in sorted(facts.module_classes):
-            info = facts.classes[name]
-            if info.moves_itself:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        reported: set = set()
+        for meeting in model.obs.meetings:
+            attr = meeting.host.value.attr
+            if meeting.host.value.why != "attr" or attr is None or not meeting.where.accel:
                 continue
-            for attr, tensor in info.tensor_attributes.items():
-                if attr not in info.forward_reads or attr in info.assigned_elsewhere:
-                    continue
-                if attr in info.moved_in_forward:
-                    continue
-                message = (
-                    f"`self.{attr}` is a plain tensor attribute of `{name}`: `model.to(device)` "
-                    f"leaves it on the CPU while `forward` (line {{related_line}}) uses it with "
-                    f"the module's tensors; register it with `self.register_buffer(\"{attr}\", ...)`"
-                )
-                yield self.finding(
-                    tensor.value, message, related_node=info.forward_reads[attr],
-                    related_label="used in forward", fix=self.fix_for(tensor),
-                )
+            cls, name, statement = attr
+            if (id(cls), name) in reported or cls.moves_itself:
+                continue
+            reported.add((id(cls), name))
+            node = _assigned_value(statement) or meeting.host.value.node
+            message = (
+                f"`self.{name}` is a plain tensor attribute of `{cls.name}`: `model.to(device)` "
+                f"leaves it on the CPU while it meets the module's tensors (line {{related_line}}); "
+                f"register it with `self.register_buffer(\"{name}\", ...)`"
+            )
+            yield self.finding(
+                node, message, related_node=meeting.node,
+                related_label="meets device tensors here", fix=self.fix_for(name, node, statement),
+            )
 
     @staticmethod
-    def fix_for(tensor: TensorAttribute) -> Optional[Fix]:
-        statement = tensor.statement
-        if statement is None or not isinstance(statement.body[0], cst.Assign):
+    def fix_for(attr: str, value, statement) -> Optional[Fix]:
+        if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
             return None
         assign = statement.body[0]
-        if len(assign.targets) != 1:
+        if type(assign) is not cst.Assign or len(assign.targets) != 1 or assign.value is not value:
             return None
-        text = f'self.register_buffer("{tensor.attr}", {code(tensor.value)}, persistent=False)'
+        text = f'self.register_buffer("{attr}", {code(value)}, persistent=False)'
         return Fix("register it as a buffer", Applicability.SAFE, (Edit("replace", assign, text),))
+
+
+def _assigned_value(statement):
+    """The value of `self.x = <value>` (where the finding and the fix go)."""
+    if type(statement) is cst.SimpleStatementLine and len(statement.body) == 1:
+        assign = statement.body[0]
+        if type(assign) in (cst.Assign, cst.AnnAssign) and assign.value is not None:
+            return assign.value
+    return None

@@ -2,8 +2,11 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.facts import Facts, Moved, NumpyCall
+import libcst as cst
+
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import Conversion
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
 
@@ -50,30 +53,51 @@ class NumpyOnDeviceTensor(Rule):
         outside `torch.no_grad()` (a safe fix).
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        for numpy in facts.numpy_calls:
-            where = self.device_side(numpy, facts)
-            if where is None:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        reported: set[int] = set()
+        for conversion in model.obs.conversions:
+            value = conversion.value
+            if id(conversion.node) in reported or not conversion.where.accel or value.assumed:
                 continue
-            receiver = code(numpy.call.func.value)  # type: ignore[attr-defined]
-            message = (
-                f"`{receiver}` lives on the device ({where}); `.numpy()` needs a CPU tensor: "
-                f"call `.cpu()` first"
-            )
-            yield self.finding(numpy.call, message, fix=self.fix_for(numpy))
+            if value.why not in ("moved", "output", "data", "batch", "param"):
+                continue
+            reported.add(id(conversion.node))
+            receiver = code(conversion.receiver)
+            where = "it was moved with `.to(device)`" if value.why == "moved" else \
+                "it comes from a model on the device" if value.why == "output" else "it is on the device"
+            if self.is_numpy_method(conversion):
+                message = (f"`{receiver}` lives on the device ({where}); `.numpy()` needs a CPU "
+                           f"tensor: call `.cpu()` first")
+            else:
+                message = (f"`{receiver}` lives on the device ({where}); numpy needs a CPU tensor: "
+                           f"pass `{receiver}.cpu()`")
+            yield self.finding(conversion.node, message, fix=self.fix_for(conversion))
 
     @staticmethod
-    def device_side(numpy: NumpyCall, facts: Facts) -> Optional[str]:
-        if isinstance(numpy.value, Moved):
-            return "it was moved with `.to(device)`"
-        model = facts.device_model(numpy.value.callee, numpy.scope, numpy.seq)
-        if model is None:
-            return None
-        return f"the output of `{model.key}`, a model on the device"
+    def is_numpy_method(conversion: Conversion) -> bool:
+        func = getattr(conversion.node, "func", None)
+        return type(func) is cst.Attribute and func.attr.value == "numpy" and func.value is conversion.receiver
 
-    @staticmethod
-    def fix_for(numpy: NumpyCall) -> Fix:
-        needs_detach = not numpy.detached and not numpy.no_grad and not isinstance(numpy.value, Moved)
-        text = "detach().cpu().numpy" if needs_detach else "cpu().numpy"
-        attr = numpy.call.func.attr  # type: ignore[attr-defined]
-        return Fix(f"call `.{text[:-6]}` before `.numpy()`", Applicability.SAFE, (Edit("replace", attr, text),))
+    def fix_for(self, conversion: Conversion) -> Optional[Fix]:
+        value = conversion.value
+        detached = any(type(sub) is cst.Attribute and sub.attr.value in ("detach", "data", "detach_")
+                       for sub in _chain(conversion.receiver))
+        needs_detach = not detached and not conversion.where.no_grad and value.why != "moved"
+        if self.is_numpy_method(conversion):
+            text = "detach().cpu().numpy" if needs_detach else "cpu().numpy"
+            return Fix(f"call `.{text[:-6]}` before `.numpy()`", Applicability.SAFE,
+                       (Edit("replace", conversion.node.func.attr, text),))
+        suffix = ".detach().cpu()" if needs_detach else ".cpu()"
+        return Fix(f"pass `{code(conversion.receiver)}{suffix}`", Applicability.SAFE,
+                   (Edit("replace", conversion.receiver, f"{code(conversion.receiver)}{suffix}"),))
+
+
+def _chain(node) -> Iterator:
+    while True:
+        yield node
+        if type(node) is cst.Call:
+            node = node.func
+        elif type(node) in (cst.Attribute, cst.Subscript):
+            node = node.value
+        else:
+            return

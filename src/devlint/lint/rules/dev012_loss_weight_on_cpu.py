@@ -2,10 +2,13 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.facts import Facts, LossBuild
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.evaluate import host_weight
+from devlint.lint.model.observations import LossBuilt
+from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
-from devlint.lint.rules.fixes import code, device_in_reach
+from devlint.lint.rules.fixes import code, first_device
 
 
 class LossWeightOnCpu(Rule):
@@ -50,37 +53,50 @@ class LossWeightOnCpu(Rule):
         safe fix, offered when a device variable is in reach).
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        if not facts.moves_a_model:
-            return
+    def check(self, model: Model) -> Iterator[RawFinding]:
         reported: set[int] = set()
-        for build in facts.loss_builds:
-            if id(build.call) in reported or self.moved_with_model(build, facts):
+        for build, meeting in self.on_cpu(model):
+            if id(build.node) in reported:
                 continue
-            reported.add(id(build.call))
+            reported.add(id(build.node))
             argument = f"`{build.keyword}=`" if build.keyword else "its weight"
+            loss = (meeting.callee if meeting is not None else None) or "the loss"
             message = (
-                f"`{build.key}` keeps {argument} `{code(build.weight)}` on the CPU while the "
+                f"`{loss}` keeps {argument} `{code(build.weight_node)}` on the CPU while the "
                 f"model runs on the device; move the loss too: "
-                f"`{code(build.call.func)}(...).to(device)`"
+                f"`{code(build.node.func)}(...).to(device)`"
             )
-            yield self.finding(build.weight, message, fix=self.fix_for(build, facts))
+            yield self.finding(build.weight_node, message,
+                               related_node=meeting.node if meeting is not None else None,
+                               related_label="the loss meets device tensors here",
+                               fix=self.fix_for(build, model))
 
     @staticmethod
-    def moved_with_model(build: LossBuild, facts: Facts) -> bool:
-        if any(kind == "move" for _, kind, _ in build.home.events.get(build.key, ())):
-            return True
-        if build.key.startswith("self."):
-            cls = build.home
-            return cls.kind == "class" and cls.name in facts.module_classes
-        return False
+    def on_cpu(model: Model) -> Iterator[tuple]:
+        """Weighted losses whose weight is on the CPU where a device model's output reaches
+        them: seen meeting device tensors, or built in a file that moves a model and never
+        moving the loss (a loss stored on a module moves with it)."""
+        built = {id(b.weight_node): b for b in model.obs.losses}
+        for meeting in model.obs.meetings:
+            if meeting.kind == "loss-weight" and meeting.where.accel and id(meeting.host.node) in built:
+                yield built[id(meeting.host.node)], meeting
+        moved = {id(t.before.node) for t in model.obs.transfers if type(t.before) is Module}
+        moves_a_model = any(type(t.before) is Module and not t.before.loss and
+                            t.after.place is Place.DEVICE for t in model.obs.transfers)
+        for build in model.obs.losses:
+            owner = build.where.function.cls if build.where.function is not None else None
+            if owner is not None and owner.is_module:
+                continue
+            if moves_a_model and id(build.node) not in moved and build.where.accel and \
+                    host_weight(build.weight):
+                yield build, None
 
     @staticmethod
-    def fix_for(build: LossBuild, facts: Facts) -> Optional[Fix]:
-        device = device_in_reach(facts, build.scope)
+    def fix_for(build: LossBuilt, model: Model) -> Optional[Fix]:
+        device = first_device(build.devices, model.bound_at(build.node))
         if device is None:
             return None
         return Fix(
-            f"move `{build.key}` to `{device}`", Applicability.SAFE,
-            (Edit("replace", build.call, f"{code(build.call)}.to({device})"),),
+            f"move the loss to `{device}`", Applicability.SAFE,
+            (Edit("replace", build.node, f"{code(build.node)}.to({device})"),),
         )

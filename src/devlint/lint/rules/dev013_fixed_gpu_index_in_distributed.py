@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.facts import Facts, GpuIndex
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import DeviceSpec
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
 
@@ -53,42 +54,39 @@ class FixedGpuIndexInDistributed(Rule):
         `device_ids=[local_rank]` (a safe fix, offered when a `local_rank` variable is in reach).
     """
 
-    def check(self, facts: Facts) -> Iterator[RawFinding]:
-        if not facts.distributed or facts.per_process_visibility:
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        if not model.distributed or model.visible_devices:
             return
-        model_parallel = self.scopes_naming_several_gpus(facts)
-        for index in facts.gpu_indices:
-            if index.rank_guarded or id(index.scope) in model_parallel:
+        specs = [s for s in model.obs.devices if s.fixed_index]
+        parallel = self.functions_naming_several_gpus(specs)
+        reported: set[int] = set()
+        for spec in specs:
+            if spec.where.rank_guarded or spec.where.in_test or id(spec.node) in reported:
                 continue
+            if id(spec.where.function) in parallel:
+                continue
+            reported.add(id(spec.node))
             message = (
-                f"`{code(index.node)}` names one fixed GPU in code that runs once per process: "
+                f"`{code(spec.node)}` names one fixed GPU in code that runs once per process: "
                 f"every rank lands on that GPU; use the local rank (`LOCAL_RANK`) instead"
             )
-            yield self.finding(index.node, message, fix=self.fix_for(index, facts))
+            yield self.finding(spec.node, message, fix=self.fix_for(spec, model))
 
     @staticmethod
-    def scopes_naming_several_gpus(facts: Facts) -> set[int]:
+    def functions_naming_several_gpus(specs: list) -> set[int]:
         """Functions that name two or more GPUs (`.to(0)` and `.to(1)`): model or pipeline
         parallelism spreads one process over several GPUs on purpose."""
-        seen: dict[int, set[str]] = {}
-        for index in facts.gpu_indices:
-            value = code(index.node).strip("'\"").replace("cuda:", "")
-            seen.setdefault(id(index.scope), set()).add(value)
-        return {scope for scope, values in seen.items() if len(values) > 1}
+        seen: dict[int, set] = {}
+        for spec in specs:
+            seen.setdefault(id(spec.where.function), set()).add(spec.device.index)
+        return {function for function, indices in seen.items() if len(indices) > 1}
 
     @staticmethod
-    def fix_for(index: GpuIndex, facts: Facts) -> Optional[Fix]:
-        rank = local_rank_in_reach(index, facts)
+    def fix_for(spec: DeviceSpec, model: Model) -> Optional[Fix]:
+        bound = model.bound_at(spec.node)
+        rank = "local_rank" if "local_rank" in bound else None
         if rank is None:
             return None
-        text = f'f"cuda:{{{rank}}}"' if index.kind == "string" else rank
-        return Fix(f"use `{rank}`", Applicability.SAFE, (Edit("replace", index.node, text),))
-
-
-def local_rank_in_reach(index: GpuIndex, facts: Facts) -> Optional[str]:
-    if facts.resolve("local_rank", index.scope) is not None:
-        return "local_rank"
-    cls = index.scope.class_scope
-    if cls is not None and "self.local_rank" in cls.events and "self" in index.scope.params:
-        return "self.local_rank"
-    return None
+        is_string = type(spec.node).__name__ == "SimpleString"
+        text = f'f"cuda:{{{rank}}}"' if is_string else rank
+        return Fix(f"use `{rank}`", Applicability.SAFE, (Edit("replace", spec.node, text),))

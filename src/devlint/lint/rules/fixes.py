@@ -1,13 +1,17 @@
-"""Fix builders the rules share: which device expression is in reach, and how to move a batch."""
+"""Fix builders the rules share. A fix may only use names the model saw bound, on every path,
+where the fix lands; and it never moves a value that must stay on the host (only tensors the
+model proved to meet device tensors are ever moved)."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, Optional
 
 import libcst as cst
 
-from devlint.lint.facts import Batch, Facts, ModelOnDevice, Scope, UnmovedUse
 from devlint.lint.findings import Applicability, Edit, Fix
-from devlint.lint.syntax import append_keyword, dotted, is_to_device_call, positional_args
+from devlint.lint.model import Model
+from devlint.lint.model.observations import Meeting
+from devlint.lint.model.values import Device, Module, Tensor
+from devlint.lint.syntax import append_keyword, dotted, positional_args
 
 FALLBACK = "torch.device('cuda' if torch.cuda.is_available() else 'cpu')"
 
@@ -16,32 +20,63 @@ def code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def device_of_model(model: ModelOnDevice, scope: Scope, facts: Facts) -> Optional[str]:
-    """The device the model was moved to, spelled so that it resolves where the fix goes:
-    `device`, `self.device`, `args.device`, or the function's `device` parameter."""
-    if model.moved_at is not None and is_to_device_call(model.moved_at):
-        positional = positional_args(model.moved_at)
-        if positional and isinstance(positional[0].value, (cst.Name, cst.Attribute)):
-            expr = dotted(positional[0].value)
-            if expr is not None and in_reach(expr, scope, facts):
-                return expr
-    return device_parameter(scope)
+def reachable(expr: Optional[str], bound: frozenset) -> bool:
+    """`device`, `args.device`, `self.device`: usable where `bound` are the names bound."""
+    if not expr:
+        return False
+    root = expr.split(".", 1)[0]
+    return root in bound and all(part.isidentifier() for part in expr.split("."))
 
 
-def device_parameter(scope: Scope) -> Optional[str]:
-    current: Optional[Scope] = scope
-    while current is not None and current.kind == "function":
-        for name in ("device", "dev"):
-            if name in current.params:
-                return name
-        current = current.parent
+def device_of(value, bound: frozenset) -> Optional[str]:
+    """How to name the device `value` (a device-side tensor or module) lives on, with names
+    bound where the fix goes: the expression it was moved with, else `next(m.parameters())`."""
+    device = getattr(value, "device", None)
+    if type(device) is Device and reachable(device.spelled, bound):
+        return device.spelled
+    moved_at = getattr(value, "moved_at", None)
+    if moved_at is not None:
+        spelled = moved_device(moved_at)
+        if reachable(spelled, bound):
+            return spelled
+    if type(value) is Module and reachable(value.spelled, bound):
+        return f"next({value.spelled}.parameters()).device"
     return None
 
 
-def in_reach(expr: str, scope: Scope, facts: Facts) -> bool:
-    if expr.startswith("self."):
-        return scope.class_scope is not None and "self" in scope.params
-    return facts.resolve(expr, scope) is not None
+def moved_device(call: cst.Call) -> Optional[str]:
+    """The device argument of `m.to(device)`, when it is a name or attribute."""
+    positional = positional_args(call)
+    if positional and type(positional[0].value) in (cst.Name, cst.Attribute):
+        return dotted(positional[0].value)
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "device":
+            return dotted(arg.value)
+    return None
+
+
+def meeting_device(meeting: Meeting, bound: frozenset) -> Optional[str]:
+    """The device a meeting's device side is on, spelled with names bound at the fix."""
+    found = device_of(meeting.device.value, bound)
+    if found is not None:
+        return found
+    node = meeting.device.node
+    if type(meeting.device.value) is Module:
+        spelled = dotted(node) if node is not None else None
+        if reachable(spelled, bound):
+            return f"next({spelled}.parameters()).device"
+    if type(meeting.device.value) is Tensor and type(node) in (cst.Name, cst.Attribute):
+        spelled = dotted(node)
+        if reachable(spelled, bound):
+            return f"{spelled}.device"
+    return None
+
+
+def first_device(names: Iterable[str], bound: frozenset) -> Optional[str]:
+    for name in names:
+        if reachable(name, bound):
+            return name
+    return None
 
 
 def move_expression(var: str, device: str, dict_like: bool) -> str:
@@ -50,71 +85,57 @@ def move_expression(var: str, device: str, dict_like: bool) -> str:
     return f"{var}.to({device})"
 
 
-def batch_move_fix(use: UnmovedUse, facts: Facts) -> Optional[Fix]:
-    """`x, y = x.to(device), y.to(device)` right where the loop (or an unpacking) binds them.
-
-    Every name of the same binding that reaches the device unmoved is moved in one line, so
+def batch_fix(meetings: list, model: Model) -> Optional[Fix]:
+    """`x, y = x.to(device), y.to(device)` right where the loop (or an unpacking) names them:
+    every batch tensor of that binding that meets the device unmoved is moved in one line, so
     the fixes of `x` (DEV002) and `y` (DEV004) are one identical edit, applied once."""
-    batch = use.batch
-    device = device_of_model(use.model, batch.loop.scope, facts)
-    anchor = _insertion(batch)
-    if device is None or anchor is None:
+    first = meetings[0]
+    name, statement, _ = first.host.value.bound
+    anchor = _insertion(statement)
+    if anchor is None:
         return None
-    siblings = [u for u in facts.unmoved_uses
-                if u.batch.bound_at is batch.bound_at and u.early_move is None]
-    names: dict[str, bool] = {}
-    for sibling in siblings:
-        names[sibling.batch.var] = names.get(sibling.batch.var, False) or sibling.dict_like
-    targets = ", ".join(names)
-    values = ", ".join(move_expression(name, device, dict_like) for name, dict_like in names.items())
     action, node = anchor
-    return Fix(
-        f"move {targets} to {device} where the loader yields them",
-        Applicability.SAFE,
-        (Edit(action, node, f"{targets} = {values}"),),
-    )
+    bound = model.bound_at(node)
+    device = None
+    for meeting in meetings:
+        device = meeting_device(meeting, bound)
+        if device is not None:
+            break
+    if device is None:
+        return None
+    chosen: dict[str, bool] = {}
+    for meeting in meetings:
+        var = meeting.host.value.bound[0]  # bound by the statement the fix follows
+        chosen[var] = chosen.get(var, False) or meeting.host.value.dict_like
+    targets = ", ".join(chosen)
+    values = ", ".join(move_expression(var, device, like) for var, like in chosen.items())
+    return Fix(f"move {targets} to {device} where the loader yields them", Applicability.SAFE,
+               (Edit(action, node, f"{targets} = {values}"),))
 
 
-def _insertion(batch: Batch) -> Optional[tuple[str, cst.CSTNode]]:
-    bound = batch.bound_at
-    if isinstance(bound, cst.For):
-        body = bound.body
-        if isinstance(body, cst.IndentedBlock) and body.body:
+def _insertion(statement) -> Optional[tuple[str, cst.CSTNode]]:
+    if type(statement) is cst.For:
+        body = statement.body
+        if type(body) is cst.IndentedBlock and body.body:
             return "insert_before", body.body[0]
         return None
-    if isinstance(bound, cst.SimpleStatementLine):
-        return "insert_after", bound
+    if type(statement) is cst.SimpleStatementLine:
+        return "insert_after", statement
     return None
 
 
-def insert_device_line(facts: Facts) -> Optional[Edit]:
+def insert_device_line(model: Model) -> Optional[Edit]:
     """`device = torch.device(...)` once, after the imports, when the file has no device."""
-    if facts.last_import is None or facts.module_scope.binds("device"):
+    last_import = None
+    for statement in model.module.body:
+        if type(statement) is cst.SimpleStatementLine and all(
+            type(s) in (cst.Import, cst.ImportFrom) for s in statement.body
+        ):
+            last_import = statement
+    env = model.interpreter.module_env
+    if last_import is None or type(env.get("torch")).__name__ != "Ref" or "device" in env:
         return None
-    return Edit("insert_after", facts.last_import, f"device = {FALLBACK}")
-
-
-def module_device(facts: Facts, scope: Scope) -> Optional[str]:
-    parameter = device_parameter(scope)
-    if parameter is not None:
-        return parameter
-    for name in facts.module_devices:
-        if "." not in name and facts.resolve(name, scope) is facts.module_scope:
-            return name
-    return None
-
-
-def device_in_reach(facts: Facts, scope: Scope) -> Optional[str]:
-    """A device expression that resolves in `scope`: a `device` parameter, a module-level
-    device variable, `self.device` in a class that sets it, or a local `device`."""
-    found = module_device(facts, scope)
-    if found is not None:
-        return found
-    cls = scope.class_scope
-    if cls is not None and "self.device" in cls.events and "self" in scope.params:
-        return "self.device"
-    home = facts.resolve("device", scope)
-    return "device" if home is not None and home.kind == "function" else None
+    return Edit("insert_after", last_import, f"device = {FALLBACK}")
 
 
 def add_keyword_fix(call: cst.Call, keyword: str, description: str) -> Optional[Fix]:
@@ -132,4 +153,3 @@ def cuda_method_call_arguments(call: cst.Call) -> Optional[str]:
         return None
     keywords = [code(a).rstrip(", ") for a in call.args]
     return ", ".join(keywords)
-
