@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - another interpreter
     from hashlib import blake2b
 
 from devlint import __version__
+from devlint.workspace.atomic import replace_file
 from devlint.lint.selection import Selection
 from devlint.lint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
@@ -89,7 +90,8 @@ class Cache:
                 del merged[key]
         try:
             _prepare(self.directory)
-            _write_atomically(self.index, json.dumps({"format": FORMAT, "entries": merged}))
+            payload = json.dumps({"format": FORMAT, "entries": merged}).encode("utf-8")
+            replace_file(self.index, payload, mode=0o644, durable=False)
         except OSError as exc:
             return f"cannot write the cache in {self.directory}: {exc.strerror or exc}"
         return None
@@ -123,23 +125,6 @@ def _prepare(directory: Path) -> None:
     ignore = directory / ".gitignore"
     if not ignore.exists():
         ignore.write_text("# Automatically created by devlint.\n*\n", encoding="utf-8")
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    import tempfile  # only when something changed: a run served from the cache never needs it
-
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)  # mkstemp's 0600 would lock out the rest of a team
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
 
 
 def _row(finding: Finding, path: str) -> list:

@@ -1,0 +1,48 @@
+"""gitignore-style path patterns (pathspec's gitwildmatch), anchored at a directory.
+
+`legacy` matches a file or directory of that name at any depth, `examples/buggy_*` only
+`examples/` of the base directory, `*` never crosses a `/`, `build/` only directories and
+`!keep.py` takes a file back, as in a .gitignore. A path outside the base never matches: a
+project's patterns say nothing about files elsewhere.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Patterns:
+    base: str = ""  # an absolute directory
+    lines: tuple[str, ...] = ()
+    _spec: list = field(default_factory=list, compare=False, repr=False)
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+    def matches(self, path: Union[str, Path], is_dir: bool = False) -> bool:
+        return self.verdict(path, is_dir) is True
+
+    def verdict(self, path: Union[str, Path], is_dir: bool = False) -> Optional[bool]:
+        """True: excluded; False: taken back by a `!pattern`; None: no pattern names it."""
+        if not self.lines:
+            return None
+        try:
+            relative = os.path.relpath(os.path.abspath(path), self.base)
+        except ValueError:  # another drive
+            return None
+        if relative == os.curdir or relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            return None
+        relative = relative.replace(os.sep, "/")
+        return self.spec().check_file(relative + "/" if is_dir else relative).include
+
+    def spec(self):
+        if not self._spec:
+            # Imported only when some pattern exists: pathspec costs ~13 ms to import.
+            import pathspec
+
+            self._spec.append(pathspec.GitIgnoreSpec.from_lines(self.lines))
+        return self._spec[0]
