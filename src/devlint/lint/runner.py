@@ -75,7 +75,7 @@ def check_files(
         if outcome is None:
             outcome = next(computed)
             if cache is not None and outcome.key is not None:
-                cache.put(outcome.key, outcome.findings, path)
+                cache.put(outcome.key, outcome.findings)
         yield outcome
     # Let the pool generator run to its end: it shuts the pool down there. Left suspended, it
     # would be closed at interpreter exit, racing the executor's own exit hook.

@@ -64,22 +64,20 @@ def _artifact(path: str) -> dict:
         return {"uri": absolute.as_uri()}
 
 
-def _location(path: str, line: int, column: int) -> dict:
-    path, cell = _split_cell(path)
-    location = {"physicalLocation": {
-        "artifactLocation": _artifact(path),
-        "region": {"startLine": line, "startColumn": column},
-    }}
-    if cell:
-        # SARIF has no notion of cells: the cell is named here, its lines count from its start.
-        location["logicalLocations"] = [{"name": cell, "kind": "module"}]
+def _location(path: str, line: int, column: int, cell=None, in_file=None) -> dict:
+    """A region in the file as a viewer opens it: for a notebook, the place in the .ipynb's
+    JSON text (or no region, when it is unknown), with the cell as a logical location and the
+    line and column inside the cell as properties."""
+    physical: dict = {"artifactLocation": _artifact(path)}
+    if cell is None:
+        physical["region"] = {"startLine": line, "startColumn": column}
+    elif in_file is not None:
+        physical["region"] = {"startLine": in_file.line, "startColumn": in_file.column}
+    location: dict = {"physicalLocation": physical}
+    if cell is not None:
+        location["logicalLocations"] = [{"name": f"cell {cell}", "kind": "module"}]
+        location["properties"] = {"cell": cell, "lineInCell": line, "columnInCell": column}
     return location
-
-
-def _split_cell(path: str) -> tuple[str, str]:
-    """`nb.ipynb:cell_3` -> (`nb.ipynb`, `cell_3`)."""
-    head, _, cell = path.rpartition(".ipynb:")
-    return (head + ".ipynb", cell) if head else (path, "")
 
 
 def _result(finding: Finding, index: dict[str, int]) -> dict:
@@ -88,15 +86,16 @@ def _result(finding: Finding, index: dict[str, int]) -> dict:
         "ruleIndex": index.get(finding.code, 0),
         "level": "error",
         "message": {"text": finding.message},
-        "locations": [_location(finding.path, finding.line, finding.column)],
+        "locations": [_location(finding.path, finding.line, finding.column, finding.cell,
+                                finding.in_file)],
     }
     if finding.related is not None:
-        related = _location(finding.path, finding.related.location.line,
-                            finding.related.location.column)
-        related.update(id=1, message={"text": finding.related.label})
+        r = finding.related
+        related = _location(finding.path, r.location.line, r.location.column, r.cell, r.in_file)
+        related.update(id=1, message={"text": r.label})
         out["relatedLocations"] = [related]
     # A notebook's edits point into its joined cells, not into the JSON file: not offered.
-    if finding.fix is not None and finding.fix.edits and not _split_cell(finding.path)[1]:
+    if finding.fix is not None and finding.fix.edits and finding.cell is None:
         out["fixes"] = [{
             "description": {"text": finding.fix.description},
             "artifactChanges": [{

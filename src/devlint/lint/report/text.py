@@ -28,16 +28,21 @@ class TextStyle:
 
 
 def format_finding(finding: Finding, style: TextStyle = TextStyle()) -> str:
-    where = f"{finding.path}:{finding.line}:{finding.column}:"
+    where = f"{where_in_file(finding)}:{finding.line}:{finding.column}:"
     if style.color:
         return f"{BOLD}{where}{RESET} {BOLD}{RED}{finding.code}{RESET} {finding.message}"
     return f"{where} {finding.code} {finding.message}"
 
 
+def where_in_file(finding: Finding) -> str:
+    """`train.py`, or `nb.ipynb:cell_3` for a notebook (its line counts inside the cell)."""
+    return finding.path if finding.cell is None else f"{finding.path}:cell_{finding.cell}"
+
+
 def format_block(finding: Finding, style: TextStyle = TextStyle()) -> str:
     """The finding's line, and with --show-source its source line and a caret under it."""
     text = format_finding(finding, style) + "\n"
-    if not style.show_source:
+    if not style.show_source or finding.cell is not None:  # a cell's line is not the file's
         return text
     source = linecache.getline(finding.path, finding.line).rstrip("\r\n")
     if not source:
