@@ -51,8 +51,8 @@ PARSE_ERROR = SpecialCode(
             pass
     """,
     fix="""
-        Make the file valid Python (run `python -m py_compile FILE` to see the error as Python
-        reports it). No automatic fix.
+        Make the file valid Python: `python -m py_compile FILE` shows the error as Python
+        reports it.
     """,
     silent="""
         For every file CPython compiles. Under flake8 this code is never reported: flake8

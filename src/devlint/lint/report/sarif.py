@@ -15,13 +15,9 @@ DOCS_URL = "https://github.com/devlint/devlint/blob/main/docs/rules/{code}.md"
 
 
 def render(result: RunResult) -> str:
-    from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE
+    from devlint.lint.docs import entries
 
-    rules = [_descriptor(rule) for rule in ALL_RULES] + [{
-        "id": PARSE_ERROR_CODE, "name": "parse-error",
-        "shortDescription": {"text": "The file cannot be read or parsed as Python."},
-        "defaultConfiguration": {"level": "error"},
-    }]
+    rules = [_descriptor(entry) for entry in entries()]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     run = {
         "tool": {"driver": {
@@ -42,12 +38,15 @@ def render(result: RunResult) -> str:
 
 
 def _descriptor(rule) -> dict:
+    from devlint.lint.docs import page
+
+    docs = page(rule)
     return {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": " ".join(rule.what.split())},
-        "help": {"text": rule.docs(), "markdown": rule.docs()},
+        "help": {"text": docs, "markdown": docs},
         "helpUri": DOCS_URL.format(code=rule.code),
         "defaultConfiguration": {"level": "error"},
         "properties": {"tags": ["pytorch", "device-placement"]},
