@@ -19,6 +19,7 @@ def render(result: RunResult) -> str:
 
     rules = [_descriptor(entry) for entry in entries()]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
+    fingerprints = Fingerprints()
     run = {
         "tool": {"driver": {
             "name": "devlint", "version": __version__, "semanticVersion": __version__,
@@ -26,7 +27,7 @@ def render(result: RunResult) -> str:
         }},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [_result(f, index) for f in result.findings],
+        "results": [_result(f, index, fingerprints) for f in result.findings],
         "invocations": [{
             "executionSuccessful": not result.errors,
             "toolExecutionNotifications": [
@@ -79,12 +80,36 @@ def _location(path: str, line: int, column: int, cell=None, in_file=None) -> dic
     return location
 
 
-def _result(finding: Finding, index: dict[str, int]) -> dict:
+class Fingerprints:
+    """`partialFingerprints.primaryLocationLineHash`: a hash of the code and the flagged line's
+    text (whitespace trimmed), not of its number, so that code scanning keeps an alert as the
+    same alert when lines are added above it; `:N` tells apart the Nth identical line of a file,
+    as GitHub's own hashes do. A notebook's line is its line in the .ipynb text."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, str], int] = {}
+
+    def of(self, finding: Finding) -> str:
+        import linecache
+
+        from devlint.workspace.cache import blake2b
+
+        line = finding.line if finding.cell is None else finding.in_file.line if finding.in_file else 0
+        linecache.checkcache(finding.path)  # a file edited since it was last read here
+        text = linecache.getline(finding.path, line).strip() or finding.message
+        digest = blake2b(f"{finding.code}\0{text}".encode("utf-8", "replace"), digest_size=8).hexdigest()
+        key = (finding.path, digest)
+        self.seen[key] = self.seen.get(key, 0) + 1
+        return f"{digest}:{self.seen[key]}"
+
+
+def _result(finding: Finding, index: dict[str, int], fingerprints: Fingerprints) -> dict:
     out = {
         "ruleId": finding.code,
         "ruleIndex": index.get(finding.code, 0),
         "level": "error",
         "message": {"text": finding.message},
+        "partialFingerprints": {"primaryLocationLineHash": fingerprints.of(finding)},
         "locations": [_location(finding.path, finding.line, finding.column, finding.cell,
                                 finding.in_file)],
     }
