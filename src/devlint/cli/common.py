@@ -5,6 +5,8 @@ import os
 import sys
 from typing import Callable, Optional
 
+from devlint import hints
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
@@ -32,7 +34,7 @@ def write_plot_or_fail(path: Optional[str], draw: Callable[[], None],
     try:
         draw()
     except ImportError:
-        error("--plot needs matplotlib: pip install 'devlint[verify]'")
+        error(f"--plot needs matplotlib: {hints.MATPLOTLIB}")
         return EXIT_ERROR
     except OSError as exc:
         error(f"--plot: cannot write {path}: {exc.strerror or exc}")
