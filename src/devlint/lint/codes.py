@@ -6,60 +6,62 @@ are not rules (no check produces them) but they are reported, selected and docum
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 RULE_CODES: tuple[str, ...] = tuple(f"DEV{number:03d}" for number in range(1, 14))
 
 
-@dataclass(frozen=True)
 class SpecialCode:
     """A code the engine reports about a file rather than about its code, documented as a
-    rule page is (`devlint rule DEV999`)."""
+    rule page is (`devlint rule DEV999`): the same class attributes as a rule, no check.
+    Classes, not dataclasses, as rules are: this module is imported on every run."""
 
     code: str
     name: str
+    fix_kind = None  # no automatic fix
     summary: str
     what: str
+    silent: str
     why: str
     bad: str
     good: str
     fix: str
-    silent: str
 
 
-PARSE_ERROR = SpecialCode(
-    code="DEV999",
-    name="cannot-parse",
-    summary="The file is not valid Python (syntax error, bad encoding, NUL bytes) or not a notebook.",
-    what="""
+class CannotParse(SpecialCode):
+    code = "DEV999"
+    name = "cannot-parse"
+    summary = "The file is not valid Python (syntax error, bad encoding, NUL bytes) or not a notebook."
+    what = """
         Reported, at the place Python's own parser names, for a file that CPython refuses: a
         syntax error, bytes that do not decode in the file's encoding, NUL bytes, nesting too
         deep to analyze; and for an `.ipynb` that is not a notebook (not JSON, no list of
         cells). No other rule runs on such a file.
-    """,
-    why="""
-        A file devlint cannot read is a file it has not checked. Reporting it keeps a run from
-        passing in silence: CI fails on the file instead of skipping the device bugs in it.
-    """,
-    bad="""
-        def train(:
-            pass
-    """,
-    good="""
-        def train():
-            pass
-    """,
-    fix="""
-        Make the file valid Python: `python -m py_compile FILE` shows the error as Python
-        reports it.
-    """,
-    silent="""
+    """
+    silent = """
         For every file CPython compiles. Under flake8 this code is never reported: flake8
         reports syntax errors itself, as `E999`.
-    """,
-)
-SPECIAL_CODES: tuple[SpecialCode, ...] = (PARSE_ERROR,)
+    """
+    why = """
+        A file devlint cannot read is a file it has not checked. Reporting it keeps a run from
+        passing in silence: CI fails on the file instead of skipping the device bugs in it.
+    """
+    bad = """
+        def train(:
+            pass
+    """
+    good = """
+        def train():
+            pass
+    """
+    fix = """
+        Make the file valid Python: `python -m py_compile FILE` shows the error as Python
+        reports it.
+    """
+
+
+PARSE_ERROR = CannotParse
+SPECIAL_CODES: tuple[type[SpecialCode], ...] = (PARSE_ERROR,)
 KNOWN_CODES: tuple[str, ...] = RULE_CODES + tuple(special.code for special in SPECIAL_CODES)
 
 

@@ -11,9 +11,8 @@ import functools
 import sys
 import textwrap
 from pathlib import Path
-from typing import Optional, Union
 
-from devlint.lint.codes import SPECIAL_CODES, SpecialCode
+from devlint.lint.codes import SPECIAL_CODES
 from devlint.lint.findings import Applicability
 
 DOCS_DIR = Path("docs") / "rules"
@@ -49,13 +48,9 @@ def page(entry) -> str:
         "## Why is this bad", "", _dedent(entry.why), "",
         "## Example", "", "```python", _dedent(entry.bad), "```", "",
         "## Use instead", "", "```python", _dedent(entry.good), "```", "",
-        "## Fix", "", FIX_KINDS[fix_kind(entry)], "", _dedent(entry.fix), "",
+        "## Fix", "", FIX_KINDS[entry.fix_kind], "", _dedent(entry.fix), "",
         "## Silence it", "", *_silencing(entry), "",
     ])
-
-
-def fix_kind(entry) -> Optional[Applicability]:
-    return None if isinstance(entry, SpecialCode) else entry.fix_kind
 
 
 def _silencing(entry) -> list[str]:
@@ -69,7 +64,7 @@ def _silencing(entry) -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def noqa_example(entry: Union[type, SpecialCode]) -> str:
+def noqa_example(entry: type) -> str:
     """The line of the example that the code is reported on, with its `# noqa`."""
     from devlint.lint.analyze import analyze_source
     from devlint.lint.selection import Selection

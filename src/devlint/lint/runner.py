@@ -66,7 +66,7 @@ def check_files(
     planned: list[tuple[str, Selection, Optional[FileOutcome], Optional[bytes]]] = []
     for path in files:
         selection = selection_for(path)
-        outcome, data = _from_cache(path, selection, cache, sources.get(path))
+        outcome, data = _from_cache(path, selection, cache, sources.get(path) if sources else None)
         planned.append((str(path), selection, outcome, None if outcome else data))
     misses = [(path, selection, data) for path, selection, outcome, data in planned
               if outcome is None]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Optional, Sequence, Union
 
@@ -37,25 +37,27 @@ class PathError:
     reason: str
 
 
-@dataclass(frozen=True)
 class Skipped:
     """A file found by walking that is not a regular file (a FIFO, a socket, a device, a
     dangling symlink): reading it could hang or never end. A warning line; the run goes on."""
 
-    path: str
-    reason: str
+    __slots__ = ("path", "reason")
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
 
 
-@dataclass
 class Exclusions:
     """What a walk leaves out. A pattern that matches a directory the user named (or one above
     it) does not exclude what is inside: `devlint check fixtures/` checks fixtures/ even when
     `exclude = ["fixtures"]`, unless `force` (pre-commit names every file it passes)."""
 
-    exclude: Patterns = field(default_factory=Patterns)
-    respect_gitignore: bool = True
-    force: bool = False
-    _gitignores: dict[str, list[Patterns]] = field(default_factory=dict)
+    def __init__(self, exclude: Optional[Patterns] = None, respect_gitignore: bool = True,
+                 force: bool = False) -> None:
+        self.exclude = exclude or Patterns()
+        self.respect_gitignore = respect_gitignore
+        self.force = force
+        self._gitignores: dict[str, list[Patterns]] = {}
 
     def named_is_excluded(self, path: Path) -> bool:
         return self.force and self.exclude.matches(path, path.is_dir())
@@ -189,10 +191,10 @@ def _classify(entry: os.DirEntry, directory: Path, absolute: str,
         return Skipped(str(directory / name), exc.strerror or str(exc))
 
 
-@dataclass(frozen=True)
 class Active:
-    exclude: Optional[Patterns]
-    gitignores: list[Patterns]  # from the top down: a deeper file's `!pattern` wins, as in git
+    def __init__(self, exclude: Optional[Patterns], gitignores: list[Patterns]) -> None:
+        self.exclude = exclude
+        self.gitignores = gitignores  # from the top down: a deeper file's `!pattern` wins, as in git
 
     def excludes(self, path: str, is_dir: bool) -> bool:
         if self.exclude is not None and self.exclude.matches(path, is_dir):

@@ -8,17 +8,29 @@ project's patterns say nothing about files elsewhere.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from pathlib import Path
 
 
-@dataclass(frozen=True)
 class Patterns:
-    base: str = ""  # an absolute directory
-    lines: tuple[str, ...] = ()
-    _spec: list = field(default_factory=list, compare=False, repr=False)
+    """A plain class, not a dataclass: it is built on every run, warm ones included."""
+
+    __slots__ = ("base", "lines", "_spec")
+
+    def __init__(self, base: str = "", lines: tuple[str, ...] = ()) -> None:
+        self.base = base  # an absolute directory
+        self.lines = tuple(lines)
+        self._spec = None
+
+    def __repr__(self) -> str:
+        return f"Patterns({self.base!r}, {self.lines!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Patterns) and (self.base, self.lines) == (other.base, other.lines)
+
+    def __hash__(self) -> int:
+        return hash((self.base, self.lines))
 
     def __bool__(self) -> bool:
         return bool(self.lines)
@@ -40,9 +52,9 @@ class Patterns:
         return self.spec().check_file(relative + "/" if is_dir else relative).include
 
     def spec(self):
-        if not self._spec:
+        if self._spec is None:
             # Imported only when some pattern exists: pathspec costs ~13 ms to import.
             import pathspec
 
-            self._spec.append(pathspec.GitIgnoreSpec.from_lines(self.lines))
-        return self._spec[0]
+            self._spec = pathspec.GitIgnoreSpec.from_lines(self.lines)
+        return self._spec

@@ -24,13 +24,24 @@ class ReadError(Exception):
 
 def read_source(path: Path) -> bytes:
     try:
-        mode = os.stat(path).st_mode
+        # O_NONBLOCK: opening a FIFO never waits here; a regular file ignores the flag.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ReadError(f"cannot read: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(mode):
-        raise ReadError("cannot read: a directory")
-    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-        raise ReadError("cannot read: not a regular file (a device or a socket)")
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode):
+            _bound(info.st_size)
+            return _read_all(fd, info.st_size)
+        if stat.S_ISDIR(info.st_mode):
+            raise ReadError("cannot read: a directory")
+        if not stat.S_ISFIFO(info.st_mode):
+            raise ReadError("cannot read: not a regular file (a device or a socket)")
+    except OSError as exc:
+        raise ReadError(f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    # A pipe the user named (/dev/stdin, <(...)): read as cat would, waiting for its writer.
     try:
         with open(path, "rb") as handle:
             return read_bounded(handle)
@@ -38,8 +49,29 @@ def read_source(path: Path) -> bytes:
         raise ReadError(f"cannot read: {exc.strerror or exc}") from None
 
 
+def _read_all(fd: int, size: int) -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(fd, max(size, 1 << 16))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        _bound(sum(map(len, chunks)))  # a file that grows while it is read
+
+
 def read_bounded(stream: BinaryIO) -> bytes:
-    data = stream.read(MAX_SOURCE_BYTES + 1)
-    if len(data) > MAX_SOURCE_BYTES:
+    """A stream of unknown length (a pipe, standard input), read in chunks up to the cap: one
+    read of the cap's size would allocate 64 MiB for every small file."""
+    chunks, size = [], 0
+    while True:
+        chunk = stream.read(1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        _bound(size)
+        chunks.append(chunk)
+
+
+def _bound(size: int) -> None:
+    if size > MAX_SOURCE_BYTES:
         raise ReadError(f"larger than {MAX_SOURCE_BYTES >> 20} MiB; not checked")
-    return data
