@@ -217,4 +217,4 @@ def test_without_torch_bench_says_how_to_install_it(monkeypatch, capsys, args: l
                         lambda name, *a: None if name == "torch" else real(name, *a))
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert "pip install 'devlint[verify]'" in err and len(err.strip().splitlines()) == 1
+    assert "pip install '.[verify]' in a devlint checkout" in err and len(err.strip().splitlines()) == 1

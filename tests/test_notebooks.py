@@ -33,7 +33,8 @@ def expected(path: Path) -> set[tuple[str, int, str]]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_findings_are_the_marked_cell_lines(path: Path) -> None:
     findings = analyze_notebook(path.read_bytes(), str(path))
-    got = {(f.path.rsplit(":", 1)[1], f.line, f.code) for f in findings}
+    assert all(f.path == str(path) for f in findings)
+    got = {(f"cell_{f.cell}", f.line, f.code) for f in findings}
     assert got == expected(path)
     assert path.name.startswith("good_") == (not got)
 
@@ -101,7 +102,7 @@ def test_cached_notebook_findings_keep_their_cells(tmp_path: Path) -> None:
     cold.save()
     warm = Cache.open(tmp_path)
     second = list(check_files([path], lambda p: Selection(), warm))[0].findings
-    assert warm.hits == 1 and second == first and first[0].path.endswith(":cell_7")
+    assert warm.hits == 1 and second == first and first[0].cell == 7 and first[0].in_file is not None
 
 
 def test_a_cell_indented_as_a_whole_runs_in_ipython_and_is_checked_so(tmp_path: Path, capsys) -> None:
@@ -119,3 +120,70 @@ def test_a_cell_indented_as_a_whole_runs_in_ipython_and_is_checked_so(tmp_path: 
     source = cell_source(load(path.read_bytes())["cells"][0])
     assert all(line.startswith(" ") for line in source.splitlines() if line)  # indent kept
     assert "cuda()" not in source
+
+
+def notebook_with_escapes(indent, ensure_ascii: bool, as_list: bool) -> str:
+    """Escapes before the finding on its line: each moves it in the file, not in the cell."""
+    cells = [
+        {"cell_type": "markdown", "metadata": {"source": "a key named source"}, "source": "# Title"},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": 'import torch\nmodel = torch.nn.Linear(4, 1)\n'},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": 's = "café \\"q\\"\\t"; d = torch.device(\'cuda\')\nmodel.to(d)\n'},
+    ]
+    for cell in cells:
+        if as_list:
+            cell["source"] = cell["source"].splitlines(keepends=True)
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+                      indent=indent, ensure_ascii=ensure_ascii)
+
+
+def at(text: str, place: dict, length: int) -> str:
+    line = text.split("\n")[place["line"] - 1]
+    return line[place["column"] - 1: place["column"] - 1 + length]
+
+
+@pytest.mark.parametrize("indent, ensure_ascii, as_list", [
+    (1, False, True), (None, True, True), (2, True, False), (None, False, False),
+])
+def test_every_format_names_the_real_file_the_cell_and_a_place_in_its_text(
+        tmp_path: Path, capsys, indent, ensure_ascii: bool, as_list: bool) -> None:
+    """GitHub annotations named `file=nb.ipynb%3Acell_3`, SARIF put cell lines on the .ipynb
+    and JSON's path was `nb.ipynb:cell_3`: no viewer could open any of them."""
+    path = tmp_path / "nb.ipynb"
+    text = notebook_with_escapes(indent, ensure_ascii, as_list)
+    path.write_text(text, encoding="utf-8")
+
+    assert main(["check", "--no-cache", str(path)]) == 1
+    assert capsys.readouterr().out.startswith(f"{path}:cell_3:1:38: DEV001 ")
+
+    assert main(["check", "--no-cache", "--format", "json", str(path)]) == 1
+    finding = json.loads(capsys.readouterr().out)["findings"][0]
+    assert (finding["path"], finding["cell"], finding["line"], finding["column"]) == (str(path), 3, 1, 38)
+    assert at(text, finding["in_file"], 6) == "'cuda'"
+
+    assert main(["check", "--no-cache", "--format", "github", str(path)]) == 1
+    where = finding["in_file"]
+    assert capsys.readouterr().out.startswith(
+        f"::error file={path},line={where['line']},col={where['column']},title=DEV001::DEV001 "
+        "(cell 3, line 1) ")
+
+    assert main(["check", "--no-cache", "--format", "sarif", str(path)]) == 1
+    location = json.loads(capsys.readouterr().out)["runs"][0]["results"][0]["locations"][0]
+    assert location["physicalLocation"]["artifactLocation"]["uri"].endswith("nb.ipynb")
+    region = location["physicalLocation"]["region"]
+    assert at(text, {"line": region["startLine"], "column": region["startColumn"]}, 6) == "'cuda'"
+    assert location["logicalLocations"] == [{"name": "cell 3", "kind": "module"}]
+
+
+def test_a_related_location_names_its_own_cell(tmp_path: Path, capsys) -> None:
+    path = FIXTURES / "notebooks" / "bad_training_loop.ipynb"
+    text = path.read_text(encoding="utf-8")
+    assert main(["check", "--no-cache", "--format", "sarif", str(path)]) == 1
+    result = json.loads(capsys.readouterr().out)["runs"][0]["results"][0]
+    related = result["relatedLocations"][0]
+    assert result["locations"][0]["logicalLocations"][0]["name"] == "cell 7"
+    assert related["logicalLocations"][0]["name"] == "cell 3"
+    assert related["message"]["text"] == "model moved here (cell 3)"
+    region = related["physicalLocation"]["region"]
+    assert at(text, {"line": region["startLine"], "column": region["startColumn"]}, 15) == "nn.Linear(4, 3)"

@@ -46,11 +46,11 @@ def test_a_dying_worker_costs_no_result(monkeypatch: pytest.MonkeyPatch) -> None
     real = pipeline.analyze_path
     ran_here: list[str] = []
 
-    def dies_in_a_worker(path: str, selection: Selection):
+    def dies_in_a_worker(path: str, selection: Selection, data=None):
         if os.getpid() != parent:
             os._exit(1)  # as if the kernel had killed it
         ran_here.append(path)
-        return real(path, selection)
+        return real(path, selection, data)
 
     # pickled by reference, as `devlint.lint.runner.analyze_path`: the patched function
     dies_in_a_worker.__module__, dies_in_a_worker.__qualname__ = real.__module__, real.__qualname__

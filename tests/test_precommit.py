@@ -6,6 +6,7 @@ PyPI), so the test needs the network and a minute or two; `-m "not slow"` skips 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -98,12 +99,12 @@ def snapshot_of_this_repository(dest: Path) -> Path:
     return dest
 
 
-def try_repo(hook_repo: Path, cwd: Path) -> subprocess.CompletedProcess:
+def try_repo(hook_repo: Path, cwd: Path, hook: str = "devlint") -> subprocess.CompletedProcess:
     env = {**os.environ, **GIT_IDENTITY, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     env.pop("PRE_COMMIT", None)
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "devlint", "--all-files",
-         "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, "--all-files",
+         "--color", "never", "--verbose"],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=PRE_COMMIT_TIMEOUT,
     )
 
@@ -132,3 +133,33 @@ def test_precommit_hook_fails_on_findings_and_passes_when_fixed(tmp_path: Path) 
     output = passed.stdout + passed.stderr
     assert passed.returncode == 0, output
     assert "DEV0" not in output, output
+
+
+def test_hooks_leave_excluded_files_alone_and_run_as_one_process(tmp_path: Path) -> None:
+    """pre-commit names every file, and `exclude` used to apply only to what devlint walks:
+    devlint-fix rewrote excluded files. With require_serial: false, pre-commit also started
+    one devlint per batch of files, each printing its own summary."""
+    if GIT is None:
+        pytest.skip("git is not installed; pre-commit needs it")
+    hook_repo = snapshot_of_this_repository(tmp_path / "devlint")
+    project = tmp_path / "project"
+    (project / "legacy").mkdir(parents=True)
+    git("init", "--quiet", cwd=project)
+    (project / "pyproject.toml").write_text('[tool.devlint]\nexclude = ["legacy"]\n',
+                                            encoding="utf-8")
+    for i in range(40):  # enough files for pre-commit to split them without require_serial
+        (project / "legacy" / f"old_{i}.py").write_text(BUGGY, encoding="utf-8")
+    (project / "train.py").write_text(BUGGY, encoding="utf-8")
+    commit_all(project, "a buggy script and excluded legacy code")
+
+    report = try_repo(hook_repo, project)
+    output = report.stdout + report.stderr
+    assert report.returncode != 0 and "train.py:5:23: DEV001" in output, output
+    assert "legacy" not in output, output
+    assert re.findall(r"\(\d+ files? checked\)", output) == ["(1 file checked)"], output
+
+    fixed = try_repo(hook_repo, project, hook="devlint-fix")
+    output = fixed.stdout + fixed.stderr
+    assert fixed.returncode != 0, output  # pre-commit fails a hook that changed files
+    assert (project / "train.py").read_text(encoding="utf-8") != BUGGY
+    assert all(p.read_text(encoding="utf-8") == BUGGY for p in (project / "legacy").iterdir())

@@ -17,7 +17,7 @@ from devlint.lint.report.text import TextStyle, format_block
 
 from conftest import FIXTURES, ROOT
 
-SCHEMA = ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+SCHEMA = ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"  # vendored: see tests/data/README.md
 
 
 def check(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
@@ -33,11 +33,32 @@ def sarif_of_fixtures(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return json.loads(out.read_text(encoding="utf-8"))
 
 
-@pytest.mark.skipif(not SCHEMA.exists(), reason=f"the official SARIF schema is not at {SCHEMA}")
 def test_sarif_of_the_fixtures_validates_against_the_official_schema(sarif_of_fixtures: dict) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
+
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    jsonschema.Draft7Validator(schema).validate(sarif_of_fixtures)
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    errors = sorted(validator.iter_errors(sarif_of_fixtures), key=str)
+    assert not errors, errors[0]
+    assert any("logicalLocations" in r["locations"][0] for r in sarif_of_fixtures["runs"][0]["results"])
+
+
+def test_sarif_fingerprints_follow_the_line_not_its_number(tmp_path: Path, capsys) -> None:
+    """Code scanning matches alerts across commits by partialFingerprints: an edit above a
+    finding must not turn it into a new alert, and two identical lines stay two alerts."""
+    path = tmp_path / "t.py"
+    body = "import torch\nd = torch.device('cuda')\ne = torch.device('cuda')\nd = torch.device('cuda')\n"
+
+    def fingerprints() -> list[str]:
+        _, out, _ = check(capsys, "--no-cache", "--format", "sarif", str(path))
+        return [r["partialFingerprints"]["primaryLocationLineHash"]
+                for r in json.loads(out)["runs"][0]["results"]]
+
+    path.write_text(body, encoding="utf-8")
+    before = fingerprints()
+    path.write_text("# a comment\n\n" + body, encoding="utf-8")
+    assert fingerprints() == before
+    assert len(set(before)) == 3 and before[0].split(":")[0] == before[2].split(":")[0]
 
 
 def test_sarif_carries_rules_locations_related_locations_and_fixes(sarif_of_fixtures: dict) -> None:
@@ -133,3 +154,29 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
     assert not TextStyle.for_stream(Terminal()).color
     finding = Finding("a.py", 1, 1, "DEV001", "m", Related(Location(1, 1), "here"))
     assert "\033[" in format_block(finding, TextStyle(color=True))
+
+
+def test_json_output_validates_against_the_schema_the_package_ships(tmp_path: Path, capsys) -> None:
+    import importlib.resources
+
+    import jsonschema
+
+    schema = json.loads((importlib.resources.files("devlint") / "schemas" / "check-report.schema.json")
+                        .read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    _, fixtures, _ = check(capsys, "--no-cache", "--format", "json", str(FIXTURES), str(tmp_path / "gone.py"))
+    payload = json.loads(fixtures)
+    validator.validate(payload)
+    findings = payload["findings"]
+    # every optional part appears at least once: notebooks, related places, both fix kinds
+    assert any("cell" in f and "in_file" in f["related"] for f in findings if "related" in f)
+    assert {f["fix"]["applicability"] for f in findings if "fix" in f} == {"safe", "unsafe"}
+    assert payload["errors"]
+    target = tmp_path / "t.py"
+    target.write_text("import torch\nd = torch.device('cuda')\n", encoding="utf-8")
+    _, fixed, _ = check(capsys, "--fix", "--format", "json", str(target))
+    assert json.loads(fixed)["fixed"] == 1
+    validator.validate(json.loads(fixed))
+    broken = {**payload, "findings": [{**findings[0], "line": 0}]}
+    assert not validator.is_valid(broken)

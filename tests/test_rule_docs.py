@@ -1,14 +1,22 @@
 """Each rule documents itself, and its documented examples are checked like fixtures."""
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import textwrap
 
 import pytest
 
-from conftest import ROOT
+from conftest import FIXTURES, ROOT
+from devlint.cli import main
 from devlint.lint import docs
 from devlint.lint.analyze import analyze_source
-from devlint.lint.rules import ALL_RULES
+from devlint.lint.codes import SPECIAL_CODES
+from devlint.lint.findings import Applicability
+from devlint.lint.rules import ALL_RULES, unsafe_fix_codes
+
+ENTRIES = docs.entries()
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
@@ -29,7 +37,62 @@ def test_generated_docs_are_in_sync() -> None:
         assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `python -m devlint.lint.docs`"
 
 
-def test_readme_rule_table_links_every_rule() -> None:
+def test_readme_rule_table_links_every_code() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for entry in ENTRIES:
+        assert f"[{entry.code}](docs/rules/{entry.code}.md)" in readme
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.code for e in ENTRIES])
+def test_every_page_says_its_fix_kind_when_it_is_silent_and_how_to_silence_it(entry) -> None:
+    page = docs.page(entry)
+    assert re.search(r"^## When it stays silent\n\n\S", page, re.M), page
+    assert re.search(r"^Fix kind: \*\*(safe|unsafe|none)\*\*", page, re.M)
+    assert f"# noqa: {entry.code}\n" in page and f"# devlint: noqa: {entry.code}" in page
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.code for e in ENTRIES])
+def test_the_noqa_example_silences_the_example(entry) -> None:
+    bad = textwrap.dedent(entry.bad).strip("\n")
+    line = docs.noqa_example(entry).rsplit("  # noqa", 1)[0]
+    number = bad.splitlines().index(line) + 1
+    assert (number, entry.code) in {(f.line, f.code) for f in analyze_source(bad + "\n", "example.py")}
+    silenced = bad.replace(line, docs.noqa_example(entry), 1) + "\n"
+    assert (number, entry.code) not in {(f.line, f.code) for f in analyze_source(silenced, "example.py")}
+
+
+def test_the_declared_fix_kind_is_the_kind_of_every_fix_offered() -> None:
+    """A page saying "safe" for a rule whose fix moves code would be a lie --fix acts on."""
+    from devlint.lint.runner import check_files
+    from devlint.lint.selection import Selection
+
+    kinds: dict[str, set] = {}
+    files = sorted(FIXTURES.rglob("bad_*.py"))
+    for outcome in check_files(files, lambda path: Selection(), None, jobs=2):
+        for finding in outcome.findings:
+            if finding.fix is not None:
+                kinds.setdefault(finding.code, set()).add(finding.fix.applicability)
     for rule in ALL_RULES:
-        assert f"[{rule.code}](docs/rules/{rule.code}.md)" in readme
+        assert kinds.get(rule.code) == {rule.fix_kind}, rule.code
+
+
+def test_unsafe_fixes_help_names_every_unsafe_rule(capsys) -> None:
+    unsafe = unsafe_fix_codes()
+    assert unsafe == [r.code for r in ALL_RULES if r.fix_kind is Applicability.UNSAFE] != []
+    assert main(["check", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"also apply the fixes that move code ({', '.join(unsafe)})" in help_text
+
+
+@pytest.mark.parametrize("asked", ["DEV999", "dev999", "cannot-parse", "hard-coded-cuda",
+                                   *(s.code for s in SPECIAL_CODES)])
+def test_devlint_rule_knows_special_codes_and_names(asked: str, capsys) -> None:
+    assert main(["rule", asked]) == 0
+    out = capsys.readouterr().out
+    entry = docs.find(asked)
+    assert out == docs.page(entry) and out.startswith(f"# {entry.code} {entry.name}\n")
+
+
+def test_devlint_rule_all_lists_every_code(capsys) -> None:
+    assert main(["rule", "--all"]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == [e.code for e in ENTRIES]

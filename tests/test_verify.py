@@ -196,7 +196,7 @@ def test_without_torch_verify_says_how_to_install_it(monkeypatch, capsys):
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "torch" else real(name, *a))
     assert main(["verify", str(EXAMPLES / "seed_loop.py")]) == 2
-    assert "pip install 'devlint[verify]'" in capsys.readouterr().err
+    assert "pip install '.[verify]' in a devlint checkout" in capsys.readouterr().err
 
 
 def _cuda_available() -> bool:

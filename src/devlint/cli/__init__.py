@@ -10,7 +10,7 @@ from typing import Optional, Sequence
 from devlint import __version__
 from devlint.cli.bench import add_bench_parser, run_bench
 from devlint.cli.check import add_check_parser, run_check
-from devlint.cli.common import EXIT_ERROR
+from devlint.cli.common import EXIT_ERROR, detach_stdout, error
 from devlint.cli.rule import add_rule_parser, run_rule
 from devlint.cli.verify import add_verify_parser, run_verify
 
@@ -40,6 +40,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
+    try:
+        return run(parser, args, script_args)
+    except BrokenPipeError:  # `devlint ... | head`: the reader left; say so once, exit 2
+        detach_stdout()
+        error("the output was closed before the report ended (broken pipe)")
+        return EXIT_ERROR
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace, script_args: list[str]) -> int:
     if args.command == "check":
         return run_check(args)
     if args.command == "rule":

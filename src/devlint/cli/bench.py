@@ -5,6 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from devlint import hints
 from devlint.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, error, write_plot_or_fail
 
 
@@ -32,7 +33,7 @@ def run_bench(args: argparse.Namespace, script_args: list[str]) -> int:
     import importlib.util
 
     if importlib.util.find_spec("torch") is None:
-        error("devlint bench needs torch, which is not installed: pip install 'devlint[verify]'")
+        error(f"devlint bench needs torch, which is not installed: {hints.TORCH}")
         return EXIT_ERROR
     if args.budget <= 0:
         error("--budget must be positive")

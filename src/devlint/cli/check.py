@@ -1,35 +1,71 @@
-"""`devlint check`: lint files and directories, or fix them."""
+"""`devlint check`: lint files and directories (or standard input), or fix them."""
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from pathlib import Path
+from typing import Optional
 
-from devlint.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, error
+from devlint.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, detach_stdout, error
 from devlint.lint.report import RunResult
-from devlint.workspace.config import Config, ConfigError, find_pyproject, load_config, parse_code_list
-from devlint.workspace.discovery import PathError, iter_files
+from devlint.workspace.config import (
+    Config, ConfigError, find_pyproject, load_config, parse_code_list, parse_selection,
+)
+from devlint.workspace.discovery import STDIN, Exclusions, PathError, Skipped, iter_files
+from devlint.workspace.patterns import Patterns
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+class _Help(argparse.HelpFormatter):
+    def _get_help_string(self, action: argparse.Action) -> Optional[str]:
+        text = action.help or ""
+        if "{unsafe_rules}" in text:
+            # Named by the rule classes themselves, imported only when help is shown.
+            from devlint.lint.rules import unsafe_fix_codes
+
+            text = text.replace("{unsafe_rules}", ", ".join(unsafe_fix_codes()))
+        return text
 
 
 def add_check_parser(sub) -> None:
-    check = sub.add_parser("check", help="lint files and directories")
-    check.add_argument("paths", nargs="*", default=["."], help="files or directories (default .)")
-    check.add_argument("--select", type=parse_code_list, help="codes or prefixes to report")
+    check = sub.add_parser("check", help="lint files and directories", formatter_class=_Help)
+    check.add_argument("paths", nargs="*",
+                       help="files or directories (default .); - reads standard input")
+    check.add_argument("--select", type=parse_selection, help="codes or prefixes to report")
+    check.add_argument("--extend-select", type=parse_selection, metavar="CODES",
+                       help="codes or prefixes to report besides those selected")
     check.add_argument("--ignore", type=parse_code_list, help="codes or prefixes to skip")
     check.add_argument("--exclude", type=lambda s: tuple(p for p in s.split(",") if p),
-                       help="comma-separated globs of files and directories to skip")
-    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
+                       help="comma-separated gitignore-style patterns of files and directories "
+                            "to skip, relative to the working directory (replaces the config's)")
+    check.add_argument("--force-exclude", action="store_true",
+                       help="apply the excludes to files named on the command line too "
+                            "(pre-commit names every file)")
+    check.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
+                       default=None, help="check files that .gitignore excludes")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="with -: the name standard input is reported under, matched "
+                            "against the config and per-file-ignores")
+    check.add_argument("--format", "--output-format", dest="format", choices=FORMATS,
+                       default="text",
                        help="text (flake8-style), json, sarif (code scanning), github (annotations)")
     check.add_argument("--output-file", "-o", metavar="PATH",
-                       help="write the report to PATH instead of stdout")
+                       help="write the report to PATH (replaced atomically) instead of stdout")
     check.add_argument("--statistics", action="store_true",
                        help="count the findings per code after the report")
     check.add_argument("--show-source", action="store_true",
                        help="print each finding's line with a caret under its column")
+    check.add_argument("-q", "--quiet", action="store_true",
+                       help="print the findings only: no summary line")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="exit 0 even when there are findings (errors still exit 2)")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--unsafe-fixes", action="store_true",
-                       help="with --fix or --diff, also apply fixes that move code (DEV003)")
+                       help="with --fix or --diff, also apply the fixes that move code "
+                            "({unsafe_rules})")
     check.add_argument("--diff", action="store_true",
                        help="print the fixes as a unified diff and change nothing")
     check.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
@@ -48,6 +84,14 @@ def _jobs(text: str) -> int:
     return value
 
 
+class UsageError(Exception):
+    pass
+
+
+class OutputError(Exception):
+    """The report could not be written: stdout closed (`| head`) or a full disk."""
+
+
 def fail(result: RunResult, line: str) -> None:
     """One error line: on stderr now, and in the result (it decides the exit code)."""
     result.errors.append(line)
@@ -55,66 +99,204 @@ def fail(result: RunResult, line: str) -> None:
 
 
 def effective_config(args: argparse.Namespace) -> Config:
-    start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths]))
-    config = load_config(find_pyproject(start if start.is_dir() else start.parent))
-    overrides = {}
+    if args.paths == [STDIN] and args.stdin_filename:
+        start = Path(os.path.abspath(args.stdin_filename)).parent
+    else:
+        named = [os.path.abspath(p) for p in args.paths if p != STDIN] or [os.getcwd()]
+        start = Path(os.path.commonpath(named))
+        start = start if start.is_dir() else start.parent
+    config = load_config(find_pyproject(start))
+    overrides: dict = {}
     if args.select is not None:
-        overrides["select"] = args.select
+        overrides.update(select=args.select, extend_select=())  # the command line decides
+    if args.extend_select is not None:
+        overrides["extend_select"] = overrides.get("extend_select", config.extend_select) + args.extend_select
     if args.ignore is not None:
         overrides["ignore"] = args.ignore
     if args.exclude is not None:
-        overrides["exclude"] = args.exclude
+        overrides["exclude"] = Patterns(os.getcwd(), args.exclude)
+    if args.respect_gitignore is not None:
+        overrides["respect_gitignore"] = args.respect_gitignore
+    if args.force_exclude:
+        overrides["force_exclude"] = True
     return Config(**{**config.__dict__, **overrides}) if overrides else config
+
+
+def check_usage(args: argparse.Namespace) -> None:
+    if args.paths is None or args.paths == []:
+        args.paths = [STDIN] if args.stdin_filename else ["."]
+    if args.stdin_filename and STDIN not in args.paths:
+        raise UsageError("--stdin-filename names standard input: pass - as the path")
+    if STDIN in args.paths and args.fix:
+        raise UsageError("--fix rewrites files in place; for standard input use --diff")
+    if args.paths.count(STDIN) > 1:
+        raise UsageError("- (standard input) can be given once")
 
 
 def run_check(args: argparse.Namespace) -> int:
     try:
+        check_usage(args)
         config = effective_config(args)
-    except ConfigError as exc:
+    except (UsageError, ConfigError) as exc:
         error(str(exc))
         return EXIT_ERROR
     result = RunResult()
-    files: list[Path] = []
-    for item in iter_files(args.paths, config.exclude):
-        if isinstance(item, PathError):
-            fail(result, f"{item.path}: {item.reason}")
-        else:
-            files.append(item)
     try:
-        out = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
-    except OSError as exc:
-        error(f"--output-file: cannot write {args.output_file}: {exc.strerror or exc}")
+        files, sources = discover(args, config, result)
+        refuse_output_over_input(args.output_file, files)
+        report = io.StringIO() if args.output_file else sys.stdout
+        check_and_report(files, sources, config, args, result, report)
+        if args.output_file:
+            write_report(Path(args.output_file), report.getvalue())
+        else:
+            _flush_stdout()
+    except UsageError as exc:
+        error(str(exc))
         return EXIT_ERROR
-    from devlint.lint.report.text import TextStyle, render_statistics, summary
+    except OutputError as exc:
+        error(str(exc))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        interrupted(result)
+        return EXIT_INTERRUPTED
+    return exit_status(args, result)
 
-    style = TextStyle.for_stream(out, show_source=args.show_source)
-    fixing = args.fix or args.diff
-    try:
-        if fixing:
-            from devlint.lint.fix import fix_files
 
-            fix_files(files, config.selection_for, args, lambda line: fail(result, line), result)
-        else:
-            lint_files(files, config, args, result, out, style)
-        if args.format == "text" and not fixing:
-            out.write(summary(result))  # the findings went out as they came
-        else:
-            out.write(_renderer(args.format, style)(result))
-        if args.statistics:
-            # machine formats stay one valid document: their counts go to stderr
-            (out if args.format in ("text", "github") else sys.stderr).write(render_statistics(result))
-    finally:
-        if out is not sys.stdout:
-            out.close()
+def exit_status(args: argparse.Namespace, result: RunResult) -> int:
     if result.errors:
         return EXIT_ERROR
+    if args.exit_zero:
+        return EXIT_CLEAN
     if args.diff and result.fixed:
         return EXIT_FINDINGS
     return EXIT_FINDINGS if result.findings else EXIT_CLEAN
 
 
+def interrupted(result: RunResult) -> None:
+    """Ctrl-C: one line, and which files --fix had already rewritten (each one is whole)."""
+    if not result.rewritten:
+        error("interrupted")
+        return
+    n = len(result.rewritten)
+    error(f"interrupted; {n} file{'s' if n != 1 else ''} had already been fixed:")
+    for path in result.rewritten:
+        print(f"  {path}", file=sys.stderr)
+
+
+def discover(args: argparse.Namespace, config: Config,
+             result: RunResult) -> tuple[list[Path], dict[Path, bytes]]:
+    """The files to check, and standard input's bytes under the name it is reported as."""
+    from devlint.workspace.source import ReadError, read_bounded
+
+    exclusions = Exclusions(config.exclude, config.respect_gitignore, config.force_exclude)
+    files: list[Path] = []
+    sources: dict[Path, bytes] = {}
+    for item in iter_files(args.paths, exclusions):
+        if isinstance(item, PathError):
+            fail(result, f"{item.path}: {item.reason}")
+        elif isinstance(item, Skipped):
+            if not args.quiet:
+                print(f"devlint: warning: {item.path}: {item.reason}; skipped", file=sys.stderr)
+        elif str(item) == STDIN:
+            name = Path(args.stdin_filename or STDIN)
+            if args.stdin_filename and exclusions.named_is_excluded(name):
+                continue
+            try:
+                sources[name] = read_bounded(sys.stdin.buffer)
+            except (ReadError, OSError) as exc:
+                fail(result, f"{name}: {exc}")
+                continue
+            _remember_lines(name, sources[name])
+            files.append(name)
+        else:
+            files.append(item)
+    return files, sources
+
+
+def _remember_lines(name: Path, data: bytes) -> None:
+    # --show-source and SARIF fingerprints read lines through linecache; stdin has no file.
+    import linecache
+
+    text = data.decode("utf-8", errors="replace")
+    linecache.cache[str(name)] = (len(text), None, text.splitlines(keepends=True), str(name))
+
+
+def refuse_output_over_input(output: Optional[str], files: list[Path]) -> None:
+    """`-o train.py train.py` must never replace the source with its own report."""
+    if not output:
+        return
+    directory = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(directory):
+        raise UsageError(f"--output-file: cannot write {output}: no such directory {directory}")
+    if not os.path.exists(output):
+        return
+    for path in files:
+        try:
+            if os.path.samefile(output, path):
+                raise UsageError(f"--output-file: {output} is also a file being checked; "
+                                 "refusing to overwrite it")
+        except OSError:
+            continue
+
+
+def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Config,
+                     args: argparse.Namespace, result: RunResult, out) -> None:
+    from devlint.lint.report.text import TextStyle, render_statistics, summary
+
+    style = TextStyle.for_stream(out, show_source=args.show_source)
+    fixing = args.fix or args.diff
+    if fixing:
+        from devlint.lint.fix import fix_files
+
+        fix_files(files, config.selection_for, args, lambda line: fail(result, line), result,
+                  sources)
+    else:
+        lint_files(files, config, args, result, out, style, sources)
+    if args.format == "text" and not fixing:
+        text = "" if args.quiet else summary(result)  # the findings went out as they came
+    else:
+        text = _renderer(args.format, style, args.quiet)(result)
+    emit(out, text)
+    if args.statistics:
+        # machine formats stay one valid document: their counts go to stderr
+        emit(out if args.format in ("text", "github") else sys.stderr, render_statistics(result))
+
+
+def emit(out, text: str) -> None:
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        detach_stdout()
+        raise OutputError("the output was closed before the report ended (broken pipe)") from None
+    except OSError as exc:
+        if out is sys.stdout:
+            detach_stdout()
+        raise OutputError(f"cannot write the report: {exc.strerror or exc}") from None
+
+
+def _flush_stdout() -> None:
+    emit(sys.stdout, "")
+
+
+def write_report(path: Path, text: str) -> None:
+    """A regular file (or a new one) is replaced atomically: a crash or a full disk leaves the
+    old report, never half of one. Anything else (/dev/stdout, a pipe) is written directly."""
+    from devlint.workspace.atomic import replace_file
+
+    data = text.encode("utf-8")
+    try:
+        if os.path.exists(path) and not os.path.isfile(path):
+            with open(path, "wb") as handle:
+                handle.write(data)
+        else:
+            replace_file(path, data)
+    except OSError as exc:
+        raise OutputError(f"--output-file: cannot write {path}: {exc.strerror or exc}") from None
+
+
 def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
-               result: RunResult, out, style) -> None:
+               result: RunResult, out, style, sources: dict[Path, bytes]) -> None:
     """Findings stream to `out` in file order as they come (text format)."""
     from devlint.workspace.cache import Cache, default_directory
     from devlint.lint.runner import check_files, default_jobs
@@ -124,7 +306,8 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
     if not args.no_cache:
         cache = Cache.open(Path(args.cache_dir) if args.cache_dir else default_directory(config.root))
     progress = Progress(len(files))
-    for outcome in check_files(files, config.selection_for, cache, args.jobs or default_jobs()):
+    for outcome in check_files(files, config.selection_for, cache, args.jobs or default_jobs(),
+                               sources):
         progress.step()
         if outcome.error is not None:
             progress.clear()
@@ -134,8 +317,7 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
         result.findings.extend(outcome.findings)
         if args.format == "text" and outcome.findings:
             progress.clear()
-            out.write("".join(format_block(f, style) for f in outcome.findings))
-            out.flush()
+            emit(out, "".join(format_block(f, style) for f in outcome.findings))
     progress.clear()
     if cache is not None:
         problem = cache.save()
@@ -164,7 +346,7 @@ class Progress:
             self.shown = False
 
 
-def _renderer(name: str, style):
+def _renderer(name: str, style, quiet: bool):
     if name == "json":
         from devlint.lint.report.json import render
     elif name == "sarif":
@@ -175,5 +357,5 @@ def _renderer(name: str, style):
         import functools
 
         from devlint.lint.report.text import render
-        return functools.partial(render, style=style)
+        return functools.partial(render, style=style, quiet=quiet)
     return render

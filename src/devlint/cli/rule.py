@@ -9,20 +9,21 @@ from devlint.cli.common import EXIT_CLEAN, EXIT_ERROR, error
 
 def add_rule_parser(sub) -> None:
     rule = sub.add_parser("rule", help="explain a rule")
-    rule.add_argument("code", nargs="?", help="a rule code, e.g. DEV002")
-    rule.add_argument("--all", action="store_true", help="list every rule")
+    rule.add_argument("code", nargs="?",
+                      help="a code or a rule's name, e.g. DEV002, DEV999 or hard-coded-cuda")
+    rule.add_argument("--all", action="store_true", help="list every code")
 
 
 def run_rule(args: argparse.Namespace) -> int:
-    from devlint.lint.rules import ALL_RULES, RULES_BY_CODE
+    from devlint.lint.docs import entries, find, page
 
     if args.all or not args.code:
-        for rule in ALL_RULES:
-            print(f"{rule.code}  {rule.name:<28} {rule.summary}")
+        for entry in entries():
+            print(f"{entry.code}  {entry.name:<31} {entry.summary}")
         return EXIT_CLEAN
-    rule = RULES_BY_CODE.get(args.code.upper())
-    if rule is None:
+    entry = find(args.code)
+    if entry is None:
         error(f"unknown rule {args.code!r}; `devlint rule --all` lists them")
         return EXIT_ERROR
-    sys.stdout.write(rule.docs())
+    sys.stdout.write(page(entry))
     return EXIT_CLEAN

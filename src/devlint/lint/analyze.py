@@ -21,6 +21,13 @@ from devlint.lint.selection import Selection
 
 # flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
 NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
+# A whole file, on a comment line of its own (ruff's `# ruff: noqa` in devlint's name):
+# `# devlint: noqa` silences every code, `# devlint: noqa: DEV001,DEV002` those codes.
+FILE_NOQA = re.compile(
+    r"^[ \t]*#[ \t]*devlint[ \t]*:[ \t]*noqa"
+    r"(?:[ \t]*:[ \t]*(?P<codes>[A-Z]+[0-9]*(?:[ \t]*,?[ \t]*[A-Z]+[0-9]*)*))?[ \t]*$",
+    re.I | re.M,
+)
 
 
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
@@ -44,7 +51,7 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
         findings = [parse_error(path, SourceError(1, 1, "nesting too deep to analyze"))]
     if not selection.enabled(PARSE_ERROR_CODE):
         findings = [f for f in findings if f.code != PARSE_ERROR_CODE]
-    return sorted(apply_noqa(findings, text), key=Finding.sort_key)
+    return sorted(apply_file_noqa(apply_noqa(findings, text), text), key=Finding.sort_key)
 
 
 def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) -> list[Finding]:
@@ -163,3 +170,17 @@ def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
         if codes is None or (codes and not any(finding.code.startswith(c) for c in codes)):
             kept.append(finding)
     return kept
+
+
+def apply_file_noqa(findings: list[Finding], text: str) -> list[Finding]:
+    """`# devlint: noqa[: CODES]` on a line of its own anywhere in the file (in a notebook,
+    in any cell) silences those codes in the whole file."""
+    if not findings or "devlint" not in text.lower():
+        return findings
+    silenced: list[str] = []
+    for match in FILE_NOQA.finditer(text):
+        codes = match.group("codes")
+        if not codes:
+            return []
+        silenced += [c.upper() for c in re.split(r"[,\s]+", codes) if c]
+    return [f for f in findings if not any(f.code.startswith(c) for c in silenced)]

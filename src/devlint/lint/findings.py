@@ -71,6 +71,17 @@ class Location:
 class Related:
     location: Location
     label: str
+    cell: Optional[int] = None  # a notebook's: the related place's own cell
+    in_file: Optional[Location] = None  # a notebook's: where it lies in the .ipynb text
+
+
+def _place(line: int, column: int, cell: Optional[int], in_file: Optional[Location]) -> dict:
+    out: dict = {"line": line, "column": column}
+    if cell is not None:
+        out["cell"] = cell
+    if in_file is not None:
+        out["in_file"] = {"line": in_file.line, "column": in_file.column}
+    return out
 
 
 @dataclass(frozen=True)
@@ -82,24 +93,23 @@ class Finding:
     message: str
     related: Optional[Related] = None
     fix: Optional[Fix] = field(default=None, compare=False)
+    # In a notebook, `line` and `column` count inside the cell (as Jupyter shows them), `path`
+    # is the .ipynb file, `cell` its cell number (from 1, markdown cells included) and
+    # `in_file` the place in the file's own JSON text, for viewers that open the file.
+    cell: Optional[int] = None
+    in_file: Optional[Location] = None
 
     def sort_key(self) -> tuple:
-        return (self.path, self.line, self.column, self.code)
+        return (self.path, self.cell or 0, self.line, self.column, self.code)
 
     def to_dict(self) -> dict:
-        out = {
-            "path": self.path,
-            "line": self.line,
-            "column": self.column,
-            "code": self.code,
-            "message": self.message,
-        }
+        out = {"path": self.path, **_place(self.line, self.column, self.cell, self.in_file),
+               "code": self.code, "message": self.message}
         if self.related is not None:
-            out["related"] = {
-                "line": self.related.location.line,
-                "column": self.related.location.column,
-                "message": self.related.label,
-            }
+            related = self.related
+            out["related"] = {**_place(related.location.line, related.location.column,
+                                       related.cell, related.in_file),
+                              "message": related.label}
         if self.fix is not None:
             out["fix"] = {
                 "description": self.fix.description,

@@ -10,7 +10,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
 
 from devlint.lint.findings import Applicability, Finding
 from devlint.workspace.discovery import is_notebook
@@ -117,20 +117,36 @@ def write_atomically(path: Path, data: bytes) -> None:
             pass
         raise
 def fix_files(files: list[Path], selection_for, args, fail: Callable[[str], None],
-              result: RunResult) -> None:
+              result: RunResult, sources: Mapping[Path, bytes] = {}) -> None:
     """Fixes run in this process, one file at a time, and never use the cache: they need the
-    nodes the findings point at."""
+    nodes the findings point at. Each file --fix replaces is listed in `result.rewritten` as
+    soon as it is, so that Ctrl-C can say which files were already fixed."""
+    from devlint.workspace.source import ReadError, read_source
+
     for path in files:
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            fail(f"{path}: cannot read: {exc.strerror or exc}")
+            data = sources[path] if path in sources else read_source(path)
+        except ReadError as exc:
+            fail(f"{path}: {exc}")
             continue
         result.files_checked += 1
+        before = None if path in sources else _identity(path)
         try:
             check_and_fix(path, data, selection_for(path), args, fail, result)
         except Exception as exc:  # a bug in devlint must not hide the other files' findings
             fail(f"{path}: internal error: {type(exc).__name__}: {exc}")
+        finally:
+            # Also when Ctrl-C lands between the rename and the return: the file is replaced.
+            if before is not None and not args.diff and _identity(path) != before:
+                result.rewritten.append(str(path))
+
+
+def _identity(path: Path) -> Optional[tuple[int, int, int]]:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns, found.st_size
 
 
 def check_and_fix(path: Path, data: bytes, selection, args, fail, result: RunResult) -> None:
@@ -193,11 +209,14 @@ def write_fix(path: Path, data: bytes, args, fail: Callable[[str], None]) -> boo
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
+    """git's headers: `a/` and `b/` before the path, an absolute one without its leading `/`
+    (`a/abs/path`, as `git diff --no-index` writes it), so `patch -p1` and `git apply` read it."""
     import difflib
 
+    name = path.lstrip("/") if os.path.isabs(path) else path
     return "".join(difflib.unified_diff(
         before.splitlines(keepends=True), after.splitlines(keepends=True),
-        fromfile=f"a/{path}", tofile=f"b/{path}",
+        fromfile=f"a/{name}", tofile=f"b/{name}",
     ))
 
 

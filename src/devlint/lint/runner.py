@@ -1,8 +1,10 @@
 """Check many files: serve unchanged ones from the cache, analyze the rest in a process pool,
 and hand results back in the order the files were given, as they arrive.
 
-Workers get paths, never trees or source (pickling a libcst tree costs more than parsing it),
-and read the file themselves. One file runs in this process: a pool would only add its start.
+Every file is read once: when the cache is on, this process reads it to hash it and a miss
+sends those bytes to the worker (a pipe has nothing left for a second read); with no cache,
+workers get paths and read the file themselves. Never trees: pickling a libcst tree costs more
+than parsing it. One file runs in this process: a pool would only add its start.
 """
 from __future__ import annotations
 
@@ -11,10 +13,11 @@ import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from devlint.workspace.cache import Cache, file_key
 from devlint.workspace.discovery import is_notebook
+from devlint.workspace.source import ReadError, read_source
 from devlint.lint.selection import Selection
 from devlint.lint.findings import Finding
 
@@ -35,12 +38,14 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def analyze_path(path: str, selection: Selection) -> FileOutcome:
-    """One file, in whichever process runs it; never raises."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        return FileOutcome(path, error=f"{path}: cannot read: {exc.strerror or exc}")
+def analyze_path(path: str, selection: Selection, data: Optional[bytes] = None) -> FileOutcome:
+    """One file, in whichever process runs it; never raises. `data`: its bytes, when they were
+    read already."""
+    if data is None:
+        try:
+            data = read_source(Path(path))
+        except ReadError as exc:
+            return FileOutcome(path, error=f"{path}: {exc}")
     from devlint.lint.analyze import analyze_bytes  # libcst: only where a file is analyzed
     from devlint.workspace.notebook import analyze_notebook
 
@@ -54,20 +59,23 @@ def analyze_path(path: str, selection: Selection) -> FileOutcome:
 
 def check_files(
     files: Iterable[Path], selection_for: Callable[[Path], Selection],
-    cache: Optional[Cache] = None, jobs: int = 1,
+    cache: Optional[Cache] = None, jobs: int = 1, sources: Mapping[Path, bytes] = {},
 ) -> Iterator[FileOutcome]:
-    """Outcomes in the order of `files`; fresh ones are added to `cache`."""
-    planned: list[tuple[str, Selection, Optional[FileOutcome]]] = []
+    """Outcomes in the order of `files`; fresh ones are added to `cache`. `sources`: the bytes
+    of files that cannot be read by path (standard input)."""
+    planned: list[tuple[str, Selection, Optional[FileOutcome], Optional[bytes]]] = []
     for path in files:
         selection = selection_for(path)
-        planned.append((str(path), selection, _from_cache(path, selection, cache)))
-    misses = [(path, selection) for path, selection, outcome in planned if outcome is None]
+        outcome, data = _from_cache(path, selection, cache, sources.get(path) if sources else None)
+        planned.append((str(path), selection, outcome, None if outcome else data))
+    misses = [(path, selection, data) for path, selection, outcome, data in planned
+              if outcome is None]
     computed = _analyze_all(misses, jobs)
-    for path, selection, outcome in planned:
+    for path, selection, outcome, _ in planned:
         if outcome is None:
             outcome = next(computed)
             if cache is not None and outcome.key is not None:
-                cache.put(outcome.key, outcome.findings, path)
+                cache.put(outcome.key, outcome.findings)
         yield outcome
     # Let the pool generator run to its end: it shuts the pool down there. Left suspended, it
     # would be closed at interpreter exit, racing the executor's own exit hook.
@@ -75,21 +83,25 @@ def check_files(
         pass
 
 
-def _from_cache(path: Path, selection: Selection, cache: Optional[Cache]) -> Optional[FileOutcome]:
+def _from_cache(path: Path, selection: Selection, cache: Optional[Cache],
+                data: Optional[bytes]) -> tuple[Optional[FileOutcome], Optional[bytes]]:
+    """The cached outcome, or None and the bytes read to look it up (None: not read)."""
     if cache is None:
-        return None
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None  # the worker reports it
+        return None, data
+    if data is None:
+        try:
+            data = read_source(path)
+        except ReadError as exc:
+            return FileOutcome(str(path), error=f"{path}: {exc}"), None
     findings = cache.get(file_key(data, selection), str(path))
-    return None if findings is None else FileOutcome(str(path), findings, cached=True)
+    return (None if findings is None else FileOutcome(str(path), findings, cached=True)), data
 
 
-def _analyze_all(misses: list[tuple[str, Selection]], jobs: int) -> Iterator[FileOutcome]:
+def _analyze_all(misses: list[tuple[str, Selection, Optional[bytes]]],
+                 jobs: int) -> Iterator[FileOutcome]:
     if jobs <= 1 or len(misses) <= 1:
-        for path, selection in misses:
-            yield analyze_path(path, selection)
+        for path, selection, data in misses:
+            yield analyze_path(path, selection, data)
         return
     # Imported here: a run of one process (and a warm run) never loads the pool's machinery.
     from concurrent.futures import ProcessPoolExecutor
@@ -102,14 +114,14 @@ def _analyze_all(misses: list[tuple[str, Selection]], jobs: int) -> Iterator[Fil
     pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_ignore_sigint)
     done = 0
     try:
-        paths, selections = zip(*misses)
-        for outcome in pool.map(analyze_path, paths, selections, chunksize=chunksize):
+        paths, selections, datas = zip(*misses)
+        for outcome in pool.map(analyze_path, paths, selections, datas, chunksize=chunksize):
             done += 1
             yield outcome
     except BrokenProcessPool:
         # A worker died (killed, out of memory): the rest run here, one at a time.
-        for path, selection in misses[done:]:
-            yield analyze_path(path, selection)
+        for path, selection, data in misses[done:]:
+            yield analyze_path(path, selection, data)
     except BaseException:  # Ctrl-C, or the consumer stopped early: stop the workers now
         processes = list((getattr(pool, "_processes", None) or {}).values())
         manager = getattr(pool, "_executor_manager_thread", None)

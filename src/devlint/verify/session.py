@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+from devlint import hints
 from devlint.verify.compare import DEFAULT, STRICT, FAILED, Comparison, compare_losses
 from devlint.verify.errors import Explanation, explain
 from devlint.verify.runner import DeviceRun, VerifyOptions, run_all
@@ -90,8 +91,7 @@ def cuda_present() -> bool:
 def check_usage(options: VerifyOptions) -> None:
     if importlib.util.find_spec("torch") is None:
         raise VerifyUsageError(
-            "devlint verify runs your script under torch, which is not installed: "
-            "pip install 'devlint[verify]'"
+            f"devlint verify runs your script under torch, which is not installed: {hints.TORCH}"
         )
     if not options.script.is_file():
         raise VerifyUsageError(f"{options.script}: no such file")

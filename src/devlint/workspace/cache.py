@@ -26,10 +26,11 @@ except ImportError:  # pragma: no cover - another interpreter
     from hashlib import blake2b
 
 from devlint import __version__
+from devlint.workspace.atomic import replace_file
 from devlint.lint.selection import Selection
 from devlint.lint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
-FORMAT = 4  # 4: keys are BLAKE2b digests
+FORMAT = 5  # 4: keys are BLAKE2b digests; 5: a notebook's cell and place in the file
 MAX_ENTRIES = 200_000  # about 40 MB of index at most; the oldest entries go first
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -93,8 +94,8 @@ class Cache:
         self.hits += 1
         return findings
 
-    def put(self, key: str, findings: list[Finding], path: str) -> None:
-        self.added[key] = [_row(f, path) for f in findings]
+    def put(self, key: str, findings: list[Finding]) -> None:
+        self.added[key] = [_row(f) for f in findings]
 
     def save(self) -> Optional[str]:
         """Write this run's entries; the reason when the cache could not be written."""
@@ -109,7 +110,8 @@ class Cache:
                 del merged[key]
         try:
             _prepare(self.directory)
-            _write_atomically(self.index, json.dumps({"format": FORMAT, "entries": merged}))
+            payload = json.dumps({"format": FORMAT, "entries": merged}).encode("utf-8")
+            replace_file(self.index, payload, mode=0o644, durable=False)
         except OSError as exc:
             return f"cannot write the cache in {self.directory}: {exc.strerror or exc}"
         return None
@@ -145,43 +147,39 @@ def _prepare(directory: Path) -> None:
         ignore.write_text("# Automatically created by devlint.\n*\n", encoding="utf-8")
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    import tempfile  # only when something changed: a run served from the cache never needs it
-
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)  # mkstemp's 0600 would lock out the rest of a team
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def _row(finding: Finding, path: str) -> list:
+def _row(finding: Finding) -> list:
     related = None
     if finding.related is not None:
-        related = [finding.related.location.line, finding.related.location.column,
-                   finding.related.label]
+        r = finding.related
+        related = [r.location.line, r.location.column, r.label, r.cell, _location_row(r.in_file)]
     fix = None
     if finding.fix is not None:
         # Text edits, for SARIF's fixes; --fix itself never reads the cache.
         fix = [finding.fix.description, finding.fix.applicability.value,
                [[e.start, e.end, e.text] for e in finding.fix.edits]]
-    # What follows the file's path in the finding's (a notebook's `:cell_3`).
-    suffix = finding.path[len(path):] if finding.path.startswith(path) else ""
-    return [finding.line, finding.column, finding.code, finding.message, related, fix, suffix]
+    return [finding.line, finding.column, finding.code, finding.message, related, fix,
+            finding.cell, _location_row(finding.in_file)]
+
+
+def _location_row(location: Optional[Location]) -> Optional[list]:
+    return None if location is None else [location.line, location.column]
+
+
+def _location(row: Optional[list]) -> Optional[Location]:
+    return None if row is None else Location(int(row[0]), int(row[1]))
+
+
+def _cell(value) -> Optional[int]:
+    return None if value is None else int(value)
 
 
 def _finding(path: str, row: list) -> Finding:
-    line, column, code, message, related, fix, suffix = row
+    line, column, code, message, related, fix, cell, in_file = row
     return Finding(
-        path + str(suffix), int(line), int(column), str(code), str(message),
-        Related(Location(int(related[0]), int(related[1])), str(related[2])) if related else None,
+        path, int(line), int(column), str(code), str(message),
+        Related(Location(int(related[0]), int(related[1])), str(related[2]), _cell(related[3]),
+                _location(related[4])) if related else None,
         Fix(str(fix[0]), Applicability(fix[1]),
             tuple(TextEdit(int(a), int(b), str(t)) for a, b, t in fix[2])) if fix else None,
+        _cell(cell), _location(in_file),
     )

@@ -1,13 +1,23 @@
-"""`[tool.devlint]` from the nearest pyproject.toml; command-line flags override it."""
+"""`[tool.devlint]` from the nearest pyproject.toml; command-line flags override it.
+
+Every value is checked for its type and every code against the codes devlint knows: a typo must
+be an error, never a selection of nothing that passes CI. Paths in `exclude` and
+`per-file-ignores` are gitignore-style patterns anchored at the directory of the pyproject.toml,
+so a run gives the same answer from any working directory.
+"""
 from __future__ import annotations
 
-import fnmatch
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from devlint.lint.codes import describe_known, unknown_codes
 from devlint.lint.selection import Selection
+from devlint.workspace.patterns import Patterns
+
+KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "per-file-ignores",
+        "respect-gitignore", "force-exclude")
 
 
 class ConfigError(Exception):
@@ -17,81 +27,140 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     select: tuple[str, ...] = ("DEV",)
+    extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: Patterns = Patterns()
+    per_file_ignores: tuple[tuple[Patterns, tuple[str, ...]], ...] = ()
     root: Optional[Path] = None  # the directory of the pyproject.toml it came from
+    respect_gitignore: bool = True
+    force_exclude: bool = False  # exclude also what the user names (pre-commit names every file)
 
     def selection_for(self, path: Path) -> Selection:
-        extra = tuple(code for pattern, codes in self.per_file_ignores
-                      if self._matches(path, pattern) for code in codes)
-        return Selection(self.select, self.ignore + extra)
-
-    def _matches(self, path: Path, pattern: str) -> bool:
-        candidates = [path.as_posix(), path.name]
-        if self.root is not None:
-            try:
-                candidates.append(path.resolve().relative_to(self.root.resolve()).as_posix())
-            except ValueError:
-                pass
-        return any(fnmatch.fnmatch(c, pattern) for c in candidates)
+        extra = tuple(code for patterns, codes in self.per_file_ignores
+                      if patterns.matches(path) for code in codes)
+        return Selection(self.select + self.extend_select, self.ignore + extra)
 
 
 def find_pyproject(start: Path) -> Optional[Path]:
-    """The nearest pyproject.toml with a [tool.devlint] table, from `start` upwards."""
-    current = start.resolve()
+    """The nearest pyproject.toml with a [tool.devlint] table, from `start` upwards. The file
+    is parsed, not searched: `[ tool.devlint ]` and `[tool."devlint"]` are the same table."""
+    current = Path(_absolute(start))
     for directory in (current, *current.parents):
         candidate = directory / "pyproject.toml"
-        if candidate.is_file() and "[tool.devlint" in _read(candidate):
+        if candidate.is_file() and _has_table(candidate):
             return candidate
     return None
 
 
-def _read(path: Path) -> str:
+def _absolute(path: Path) -> str:
+    import os
+
+    # Not resolve(): patterns are matched against paths as the user sees them, symlinks kept.
+    return os.path.abspath(path)
+
+
+def _has_table(path: Path) -> bool:
     try:
-        return path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return ""
+        return False
+    if "devlint" not in text:
+        return False  # cheap: most projects never name devlint, and the TOML parser costs 3 MB
+    try:
+        return "devlint" in _toml(text, path).get("tool", {})
+    except ConfigError:
+        return True  # it names devlint and is broken: load_config says how
 
 
-def load_config(pyproject: Optional[Path]) -> Config:
-    if pyproject is None:
-        return Config()
-    # Imported only when a project configures devlint: the TOML parser weighs 3 MB of memory.
+def _toml(text: str, where: Path) -> dict:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.9/3.10 only
         import tomli as tomllib
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"cannot read {where}: {exc}") from None
+
+
+def load_config(pyproject: Optional[Path]) -> Config:
+    if pyproject is None:
+        return Config()
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read {pyproject}: {exc}") from None
-    table = data.get("tool", {}).get("devlint", {})
+    table = _toml(text, pyproject).get("tool", {}).get("devlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{pyproject}: [tool.devlint] must be a table")
-    known = {"select", "ignore", "exclude", "extend-exclude", "per-file-ignores"}
-    unknown = sorted(set(table) - known)
+    unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise ConfigError(f"{pyproject}: unknown [tool.devlint] keys: {', '.join(unknown)}")
+        raise ConfigError(f"{pyproject}: unknown [tool.devlint] keys: {', '.join(unknown)} "
+                          f"(known: {', '.join(KEYS)})")
+    root = pyproject.parent
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
-        raise ConfigError(f"{pyproject}: per-file-ignores must be a table of glob = [codes]")
+        raise ConfigError(f"{pyproject}: per-file-ignores must be a table of pattern = [codes]")
+    where = f"{pyproject}: "
     return Config(
-        select=_codes(table.get("select", ["DEV"]), "select", pyproject),
-        ignore=_codes(table.get("ignore", []), "ignore", pyproject),
-        exclude=tuple(table.get("exclude", [])) + tuple(table.get("extend-exclude", [])),
-        per_file_ignores=tuple((k, _codes(v, k, pyproject)) for k, v in pfi.items()),
-        root=pyproject.parent,
+        select=codes(table.get("select", ["DEV"]), where + "select", required=True),
+        extend_select=codes(table.get("extend-select", []), where + "extend-select"),
+        ignore=codes(table.get("ignore", []), where + "ignore"),
+        exclude=Patterns(str(root), strings(table.get("exclude", []), where + "exclude")
+                         + strings(table.get("extend-exclude", []), where + "extend-exclude")),
+        per_file_ignores=tuple(
+            (Patterns(str(root), (pattern,)), codes(value, f"{where}per-file-ignores {pattern!r}"))
+            for pattern, value in pfi.items()
+        ),
+        root=root,
+        respect_gitignore=flag(table.get("respect-gitignore", True), where + "respect-gitignore"),
+        force_exclude=flag(table.get("force-exclude", False), where + "force-exclude"),
     )
 
 
-def _codes(value, key: str, where: Path) -> tuple[str, ...]:
+def strings(value, what: str) -> tuple[str, ...]:
+    """A list of strings; one string is a list of one (`exclude = "legacy"`)."""
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: {key} must be a list of rule codes")
-    return tuple(v.strip().upper() for v in value if v.strip())
+        raise ConfigError(f"{what} must be a list of strings, not {_kind(value)}")
+    return tuple(v.strip() for v in value if v.strip())
 
 
-def parse_code_list(text: str) -> tuple[str, ...]:
-    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
+def codes(value, what: str, required: bool = False) -> tuple[str, ...]:
+    """Rule codes or prefixes, each one known: a typo is an error, never an empty selection.
+    `required`: a selection, which selects nothing when empty."""
+    found = tuple(code.upper() for code in strings(value, what))
+    unknown = unknown_codes(found)
+    if unknown:
+        raise ConfigError(f"{what}: unknown code or prefix {', '.join(map(repr, unknown))}; "
+                          f"{describe_known()}")
+    if required and not found:
+        raise ConfigError(f"{what} is empty: it selects no code")
+    return found
+
+
+def flag(value, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{what} must be true or false, not {_kind(value)}")
+    return value
+
+
+def _kind(value) -> str:
+    return {int: "a number", float: "a number", dict: "a table", bool: "a boolean"}.get(
+        type(value), f"{type(value).__name__} {value!r}")
+
+
+def parse_code_list(text: str, required: bool = False) -> tuple[str, ...]:
+    """`--ignore DEV001,DEV002`; an unknown code is a usage error (argparse: exit 2)."""
+    import argparse
+
+    try:
+        return codes(text.split(","), "the list", required)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_selection(text: str) -> tuple[str, ...]:
+    """`--select`, `--extend-select`: an empty list would select nothing."""
+    return parse_code_list(text, required=True)

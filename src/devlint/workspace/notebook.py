@@ -1,6 +1,7 @@
 """Jupyter notebooks: the code cells, in order, checked as one program (a model moved in cell 2
 and a loop in cell 5 meet as they do when the notebook runs), reported per cell as
-`nb.ipynb:cell_5:3:9`, and fixed by rewriting only the cells a fix changed.
+`nb.ipynb:cell_5:3:9` (the finding's path is the file, its cell a field of its own, and
+`in_file` the place in the JSON text), and fixed by rewriting only the cells a fix changed.
 
 IPython lines (`%time`, `!pip install`, `x = !ls`, `obj?`) become `pass` with the same
 indentation while checking, so positions do not move; a cell magic (`%%bash`) hides its cell.
@@ -11,10 +12,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from devlint.lint.findings import Finding, Location, Related
 from devlint.lint.selection import Selection
+
+if TYPE_CHECKING:
+    from devlint.workspace.notebook_positions import NotebookText
 
 BOUNDARY = "# devlint: cell boundary"
 _IPYTHON_LINE = re.compile(
@@ -106,19 +110,30 @@ def analyze_notebook(data: bytes, path: str, selection: Selection = Selection())
     except NotebookError as exc:
         return [parse_error(path, SourceError(1, 1, str(exc)))] if selection.enabled("DEV999") else []
     findings = analyze_source(prog.text, path, selection, describe_line=prog.describe)
-    return [to_cells(f, prog, path) for f in findings]
+    return in_cells(findings, prog, data)
 
 
-def to_cells(finding: Finding, prog: Program, path: str) -> Finding:
+def in_cells(findings: list[Finding], prog: Program, data: bytes) -> list[Finding]:
+    """Findings of the joined program, placed in their cells and in the notebook's text."""
+    if not findings:
+        return []
+    from devlint.workspace.notebook_positions import NotebookText
+
+    text = NotebookText(data.decode("utf-8-sig"))
+    return [to_cells(f, prog, text) for f in findings]
+
+
+def to_cells(finding: Finding, prog: Program, text: "NotebookText") -> Finding:
     number, line = prog.locate(finding.line)
-    shift = len(prog.indents.get(number, ""))  # columns as the cell shows them
+    column = finding.column + len(prog.indents.get(number, ""))  # columns as the cell shows them
     related = finding.related
     if related is not None:
         cell, inner = prog.locate(related.location.line)
-        column = related.location.column + len(prog.indents.get(cell, ""))
-        related = Related(Location(inner, column), f"{related.label} (cell {cell})")
-    return replace(finding, path=f"{path}:cell_{number}", line=line, column=finding.column + shift,
-                   related=related)
+        rcolumn = related.location.column + len(prog.indents.get(cell, ""))
+        related = Related(Location(inner, rcolumn), f"{related.label} (cell {cell})", cell,
+                          text.locate(cell, inner, rcolumn))
+    return replace(finding, line=line, column=column, related=related, cell=number,
+                   in_file=text.locate(number, line, column))
 
 
 @dataclass
@@ -140,7 +155,7 @@ def fix_notebook(data: bytes, path: str, selection: Selection, unsafe: bool) -> 
         return NotebookFix(None, findings, findings)
     prog = program(notebook)
     raw = analyze_source(prog.text, path, selection, describe_line=prog.describe)
-    findings = [to_cells(f, prog, path) for f in raw]
+    findings = in_cells(raw, prog, data)
     outcome = apply_fixes(prog.text, raw, unsafe=unsafe)
     if outcome.error or not outcome.applied:
         return NotebookFix(None, findings, findings, outcome.error)

@@ -13,3 +13,4 @@ class RunResult:
     errors: list[str] = field(default_factory=list)  # one line each, already on stderr
     fixed: int = 0  # findings that --fix removed (or that --diff would remove)
     diffs: list[str] = field(default_factory=list)  # --diff: what --fix would write
+    rewritten: list[str] = field(default_factory=list)  # files --fix replaced, in order

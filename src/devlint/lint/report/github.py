@@ -14,9 +14,16 @@ def _escape_property(text: str) -> str:
 
 
 def format_finding(finding: Finding) -> str:
-    return (f"::error file={_escape_property(finding.path)},line={finding.line},"
-            f"col={finding.column},title={finding.code}::"
-            f"{_escape_data(f'{finding.code} {finding.message}')}")
+    """A notebook's annotation names the .ipynb file at the place of the cell's line in its
+    JSON text (where the diff shows it), and the cell and line in the message."""
+    if finding.cell is None:
+        place, text = f",line={finding.line},col={finding.column}", finding.message
+    else:
+        at = finding.in_file
+        place = f",line={at.line},col={at.column}" if at is not None else ""
+        text = f"(cell {finding.cell}, line {finding.line}) {finding.message}"
+    return (f"::error file={_escape_property(finding.path)}{place},title={finding.code}::"
+            f"{_escape_data(f'{finding.code} {text}')}")
 
 
 def render(result: RunResult) -> str:

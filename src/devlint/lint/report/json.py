@@ -1,4 +1,5 @@
-"""Machine-readable output for scripts."""
+"""Machine-readable output for scripts; its JSON Schema ships in the package as
+`devlint/schemas/check-report.schema.json` (tested against this output)."""
 from __future__ import annotations
 
 import json

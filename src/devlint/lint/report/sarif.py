@@ -15,14 +15,11 @@ DOCS_URL = "https://github.com/devlint/devlint/blob/main/docs/rules/{code}.md"
 
 
 def render(result: RunResult) -> str:
-    from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE
+    from devlint.lint.docs import entries
 
-    rules = [_descriptor(rule) for rule in ALL_RULES] + [{
-        "id": PARSE_ERROR_CODE, "name": "parse-error",
-        "shortDescription": {"text": "The file cannot be read or parsed as Python."},
-        "defaultConfiguration": {"level": "error"},
-    }]
+    rules = [_descriptor(entry) for entry in entries()]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
+    fingerprints = Fingerprints()
     run = {
         "tool": {"driver": {
             "name": "devlint", "version": __version__, "semanticVersion": __version__,
@@ -30,7 +27,7 @@ def render(result: RunResult) -> str:
         }},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [_result(f, index) for f in result.findings],
+        "results": [_result(f, index, fingerprints) for f in result.findings],
         "invocations": [{
             "executionSuccessful": not result.errors,
             "toolExecutionNotifications": [
@@ -42,12 +39,15 @@ def render(result: RunResult) -> str:
 
 
 def _descriptor(rule) -> dict:
+    from devlint.lint.docs import page
+
+    docs = page(rule)
     return {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": " ".join(rule.what.split())},
-        "help": {"text": rule.docs(), "markdown": rule.docs()},
+        "help": {"text": docs, "markdown": docs},
         "helpUri": DOCS_URL.format(code=rule.code),
         "defaultConfiguration": {"level": "error"},
         "properties": {"tags": ["pytorch", "device-placement"]},
@@ -64,39 +64,62 @@ def _artifact(path: str) -> dict:
         return {"uri": absolute.as_uri()}
 
 
-def _location(path: str, line: int, column: int) -> dict:
-    path, cell = _split_cell(path)
-    location = {"physicalLocation": {
-        "artifactLocation": _artifact(path),
-        "region": {"startLine": line, "startColumn": column},
-    }}
-    if cell:
-        # SARIF has no notion of cells: the cell is named here, its lines count from its start.
-        location["logicalLocations"] = [{"name": cell, "kind": "module"}]
+def _location(path: str, line: int, column: int, cell=None, in_file=None) -> dict:
+    """A region in the file as a viewer opens it: for a notebook, the place in the .ipynb's
+    JSON text (or no region, when it is unknown), with the cell as a logical location and the
+    line and column inside the cell as properties."""
+    physical: dict = {"artifactLocation": _artifact(path)}
+    if cell is None:
+        physical["region"] = {"startLine": line, "startColumn": column}
+    elif in_file is not None:
+        physical["region"] = {"startLine": in_file.line, "startColumn": in_file.column}
+    location: dict = {"physicalLocation": physical}
+    if cell is not None:
+        location["logicalLocations"] = [{"name": f"cell {cell}", "kind": "module"}]
+        location["properties"] = {"cell": cell, "lineInCell": line, "columnInCell": column}
     return location
 
 
-def _split_cell(path: str) -> tuple[str, str]:
-    """`nb.ipynb:cell_3` -> (`nb.ipynb`, `cell_3`)."""
-    head, _, cell = path.rpartition(".ipynb:")
-    return (head + ".ipynb", cell) if head else (path, "")
+class Fingerprints:
+    """`partialFingerprints.primaryLocationLineHash`: a hash of the code and the flagged line's
+    text (whitespace trimmed), not of its number, so that code scanning keeps an alert as the
+    same alert when lines are added above it; `:N` tells apart the Nth identical line of a file,
+    as GitHub's own hashes do. A notebook's line is its line in the .ipynb text."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, str], int] = {}
+
+    def of(self, finding: Finding) -> str:
+        import linecache
+
+        from devlint.workspace.cache import blake2b
+
+        line = finding.line if finding.cell is None else finding.in_file.line if finding.in_file else 0
+        linecache.checkcache(finding.path)  # a file edited since it was last read here
+        text = linecache.getline(finding.path, line).strip() or finding.message
+        digest = blake2b(f"{finding.code}\0{text}".encode("utf-8", "replace"), digest_size=8).hexdigest()
+        key = (finding.path, digest)
+        self.seen[key] = self.seen.get(key, 0) + 1
+        return f"{digest}:{self.seen[key]}"
 
 
-def _result(finding: Finding, index: dict[str, int]) -> dict:
+def _result(finding: Finding, index: dict[str, int], fingerprints: Fingerprints) -> dict:
     out = {
         "ruleId": finding.code,
         "ruleIndex": index.get(finding.code, 0),
         "level": "error",
         "message": {"text": finding.message},
-        "locations": [_location(finding.path, finding.line, finding.column)],
+        "partialFingerprints": {"primaryLocationLineHash": fingerprints.of(finding)},
+        "locations": [_location(finding.path, finding.line, finding.column, finding.cell,
+                                finding.in_file)],
     }
     if finding.related is not None:
-        related = _location(finding.path, finding.related.location.line,
-                            finding.related.location.column)
-        related.update(id=1, message={"text": finding.related.label})
+        r = finding.related
+        related = _location(finding.path, r.location.line, r.location.column, r.cell, r.in_file)
+        related.update(id=1, message={"text": r.label})
         out["relatedLocations"] = [related]
     # A notebook's edits point into its joined cells, not into the JSON file: not offered.
-    if finding.fix is not None and finding.fix.edits and not _split_cell(finding.path)[1]:
+    if finding.fix is not None and finding.fix.edits and finding.cell is None:
         out["fixes"] = [{
             "description": {"text": finding.fix.description},
             "artifactChanges": [{

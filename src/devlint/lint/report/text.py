@@ -19,22 +19,30 @@ class TextStyle:
 
     @classmethod
     def for_stream(cls, stream, show_source: bool = False) -> "TextStyle":
-        """Colour only on a terminal and only when NO_COLOR is unset (no-color.org)."""
+        """Colour on a terminal, or wherever FORCE_COLOR asks (force-color.org); never when
+        NO_COLOR asks (no-color.org). Each counts only when set to a non-empty value."""
+        if os.environ.get("NO_COLOR"):
+            return cls(show_source, color=False)
         tty = getattr(stream, "isatty", lambda: False)()
-        return cls(show_source, color=tty and "NO_COLOR" not in os.environ)
+        return cls(show_source, color=tty or bool(os.environ.get("FORCE_COLOR")))
 
 
 def format_finding(finding: Finding, style: TextStyle = TextStyle()) -> str:
-    where = f"{finding.path}:{finding.line}:{finding.column}:"
+    where = f"{where_in_file(finding)}:{finding.line}:{finding.column}:"
     if style.color:
         return f"{BOLD}{where}{RESET} {BOLD}{RED}{finding.code}{RESET} {finding.message}"
     return f"{where} {finding.code} {finding.message}"
 
 
+def where_in_file(finding: Finding) -> str:
+    """`train.py`, or `nb.ipynb:cell_3` for a notebook (its line counts inside the cell)."""
+    return finding.path if finding.cell is None else f"{finding.path}:cell_{finding.cell}"
+
+
 def format_block(finding: Finding, style: TextStyle = TextStyle()) -> str:
     """The finding's line, and with --show-source its source line and a caret under it."""
     text = format_finding(finding, style) + "\n"
-    if not style.show_source:
+    if not style.show_source or finding.cell is not None:  # a cell's line is not the file's
         return text
     source = linecache.getline(finding.path, finding.line).rstrip("\r\n")
     if not source:
@@ -45,10 +53,10 @@ def format_block(finding: Finding, style: TextStyle = TextStyle()) -> str:
     return text + f"    {source}\n    {pad}{caret}\n"
 
 
-def render(result: RunResult, style: TextStyle = TextStyle()) -> str:
+def render(result: RunResult, style: TextStyle = TextStyle(), quiet: bool = False) -> str:
     if result.diffs:
-        return "".join(result.diffs) + _fix_summary(result, would=True) + "\n"
-    return "".join(format_block(f, style) for f in result.findings) + summary(result)
+        return "".join(result.diffs) + ("" if quiet else _fix_summary(result, would=True) + "\n")
+    return "".join(format_block(f, style) for f in result.findings) + ("" if quiet else summary(result))
 
 
 def render_statistics(result: RunResult) -> str:
@@ -63,10 +71,14 @@ def render_statistics(result: RunResult) -> str:
 def summary(result: RunResult) -> str:
     """The lines after the findings: counts, what was fixed, what --fix would fix."""
     lines = []
-    files = len({f.path.split(".ipynb:cell_")[0] for f in result.findings})  # a notebook is one file
+    files = len({f.path for f in result.findings})
     n = len(result.findings)
     checked = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"
-    if n:
+    errors = len(result.errors)
+    if errors:  # never "No findings": what failed was not checked
+        failed = f"{errors} error{'s' if errors != 1 else ''}"
+        lines.append(f"Found {n} finding{'s' if n != 1 else ''} and {failed} ({checked}).")
+    elif n:
         lines.append(
             f"Found {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''} "
             f"({checked})."

@@ -1,6 +1,8 @@
 """Every rule, in code order. A code is a public contract: never reuse or renumber one."""
 from __future__ import annotations
 
+from devlint.lint.codes import PARSE_ERROR
+from devlint.lint.findings import Applicability
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.dev001_hard_coded_cuda import HardCodedCuda
 from devlint.lint.rules.dev002_batch_not_moved import BatchNotMoved
@@ -32,5 +34,10 @@ ALL_RULES: tuple[type[Rule], ...] = (
     FixedGpuIndexInDistributed,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
-PARSE_ERROR_CODE = "DEV999"
+PARSE_ERROR_CODE = PARSE_ERROR.code
+
+
+def unsafe_fix_codes() -> list[str]:
+    """The rules whose fixes move code: `--fix` applies them only with `--unsafe-fixes`."""
+    return [rule.code for rule in ALL_RULES if rule.fix_kind is Applicability.UNSAFE]
 

@@ -1,23 +1,25 @@
-"""The shape every rule has: a code, a name, its docs, and a check over the shared facts."""
+"""The shape every rule has: a code, a name, its docs, and a decision over the model's
+observations."""
 from __future__ import annotations
 
-import textwrap
-from typing import ClassVar, Iterator
+from typing import TYPE_CHECKING, ClassVar, Iterator, Optional
 
-from typing import TYPE_CHECKING
+from devlint.lint.findings import Applicability, RawFinding
 
 if TYPE_CHECKING:
     from devlint.lint.model import Model
-from devlint.lint.findings import RawFinding
 
 
 class Rule:
-    """One rule. Its docs are its tests: `bad` must produce the finding, `good` none."""
+    """One rule. Its docs are its tests: `bad` must produce the finding, `good` none, and the
+    fixes it offers are of its `fix_kind`."""
 
     code: ClassVar[str]
     name: ClassVar[str]
+    fix_kind: ClassVar[Optional[Applicability]]  # what --fix needs: --unsafe-fixes for UNSAFE
     summary: ClassVar[str]  # one line, for `devlint rule --all` and SARIF
     what: ClassVar[str]  # What it does
+    silent: ClassVar[str]  # When it stays silent: the look-alikes it leaves alone
     why: ClassVar[str]  # Why is this bad: where the numbers live at run time
     bad: ClassVar[str]  # Example
     good: ClassVar[str]  # Use instead
@@ -33,39 +35,6 @@ class Rule:
     @classmethod
     def docs(cls) -> str:
         """The rule's documentation as Markdown (what `devlint rule CODE` prints)."""
-        return "\n".join(
-            [
-                f"# {cls.code} {cls.name}",
-                "",
-                cls.summary,
-                "",
-                "## What it does",
-                "",
-                _dedent(cls.what),
-                "",
-                "## Why is this bad",
-                "",
-                _dedent(cls.why),
-                "",
-                "## Example",
-                "",
-                "```python",
-                _dedent(cls.bad),
-                "```",
-                "",
-                "## Use instead",
-                "",
-                "```python",
-                _dedent(cls.good),
-                "```",
-                "",
-                "## Fix",
-                "",
-                _dedent(cls.fix),
-                "",
-            ]
-        )
+        from devlint.lint.docs import page
 
-
-def _dedent(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
+        return page(cls)

@@ -17,15 +17,18 @@ KINDS = frozenset({"torch.device", "to", "device=", ".cuda", ".cuda(device)", "l
 class HardCodedCuda(Rule):
     code = "DEV001"
     name = "hard-coded-cuda"
+    fix_kind = Applicability.SAFE
     summary = "A CUDA device named by a literal with no CPU fallback."
     what = """
         Finds `torch.device('cuda')`, `.to('cuda')`, `.cuda()`, `device='cuda'`,
         `map_location='cuda'`, `torch.set_default_device('cuda')` and `device = 'cuda'` where
-        nothing makes sure CUDA exists: not under `if torch.cuda.is_available():` (or a flag
-        derived from it, such as `args.cuda`), not in a conditional expression with a CPU arm,
-        not in an if/elif/else fallback chain, not after `assert torch.cuda.is_available()`,
-        not in a parameter's default value, not in tests skipped without CUDA, and not in
-        files that start an NCCL process group (they need CUDA whatever the device says).
+        nothing makes sure CUDA exists.
+    """
+    silent = """
+        Under `if torch.cuda.is_available():` (or a flag derived from it, such as `args.cuda`), in a
+        conditional expression with a CPU arm, in an if/elif/else fallback chain, after `assert
+        torch.cuda.is_available()`, in a parameter's default value, in tests skipped without CUDA,
+        and in files that start an NCCL process group (they need CUDA whatever the device says).
     """
     why = """
         The loop's mathematics are the same on every device; only where the tensors live

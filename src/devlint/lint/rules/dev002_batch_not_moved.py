@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from devlint.lint.findings import RawFinding
+from devlint.lint.findings import Applicability, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.batch_meetings import device_phrase, related_node, siblings, unmoved_batches
@@ -12,6 +12,7 @@ from devlint.lint.rules.fixes import batch_fix
 class BatchNotMoved(Rule):
     code = "DEV002"
     name = "batch-not-moved"
+    fix_kind = Applicability.SAFE
     summary = "A batch from a data loader reaches a model on the device without being moved."
     what = """
         Inside a loop over a data loader (`for x, y in loader`, `enumerate(loader)`,
@@ -19,6 +20,14 @@ class BatchNotMoved(Rule):
         `batch["input_ids"]`, `model(**batch)`), finds a batch tensor passed to a model that was
         moved to a device (`model.to(device)`, `self.model`, or a `model` parameter of a function
         that takes `device`) without being moved in that iteration.
+    """
+    silent = """
+        When the batch is moved in that iteration (`x = x.to(device)`, inline in the call, a dict
+        comprehension over the batch, a helper that takes `device`), when the batch object moves in
+        place (HF `BatchEncoding`), when a `collate_fn` or a device-loader wrapper moves it or the
+        dataset was moved whole before the loader, under `accelerator.prepare`, in Lightning's
+        `training_step`, for `nn.DataParallel` (it scatters the inputs itself), and in CPU-only
+        scripts whose model never moves.
     """
     why = """
         A DataLoader yields CPU tensors every iteration. Moving the model put its weights on

@@ -14,12 +14,17 @@ from devlint.lint.rules.fixes import code
 class BatchMovedOutsideLoop(Rule):
     code = "DEV003"
     name = "batch-moved-outside-loop"
+    fix_kind = Applicability.UNSAFE
     summary = "A batch is moved before the loop, but the loop rebinds it to a CPU batch."
     what = """
-        Finds a `.to(device)` of a name before a loop over a data loader whose target rebinds
-        that same name (`x = x.to(device)` then `for x, y in loader:`), when the rebound batch
-        then reaches a device model or a loss unmoved. Moving loop-invariant data once (full-batch
-        training, a dataset moved before the loader is built, a prefetch loop) is fine.
+        Finds a `.to(device)` of a name before a loop over a data loader whose target rebinds that
+        same name (`x = x.to(device)` then `for x, y in loader:`), when the rebound batch then
+        reaches a device model or a loss unmoved.
+    """
+    silent = """
+        For data moved once that the loop does not rebind (full-batch training, a fixed validation
+        set, a GAN's fixed noise, a dataset moved before the loader is built), for prefetch loops
+        that move the next batch themselves, and when the loop moves the batch again.
     """
     why = """
         The move before the loop covers only the batch that existed then. Every iteration the

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from devlint.lint.findings import RawFinding
+from devlint.lint.findings import Applicability, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.batch_meetings import device_phrase, related_node, siblings, unmoved_batches
@@ -12,11 +12,19 @@ from devlint.lint.rules.fixes import batch_fix
 class LossDeviceMismatch(Rule):
     code = "DEV004"
     name = "loss-device-mismatch"
+    fix_kind = Applicability.SAFE
     summary = "A loss gets a device model's output and labels that were never moved."
     what = """
         Finds a loss (an `nn.*Loss` instance, `F.cross_entropy`, `F.mse_loss` and the other
         functional losses, or a `criterion`/`loss_fn`) called with the output of a model on the
         device and a batch tensor, usually the labels, that was not moved in that iteration.
+    """
+    silent = """
+        When the labels are moved in that iteration (before or after the forward pass, inline in the
+        call, by a dict comprehension or a helper that takes `device`), when the loader, its
+        `collate_fn` or a device wrapper yields device tensors, for batch objects that move in
+        place, under `accelerator.prepare` and in Lightning steps, for 0-dim CPU tensors (PyTorch
+        lets a CPU scalar meet CUDA tensors), and in CPU-only scripts.
     """
     why = """
         The logits live on the GPU because the model does; the labels came from the loader and

@@ -24,14 +24,17 @@ WHY = {
 class DiscardedTo(Rule):
     code = "DEV005"
     name = "discarded-to"
+    fix_kind = Applicability.SAFE
     summary = "A tensor's `.to(device)`, `.cuda()` or `.cpu()` as a bare statement: the copy is thrown away."
     what = """
-        Finds `t.to(device)`, `t.cuda()` and `t.cpu()` written as a statement of their own when
-        `t` is known to be a plain tensor: a tensor unpacked or indexed out of the loader's batch
-        (`for x, y in loader`, `batch[0]`), or a name bound to a tensor factory
-        (`t = torch.zeros(...)`). Modules (`model.to(device)` moves in place) and whole batch
-        objects whose `.to` works in place (HF `BatchEncoding`, PyG `Data`) are never reported:
-        whenever the receiver is not known to be a plain tensor, the rule stays silent.
+        Finds `t.to(device)`, `t.cuda()` and `t.cpu()` written as a statement of their own when `t`
+        is known to be a plain tensor: a tensor unpacked or indexed out of the loader's batch (`for
+        x, y in loader`, `batch[0]`), or a name bound to a tensor factory (`t = torch.zeros(...)`).
+    """
+    silent = """
+        Whenever the receiver is not known to be a plain tensor: modules (`model.to(device)` moves
+        in place) and whole batch objects whose `.to` works in place (HF `BatchEncoding`, PyG
+        `Data`) are never reported.
     """
     why = """
         `Module.to` moves the module's parameters in place and returns the module, so

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.findings import Fix, RawFinding
+from devlint.lint.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Meeting
 from devlint.lint.rules.base import Rule
@@ -13,19 +13,21 @@ from devlint.lint.syntax import dotted
 class CpuTensorInDeviceCode(Rule):
     code = "DEV006"
     name = "cpu-tensor-in-device-code"
+    fix_kind = Applicability.SAFE
     summary = "A tensor made without `device=` meets device tensors in the loop or in `forward`."
     what = """
-        Finds a tensor factory (`torch.zeros`, `ones`, `full`, `empty`, `randn`, `rand`,
-        `randint`, `arange`, `eye`, `linspace`, `tensor`, ...) called without `device=` whose
-        result then meets a tensor on the device: an operand of `+`, `*`, `@` with it, an
-        argument of `torch.cat`/`torch.where` next to it, an argument of a model that was moved,
-        of a submodule inside `forward`, or of a loss next to a device output. Inside `forward`
-        the module must be one this file moves to a device (or a Lightning module).
-
-        Silent for 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA
-        tensors), `*_like` and `x.new_*` factories, `device=x.device`, results moved with
-        `.to(...)` before they are used, code under `with torch.device(...)`, and files that
-        call `torch.set_default_device`.
+        Finds a tensor factory (`torch.zeros`, `ones`, `full`, `empty`, `randn`, `rand`, `randint`,
+        `arange`, `eye`, `linspace`, `tensor`, ...) called without `device=` whose result then meets
+        a tensor on the device: an operand of `+`, `*`, `@` with it, an argument of
+        `torch.cat`/`torch.where` next to it, an argument of a model that was moved, of a submodule
+        inside `forward`, or of a loss next to a device output. Inside `forward` the module must be
+        one this file moves to a device (or a Lightning module).
+    """
+    silent = """
+        For 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors),
+        `*_like` and `x.new_*` factories, `device=x.device`, results moved with `.to(...)` before
+        they are used, code under `with torch.device(...)`, and files that call
+        `torch.set_default_device`.
     """
     why = """
         Factories allocate on the default device, the CPU, whatever device the surrounding

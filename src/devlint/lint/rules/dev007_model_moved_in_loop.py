@@ -17,14 +17,16 @@ from devlint.lint.syntax import dotted
 class ModelMovedInLoop(Rule):
     code = "DEV007"
     name = "model-moved-in-loop"
+    fix_kind = Applicability.UNSAFE
     summary = "A model is moved to the device on every iteration of the training loop."
     what = """
-        Finds `model.to(device)`, `model = model.to(device)` and `model.cuda()` inside a
-        training loop (a loop over a data loader, or one whose body calls `backward()` or an
-        optimizer's `step()`, and the loops around it) when the model was bound before the loop.
-        Silent when the loop binds the model or the device itself (a model per fold, a device per
-        iteration), and when the loop also moves the model back to the CPU (deliberate
-        offloading).
+        Finds `model.to(device)`, `model = model.to(device)` and `model.cuda()` inside a training
+        loop (a loop over a data loader, or one whose body calls `backward()` or an optimizer's
+        `step()`, and the loops around it) when the model was bound before the loop.
+    """
+    silent = """
+        When the loop binds the model or the device itself (a model per fold, a device per
+        iteration), and when the loop also moves the model back to the CPU (deliberate offloading).
     """
     why = """
         Moving a module walks all of its parameters and buffers. After the first iteration

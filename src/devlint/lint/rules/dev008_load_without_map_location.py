@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.findings import Fix, RawFinding
+from devlint.lint.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Load
 from devlint.lint.model.values import Opaque, Scalar, Value
@@ -13,13 +13,17 @@ from devlint.lint.rules.fixes import add_keyword_fix, code, first_device
 class LoadWithoutMapLocation(Rule):
     code = "DEV008"
     name = "load-without-map-location"
+    fix_kind = Applicability.SAFE
     summary = "`torch.load` without `map_location` in code meant to run without a GPU too."
     what = """
-        Finds `torch.load(...)` with no `map_location` (keyword or second positional argument)
-        in a file that chooses its device with a fallback (`torch.cuda.is_available()`), so the
-        file is meant to run on a CPU-only machine as well. Silent when the load sits under a
-        test about the device, when the file saves to the same path itself (a checkpoint written
-        and read by the same run lives on the run's own device), and for in-memory buffers.
+        Finds `torch.load(...)` with no `map_location` (keyword or second positional argument) in a
+        file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
+        meant to run on a CPU-only machine as well.
+    """
+    silent = """
+        When the load sits under a test about the device, when the file saves to the same path
+        itself (a checkpoint written and read by the same run lives on the run's own device), and
+        for in-memory buffers.
     """
     why = """
         `torch.load` restores every tensor onto the device it was saved from. A checkpoint

@@ -14,16 +14,19 @@ from devlint.lint.rules.fixes import code
 class UnregisteredSubmodules(Rule):
     code = "DEV009"
     name = "unregistered-submodules"
+    fix_kind = Applicability.UNSAFE
     summary = "Submodules kept in a plain `list` or `dict` attribute of an `nn.Module`."
     what = """
         Inside a class that is an `nn.Module` (directly, through a Lightning module, or through
         another module class of the file), finds `self.attr = [...]` or `{...}` (displays and
-        comprehensions) whose elements are modules (`nn.Linear(...)`, a module class of the
-        file), and `self.attr = []` later filled with `.append(nn.X(...))` or
-        `self.attr[k] = nn.X(...)`. Silent when the container is handed to `nn.Sequential`,
-        `nn.ModuleList` or `nn.ModuleDict`, when the class registers modules by hand
-        (`add_module`, `register_module`, `setattr`), and for lists of anything that is not a
-        module constructor (a list holding an existing model is a known trick to hide it).
+        comprehensions) whose elements are modules (`nn.Linear(...)`, a module class of the file),
+        and `self.attr = []` later filled with `.append(nn.X(...))` or `self.attr[k] = nn.X(...)`.
+    """
+    silent = """
+        When the container is handed to `nn.Sequential`, `nn.ModuleList` or `nn.ModuleDict`, when
+        the class registers modules by hand (`add_module`, `register_module`, `setattr`), and for
+        lists of anything that is not a module constructor (a list holding an existing model is a
+        known trick to hide it).
     """
     why = """
         `nn.Module` registers only attributes that are modules, parameters or buffers. A plain

@@ -13,15 +13,17 @@ from devlint.lint.rules.fixes import code
 class PlainTensorAttribute(Rule):
     code = "DEV010"
     name = "plain-tensor-attribute"
+    fix_kind = Applicability.SAFE
     summary = "A tensor stored as a plain attribute of an `nn.Module` and used in `forward`."
     what = """
-        Inside an `nn.Module` class, finds `self.x = torch.<factory>(...)` in `__init__`
-        (a tensor of one dimension or more made without `device=`) when `forward` reads
-        `self.x`. Silent for `nn.Parameter(...)` and `register_buffer`, for attributes that
-        another method re-creates (`forward` building it anew), for attributes `forward` moves
-        itself (`self.x.to(x.device)`, `self.x.type_as(x)`), for attributes only used as an
-        index (CUDA tensors accept CPU indices), for 0-dim scalars, and for classes that
-        override `_apply`, `to` or `cuda`.
+        Inside an `nn.Module` class, finds `self.x = torch.<factory>(...)` in `__init__` (a tensor
+        of one dimension or more made without `device=`) when `forward` reads `self.x`.
+    """
+    silent = """
+        For `nn.Parameter(...)` and `register_buffer`, for attributes that another method re-creates
+        (`forward` building it anew), for attributes `forward` moves itself (`self.x.to(x.device)`,
+        `self.x.type_as(x)`), for attributes only used as an index (CUDA tensors accept CPU
+        indices), for 0-dim scalars, and for classes that override `_apply`, `to` or `cuda`.
     """
     why = """
         `model.to(device)` moves parameters and buffers, the tensors the module registered. A

@@ -14,12 +14,17 @@ from devlint.lint.rules.fixes import code
 class NumpyOnDeviceTensor(Rule):
     code = "DEV011"
     name = "numpy-on-device-tensor"
+    fix_kind = Applicability.SAFE
     summary = "`.numpy()` on a tensor that lives on the device, without `.cpu()` first."
     what = """
-        Finds `.numpy()` called on the output of a model this file moves to a device (also
-        through `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like), or on a tensor
-        moved with `.to(device)`, with no `.cpu()` in between. A tensor moved back with
-        `.cpu()` or `.to('cpu')` is fine.
+        Finds `.numpy()` called on the output of a model this file moves to a device (also through
+        `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like), or on a tensor moved with
+        `.to(device)`, with no `.cpu()` in between.
+    """
+    silent = """
+        For tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for
+        tensors from the loader or from `torch.from_numpy`, for outputs gathered by `accelerate`,
+        and for models that never move (CPU-only scripts).
     """
     why = """
         NumPy arrays live in host memory, so `Tensor.numpy()` works only for CPU tensors and

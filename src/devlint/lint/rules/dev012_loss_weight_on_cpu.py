@@ -14,15 +14,18 @@ from devlint.lint.rules.fixes import code, first_device
 class LossWeightOnCpu(Rule):
     code = "DEV012"
     name = "loss-weight-on-cpu"
+    fix_kind = Applicability.SAFE
     summary = "A loss built with a CPU `weight=`/`pos_weight=` tensor and never moved."
     what = """
-        Finds a loss module (`nn.CrossEntropyLoss`, `nn.NLLLoss`, `nn.BCEWithLogitsLoss`, ...)
-        built with a `weight=`, `pos_weight=` (or first positional) tensor that is on the CPU at
-        that point (a factory without `device=`, directly or through a variable), when the loss
-        is never moved (`criterion.to(device)`, `.cuda()`, or `.to(device)` on the
-        constructor) and the file moves a model to a device. Silent for 0-dim weights, and for
-        losses stored on an `nn.Module` (`self.criterion = ...` in a model registers the loss,
-        so `model.to(device)` moves its weight).
+        Finds a loss module (`nn.CrossEntropyLoss`, `nn.NLLLoss`, `nn.BCEWithLogitsLoss`, ...) built
+        with a `weight=`, `pos_weight=` (or first positional) tensor that is on the CPU at that
+        point (a factory without `device=`, directly or through a variable), when the loss is never
+        moved (`criterion.to(device)`, `.cuda()`, or `.to(device)` on the constructor) and the file
+        moves a model to a device.
+    """
+    silent = """
+        For 0-dim weights, and for losses stored on an `nn.Module` (`self.criterion = ...` in a
+        model registers the loss, so `model.to(device)` moves its weight).
     """
     why = """
         The loss module keeps `weight` as a buffer: it lives wherever the tensor was made. The

@@ -12,16 +12,18 @@ from devlint.lint.rules.fixes import code
 class FixedGpuIndexInDistributed(Rule):
     code = "DEV013"
     name = "fixed-gpu-index-in-distributed"
+    fix_kind = Applicability.SAFE
     summary = "A literal GPU index (`cuda:0`, `.cuda(0)`, `set_device(0)`) in multi-process code."
     what = """
-        In a file that starts a process group (`init_process_group`) or reads `LOCAL_RANK`,
-        finds a fixed GPU index: `'cuda:0'` (and any `'cuda:N'`) in a device position,
-        `.cuda(0)`, `.to(0)`, `torch.cuda.set_device(0)`, `torch.device('cuda', 0)` and
-        `device_ids=[0]`. Silent under a test about the rank or the world size
-        (`if rank == 0:`, `if not args.distributed:`), in `map_location` dictionaries that remap
-        devices, in files that set `CUDA_VISIBLE_DEVICES` (then index 0 is each process's
-        own GPU), in functions that name several GPUs (model parallelism), and in tests,
-        which pin devices on purpose.
+        In a file that starts a process group (`init_process_group`) or reads `LOCAL_RANK`, finds a
+        fixed GPU index: `'cuda:0'` (and any `'cuda:N'`) in a device position, `.cuda(0)`, `.to(0)`,
+        `torch.cuda.set_device(0)`, `torch.device('cuda', 0)` and `device_ids=[0]`.
+    """
+    silent = """
+        Under a test about the rank or the world size (`if rank == 0:`, `if not args.distributed:`),
+        in `map_location` dictionaries that remap devices, in files that set `CUDA_VISIBLE_DEVICES`
+        (then index 0 is each process's own GPU), in functions that name several GPUs (model
+        parallelism), and in tests, which pin devices on purpose.
     """
     why = """
         Every process of a distributed job runs the same file. A literal index sends all of

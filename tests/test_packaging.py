@@ -1,0 +1,153 @@
+"""What a new user meets first: the README's first screen, the install hints, the package's
+metadata, and an sdist and a wheel that carry what they need."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from devlint import __version__
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - 3.9/3.10
+    import tomli as tomllib
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def first_screen() -> str:
+    """Everything above the first section heading."""
+    return README.split("\n## ", 1)[0]
+
+
+def first_commands() -> list[str]:
+    block = re.search(r"```bash\n(.*?)```", first_screen(), re.S).group(1)
+    return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_the_first_screen_has_two_commands_the_first_lints_without_torch() -> None:
+    install, tests = first_commands()
+    assert install.startswith("git clone ") and "pip install . " in install
+    assert install.endswith("devlint check examples/buggy_seed_loop.py")
+    assert "torch" not in install  # linting never needs it
+    assert tests.startswith("pip install torch==2.13.0 && ") and tests.endswith("python -m pytest -q")
+    # verify's torch named honestly: PyTorch's CPU index, with this environment's equivalent
+    screen = first_screen()
+    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in screen
+    assert "`pip install torch==2.13.0` is the\nequivalent" in screen
+
+
+def test_ci_runs_the_readmes_test_command_exactly_in_a_fresh_venv() -> None:
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert first_commands()[1] in script
+    assert script.index("python3 -m venv .ci-venv") < script.index(first_commands()[1])
+
+
+def test_the_first_command_finds_the_four_bugs_it_promises(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "devlint", "check", "examples/buggy_seed_loop.py"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "Found 4 findings in 1 file" in result.stdout
+    assert "finds 4 bugs, exits 1" in first_screen()
+
+
+def test_no_hint_tells_a_checkout_to_install_from_an_index() -> None:
+    from devlint import hints
+
+    for hint in (hints.TORCH, hints.MATPLOTLIB):
+        assert "pip install '.[verify]' in a devlint checkout" in hint
+    sources = [p for p in (ROOT / "src").rglob("*.py")] + [ROOT / "README.md"]
+    for path in sources:
+        assert "devlint[verify]" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_snippets_pin_the_release_tag_of_this_version() -> None:
+    tag = f"v{__version__}"
+    assert re.search(r"^    rev: (\S+)", README, re.M).group(1) == tag
+    assert re.search(r"uses: devlint/devlint@(\S+)", README).group(1) == tag
+    assert "pin a commit" in README and "git tag -a v<version>" in README
+
+
+def test_the_readme_shows_a_github_actions_workflow_with_sarif_upload() -> None:
+    workflow = re.search(r"## GitHub Actions\n.*?```yaml\n(.*?)```", README, re.S).group(1)
+    import yaml
+
+    steps = yaml.safe_load(workflow)["jobs"]["devlint"]["steps"]
+    uses = [step.get("uses", "") for step in steps]
+    assert any(u.startswith("devlint/devlint@") for u in uses)
+    upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
+    assert upload["if"] == "always()" and upload["with"]["sarif_file"] == "devlint.sarif"
+    action = (ROOT / "action.yml").read_text(encoding="utf-8")
+    assert "--format github" in action and "--format sarif" in action
+
+
+def test_license_and_metadata() -> None:
+    from trove_classifiers import classifiers
+
+    project = PYPROJECT["project"]
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert project["classifiers"] and set(project["classifiers"]) <= classifiers
+    assert not any(c.startswith("License ::") for c in project["classifiers"])  # PEP 639
+    assert {"Homepage", "Repository", "Issues"} <= set(project["urls"])
+    assert (ROOT / "src" / "devlint" / "py.typed").exists()
+
+
+def build(kind: str, source: Path, out: Path) -> Path:
+    """setuptools' own backend, in this interpreter (no isolation, so no network)."""
+    code = (f"from setuptools import build_meta; import sys; "
+            f"print(build_meta.build_{kind}(sys.argv[1]))")
+    result = subprocess.run([sys.executable, "-c", code, str(out)], cwd=source,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return out / result.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture(scope="module")
+def source_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built from a copy: a build writes egg-info and build/ next to the sources."""
+    from test_precommit import GIT, snapshot_of_this_repository
+
+    if GIT is None:
+        pytest.skip("git is not installed")
+    return snapshot_of_this_repository(tmp_path_factory.mktemp("build") / "devlint")
+
+
+def test_the_sdist_ships_the_tests_and_all_they_need(source_copy: Path, tmp_path: Path) -> None:
+    sdist = build("sdist", source_copy, tmp_path)
+    with tarfile.open(sdist) as archive:
+        archive.extractall(tmp_path, filter="data")
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    tracked = subprocess.run(["git", "ls-files"], cwd=source_copy, capture_output=True,
+                             text=True, check=True).stdout.split()
+    missing = sorted(set(tracked) - names - {".gitignore"})
+    assert not missing, missing
+    unpacked = tmp_path / sdist.name[: -len(".tar.gz")]
+    env = {**os.environ, "PYTHONPATH": str(unpacked / "src")}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_rule_docs.py",
+         "tests/test_fixtures.py", "-k", "DEV001 or docs or readme"],
+        cwd=unpacked, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert str(unpacked) in subprocess.run(
+        [sys.executable, "-c", "import devlint; print(devlint.__file__)"], cwd=unpacked, env=env,
+        capture_output=True, text=True).stdout
+
+
+def test_the_wheel_carries_the_schema_py_typed_and_the_license(source_copy: Path, tmp_path: Path) -> None:
+    wheel = build("wheel", source_copy, tmp_path)
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert {"devlint/schemas/check-report.schema.json", "devlint/py.typed"} <= names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert "License-Expression: MIT" in metadata
+    assert not any(n.startswith(("tests/", "fixtures/")) for n in names)
