@@ -60,15 +60,31 @@ def _walk(root: Path, exclude: Sequence[str]) -> Iterator[Path]:
     # followlinks=False: a symlink loop can never make the walk run forever.
     for directory, dirnames, filenames in os.walk(root, followlinks=False, onerror=None):
         here = Path(directory)
-        dirnames[:] = sorted(
-            d for d in dirnames
-            if d not in SKIPPED_DIRS and not d.endswith(".egg-info")
-            and not (here / d / "pyvenv.cfg").exists()
-            and not _excluded(here / d, root, exclude)
-        )
+        dirnames[:] = sorted(d for d in dirnames if not _skipped_dir(here / d, root, exclude))
         for name in sorted(filenames):
             if name.endswith(CHECKED_SUFFIXES) and not _excluded(here / name, root, exclude):
                 yield here / name
+
+
+def _skipped_dir(path: Path, root: Path, exclude: Sequence[str]) -> bool:
+    name = path.name
+    return (name in SKIPPED_DIRS or name.endswith(".egg-info") or (path / "pyvenv.cfg").exists()
+            or _excluded(path, root, exclude))
+
+
+def walk_skips(path: Path, root: Path, exclude: Sequence[str] = ()) -> bool:
+    """Whether walking `root` would never reach the file `path`: the editor stays as quiet
+    about a file as `devlint check` on the project is. A file outside `root` is not skipped."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return False
+    directory = root
+    for part in parts[:-1]:
+        directory = directory / part
+        if _skipped_dir(directory, root, exclude):
+            return True
+    return _excluded(path, root, exclude)
 
 
 def _excluded(path: Path, root: Path, patterns: Sequence[str]) -> bool:
