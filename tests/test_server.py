@@ -335,17 +335,51 @@ def notebook_params(uri: str, cells: list[tuple[str, str]]) -> dict:
     }
 
 
+NOTEBOOK_SETUP = ("import torch\nimport torch.nn as nn\n"
+                  "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+                  "model = nn.Linear(4, 1).to(device)\n")
+
+
+def open_notebook(client: Client, uri: str, cells: list[tuple[str, str]]) -> list[list[dict]]:
+    """Open it; the diagnostics of each cell."""
+    client.notify("notebookDocument/didOpen", notebook_params(uri, cells))
+    return [client.diagnostics(f"{uri}#cell{i}") for i in range(len(cells))]
+
+
+def close_notebook(client: Client, uri: str, cells: int) -> None:
+    client.notify("notebookDocument/didClose", {
+        "notebookDocument": {"uri": uri},
+        "cellTextDocuments": [{"uri": f"{uri}#cell{i}"} for i in range(cells)]})
+    for i in range(cells):
+        assert client.diagnostics(f"{uri}#cell{i}") == []
+
+
+def change_cell(client: Client, uri: str, cell: int, version: int, edits: list[dict]) -> list[dict]:
+    """Apply a workspace edit's text edits to a cell as the editor reports them: as content
+    changes, each on the text the one before left, so from the end backwards."""
+    order = sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]),
+                   reverse=True)
+    changes = [{"range": e["range"], "text": e["newText"]} for e in order]
+    client.notify("notebookDocument/didChange", {
+        "notebookDocument": {"uri": uri, "version": version},
+        "change": {"cells": {"textContent": [{
+            "document": {"uri": f"{uri}#cell{cell}", "version": version}, "changes": changes}]}},
+    })
+    return client.diagnostics(f"{uri}#cell{cell}", version=version)
+
+
+def cell_actions(client: Client, uri: str, diagnostic: dict) -> list[dict]:
+    return client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diagnostic["range"],
+        "context": {"diagnostics": [diagnostic]}})
+
+
 def test_a_notebooks_findings_land_in_their_cells(server: Client, workspace: Path) -> None:
     uri = (workspace / "train.ipynb").as_uri()
-    setup = ("import torch\nimport torch.nn as nn\n"
-             "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
-             "model = nn.Linear(4, 1).to(device)\n")
     loop = "%time\nfor batch, _ in loader:\n    print(model(batch))\n"
-    server.notify("notebookDocument/didOpen",
-                  notebook_params(uri, [("code", setup), ("markdown", "# Train"), ("code", loop)]))
-    assert server.diagnostics(f"{uri}#cell0") == []
-    assert server.diagnostics(f"{uri}#cell1") == []
-    [diagnostic] = server.diagnostics(f"{uri}#cell2")
+    cells = [("code", NOTEBOOK_SETUP), ("markdown", "# Train"), ("code", loop)]
+    first, markdown, [diagnostic] = open_notebook(server, uri, cells)
+    assert first == [] and markdown == []
     assert diagnostic["code"] == "DEV002"
     assert diagnostic["range"]["start"] == {"line": 2, "character": 16}
     assert "line 4 of cell 1" in diagnostic["message"]
@@ -354,19 +388,35 @@ def test_a_notebooks_findings_land_in_their_cells(server: Client, workspace: Pat
     hover = server.request("textDocument/hover", {
         "textDocument": {"uri": f"{uri}#cell2"}, "position": diagnostic["range"]["start"]})
     assert "# DEV002" in hover["contents"]["value"]
-    # The user moves the batch in the loop's cell: that cell's squiggle goes.
-    server.notify("notebookDocument/didChange", {
-        "notebookDocument": {"uri": uri, "version": 2},
-        "change": {"cells": {"textContent": [{"document": {"uri": f"{uri}#cell2", "version": 2},
-                                              "changes": [{"range": {"start": {"line": 2, "character": 0},
-                                                                     "end": {"line": 2, "character": 0}},
-                                                           "text": "    batch = batch.to(device)\n"}]}]}},
-    })
-    assert server.diagnostics(f"{uri}#cell2", version=2) == []
-    server.notify("notebookDocument/didClose", {
-        "notebookDocument": {"uri": uri},
-        "cellTextDocuments": [{"uri": f"{uri}#cell{i}"} for i in range(3)]})
-    assert server.diagnostics(f"{uri}#cell2") == []
+    [fix] = [a for a in cell_actions(server, f"{uri}#cell2", diagnostic) if a["title"].startswith("DEV002: ")
+             and "noqa" not in a["title"]]
+    edits = edits_for(fix["edit"], f"{uri}#cell2")
+    assert apply_text_edits(loop, edits) == loop.replace(
+        "_ in loader:\n", "_ in loader:\n    batch = batch.to(device)\n")
+    assert change_cell(server, uri, 2, 2, edits) == []
+    close_notebook(server, uri, 3)
+
+
+def test_a_noqa_in_a_cell_silences_its_finding(server: Client, workspace: Path) -> None:
+    uri = (workspace / "noqa.ipynb").as_uri()
+    loop = "for batch, _ in loader:\n    print(model(batch))"  # no line break at the end
+    _, [diagnostic] = open_notebook(server, uri, [("code", NOTEBOOK_SETUP), ("code", loop)])
+    [noqa] = [a for a in cell_actions(server, f"{uri}#cell1", diagnostic) if "noqa" in a["title"]]
+    edits = edits_for(noqa["edit"], f"{uri}#cell1")
+    assert apply_text_edits(loop, edits).endswith("print(model(batch))  # noqa: DEV002")
+    assert change_cell(server, uri, 1, 2, edits) == []
+    close_notebook(server, uri, 2)
+
+
+def test_no_cell_fix_where_the_program_differs_from_the_cell(server: Client, workspace: Path) -> None:
+    """In a cell IPython runs unindented, the program's columns are not the cell's."""
+    uri = (workspace / "indented.ipynb").as_uri()
+    loop = "  for batch, _ in loader:\n      print(model(batch))\n"
+    _, [diagnostic] = open_notebook(server, uri, [("code", NOTEBOOK_SETUP), ("code", loop)])
+    assert diagnostic["range"]["start"] == {"line": 1, "character": 18}
+    titles = [a["title"] for a in cell_actions(server, f"{uri}#cell1", diagnostic)]
+    assert titles == ["DEV002: disable for this line (# noqa)"]
+    close_notebook(server, uri, 2)
 
 
 CRASHING = """

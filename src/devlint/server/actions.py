@@ -49,8 +49,9 @@ def code_actions(analysis: Analysis, uri: str, version: Optional[int], wanted: t
     actions = []
     for placed in here:
         diag = diagnostic(placed, maps)
-        if placed.edits:
-            actions.append(_quick_fix(placed, diag, client.edit(uri, version, pmap, placed.edits)))
+        if placed.finding.fix is not None:
+            edit = client.edit(uri, version, pmap, placed.finding.fix.edits)
+            actions.append(_quick_fix(placed, diag, edit))
         noqa = noqa_edit(text, pmap, placed.finding.line, placed.finding.code)
         if noqa is not None:
             actions.append(types.CodeAction(
@@ -58,7 +59,7 @@ def code_actions(analysis: Analysis, uri: str, version: Optional[int], wanted: t
                 kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
                 edit=client.edit(uri, version, pmap, [noqa]),
             ))
-    fixing_here = any(p.edits and _safe(p) for p in here)
+    fixing_here = any(_safe(p) for p in here)
     if fixing_here or _asks_for(only, FIX_ALL):
         fix_all = analysis.fix_all(uri)
         if fix_all:

@@ -6,14 +6,19 @@ into one program, each finding then placed in the cell it points at.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from devlint.lint.findings import Finding, TextEdit
 from devlint.lint.selection import Selection
 from devlint.workspace.cache import file_key
+
+if TYPE_CHECKING:
+    from devlint.workspace.notebook import Program
 
 MEMO_ENTRIES = 256  # a few findings each: undo, redo and the other open documents hit
 
@@ -43,12 +48,12 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Placed:
-    """A finding in the coordinates of the text document `uri` shows."""
+    """A finding in the coordinates of the text document `uri` shows: its fix's edits are
+    offsets into that text, and it has no fix where none can be offered there."""
 
     finding: Finding
     uri: str
     related_uri: str
-    edits: tuple[TextEdit, ...]  # offsets into `uri`'s text; () when no fix is offered there
 
 
 @dataclass
@@ -77,9 +82,9 @@ class Analysis:
         from devlint.lint.fix import apply_fixes
 
         text = self.text(uri)
-        fixable = [p.finding for p in self.on(uri) if p.edits]
-        if text is None or not fixable:
-            return ()
+        fixable = [p.finding for p in self.on(uri) if p.finding.fix is not None]
+        if text is None or not fixable or self.snapshot.notebook:
+            return ()  # a cell alone need not parse (magics), so its fixes cannot be checked
         outcome = apply_fixes(text, fixable, unsafe=False)
         if outcome.error:
             return ()
@@ -117,12 +122,12 @@ def analyze(snapshot: Snapshot, selection: Optional[Selection], memo: Memo) -> l
     cell = snapshot.cells[0]
     findings = memo.get(_bytes(cell.text), selection,
                         lambda: analyze_source(cell.text, snapshot.label, selection))
-    return [Placed(f, cell.uri, cell.uri, f.fix.edits if f.fix is not None else ()) for f in findings]
+    return [Placed(f, cell.uri, cell.uri) for f in findings]
 
 
 def _analyze_notebook(snapshot: Snapshot, selection: Selection, memo: Memo) -> list[Placed]:
     from devlint.lint.analyze import analyze_source
-    from devlint.workspace.notebook import program, to_cells
+    from devlint.workspace.notebook import program
 
     prog = program({"cells": [
         {"cell_type": "code" if cell.code else "markdown", "source": cell.text}
@@ -132,17 +137,56 @@ def _analyze_notebook(snapshot: Snapshot, selection: Selection, memo: Memo) -> l
     layout = _bytes(prog.text) + repr(prog.cells).encode()
     findings = memo.get(layout, selection, lambda: analyze_source(
         prog.text, snapshot.label, selection, describe_line=prog.describe))
-    placed = []
-    for finding in findings:
-        in_cell = to_cells(finding, prog, snapshot.label)
-        number = int(in_cell.path.rpartition(":cell_")[2])
-        related = number
-        if finding.related is not None:
-            related = prog.locate(finding.related.location.line)[0]
-        # A fix's offsets are into the joined program, not into a cell: none is offered.
-        placed.append(Placed(in_cell, snapshot.cells[number - 1].uri,
-                             snapshot.cells[related - 1].uri, ()))
-    return placed
+    return [_in_cell(finding, prog, snapshot) for finding in findings]
+
+
+def _in_cell(finding: Finding, prog: Program, snapshot: Snapshot) -> Placed:
+    from devlint.workspace.notebook import to_cells
+
+    in_cell = to_cells(finding, prog, snapshot.label)
+    number = int(in_cell.path.rpartition(":cell_")[2])
+    related = number
+    if finding.related is not None:
+        related = prog.locate(finding.related.location.line)[0]
+    fix = finding.fix
+    edits = _cell_edits(prog, snapshot.cells[number - 1].text, number, fix.edits) if fix else ()
+    in_cell = replace(in_cell, fix=replace(fix, edits=edits) if edits else None)
+    return Placed(in_cell, snapshot.cells[number - 1].uri, snapshot.cells[related - 1].uri)
+
+
+def _cell_edits(prog: Program, text: str, number: int, edits: tuple[TextEdit, ...]) -> tuple[TextEdit, ...]:
+    """A fix's edits, offsets into the joined program, as offsets into cell `number`'s text;
+    () when one of them leaves that cell, touches an IPython line (the program holds a `pass`
+    there) or lies in a cell whose indentation the program removed."""
+    if number in prog.indents:
+        return ()
+    first, count = next((f, c) for n, f, c in prog.cells if n == number)
+    from devlint.lint.analyze import LineIndex
+
+    starts = LineIndex(prog.text).starts  # the program breaks lines at \n only
+    lines = prog.text.split("\n")
+    cell_starts = list(accumulate((len(line) for line in text.splitlines(keepends=True)), initial=0))
+    mapped = []
+    for edit in edits:
+        start_line, start_col = _line_and_column(starts, edit.start)
+        end_line, end_col = _line_and_column(starts, edit.end)
+        inner = [start_line - first, end_line - first]
+        if not all(0 <= i < count or (i == count and c == 0) for i, c in zip(inner, (start_col, end_col))):
+            return ()
+        touched = range(start_line, end_line + (1 if end_col else 0))
+        if any(lines[line - 1] in prog.placeholders for line in touched):
+            return ()
+        new = edit.text
+        at_end = inner[0] == count and text and not text.endswith(("\n", "\r"))
+        if at_end and new.endswith("\n"):
+            new = "\n" + new[:-1]  # a line added after a last line that has no line break
+        mapped.append(TextEdit(cell_starts[inner[0]] + start_col, cell_starts[inner[1]] + end_col, new))
+    return tuple(mapped)
+
+
+def _line_and_column(starts: list[int], offset: int) -> tuple[int, int]:
+    line = bisect_right(starts, offset)
+    return line, offset - starts[line - 1]
 
 
 def _bytes(text: str) -> bytes:
