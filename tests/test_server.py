@@ -116,6 +116,16 @@ def test_exit_without_shutdown_is_status_1(workspace: Path) -> None:
         client.close()
 
 
+def test_the_editor_closing_the_pipe_ends_the_server(workspace: Path) -> None:
+    client = Client(server_command(), cwd=workspace)
+    try:
+        client.initialize(workspace)
+        client.process.stdin.close()
+        assert client.process.wait(60) == 1
+    finally:
+        client.close()
+
+
 def test_a_buggy_file_gets_the_engines_findings(server: Client, workspace: Path) -> None:
     path = workspace / "train.py"
     doc = Document(server, path, BUGGY)
@@ -268,6 +278,7 @@ def test_an_unparsable_file_gets_one_dev999_and_the_server_goes_on(server: Clien
     [diagnostic] = doc.diagnostics()
     assert diagnostic["code"] == "DEV999" and diagnostic["severity"] == 1
     assert diagnostic["range"]["start"]["line"] == 0
+    assert doc.actions(diagnostic) == []  # nothing to fix or silence: the syntax is wrong
     assert doc.replace(ONE_BUG)[0]["code"] == "DEV004"
     doc.close()
 
@@ -466,6 +477,23 @@ def test_server_without_pygls_says_how_to_install_it() -> None:
     assert run.returncode == 2
     assert "pip install 'devlint[lsp]'" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_the_memo_answers_a_text_it_has_seen_and_forgets_the_oldest() -> None:
+    from devlint.lint.selection import Selection
+    from devlint.server.analysis import Memo
+
+    memo, computed = Memo(size=2), []
+
+    def compute(name):
+        return lambda: computed.append(name) or [name]
+
+    assert memo.get(b"a", Selection(), compute("a")) == ["a"]
+    assert memo.get(b"a", Selection(), compute("again")) == ["a"]
+    assert memo.get(b"a", Selection(ignore=("DEV001",)), compute("other rules")) == ["other rules"]
+    memo.get(b"b", Selection(), compute("b"))  # a third entry: the oldest goes
+    memo.get(b"a", Selection(), compute("a recomputed"))
+    assert computed == ["a", "other rules", "b", "a recomputed"]
 
 
 def test_client_apply_follows_lsp_ordering() -> None:

@@ -10,7 +10,7 @@ from lsprotocol import types
 from devlint.lint.analyze import NOQA
 from devlint.lint.findings import Applicability, TextEdit
 from devlint.lint.report.sarif import DOCS_URL
-from devlint.lint.rules import RULES_BY_CODE
+from devlint.lint.rules import PARSE_ERROR_CODE, RULES_BY_CODE
 from devlint.server.analysis import Analysis, Placed
 from devlint.server.diagnostics import diagnostic, finding_range, lsp_range
 from devlint.server.positions import PositionMap
@@ -28,7 +28,7 @@ class Client:
         self.versioned = versioned
 
     def edit(self, uri: str, version: Optional[int], pmap: PositionMap,
-              edits: Sequence[TextEdit]) -> types.WorkspaceEdit:
+             edits: Sequence[TextEdit]) -> types.WorkspaceEdit:
         lsp_edits = [types.TextEdit(lsp_range(pmap, e.start, e.end), e.text) for e in edits]
         if self.versioned:
             return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
@@ -52,6 +52,8 @@ def code_actions(analysis: Analysis, uri: str, version: Optional[int], wanted: t
         if placed.finding.fix is not None:
             edit = client.edit(uri, version, pmap, placed.finding.fix.edits)
             actions.append(_quick_fix(placed, diag, edit))
+        if placed.finding.code == PARSE_ERROR_CODE:
+            continue  # a syntax error is fixed, not silenced
         noqa = noqa_edit(text, pmap, placed.finding.line, placed.finding.code)
         if noqa is not None:
             actions.append(types.CodeAction(
@@ -59,19 +61,20 @@ def code_actions(analysis: Analysis, uri: str, version: Optional[int], wanted: t
                 kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
                 edit=client.edit(uri, version, pmap, [noqa]),
             ))
-    fixing_here = any(_safe(p) for p in here)
-    if fixing_here or _asks_for(only, FIX_ALL):
-        fix_all = analysis.fix_all(uri)
-        if fix_all:
-            # In the light bulb next to a fixable finding, and as the source action that
-            # `editor.codeActionsOnSave` runs.
-            kind = types.CodeActionKind.QuickFix if fixing_here and not _asks_for(only, FIX_ALL) else FIX_ALL
-            actions.append(types.CodeAction(title=FIX_ALL_TITLE, kind=kind,
-                                            edit=client.edit(uri, version, pmap, fix_all)))
+    # In the light bulb next to a safely fixable finding, and as the source action that
+    # `editor.codeActionsOnSave` asks for.
+    kind = FIX_ALL if _asks_for(only, FIX_ALL) else None
+    if kind is None and any(_safe(p) for p in here):
+        kind = types.CodeActionKind.QuickFix
+    fix_all = analysis.fix_all(uri) if kind is not None else ()
+    if fix_all:
+        actions.append(types.CodeAction(title=FIX_ALL_TITLE, kind=kind,
+                                        edit=client.edit(uri, version, pmap, fix_all)))
     return [a for a in actions if only is None or _asks_for(only, a.kind)]
 
 
-def _quick_fix(placed: Placed, diag: types.Diagnostic, edit: types.WorkspaceEdit) -> types.CodeAction:
+def _quick_fix(placed: Placed, diag: types.Diagnostic,
+               edit: types.WorkspaceEdit) -> types.CodeAction:
     fix = placed.finding.fix
     safe = _safe(placed)
     title = f"{placed.finding.code}: {fix.description}"
@@ -126,7 +129,8 @@ def _ends_inside_string(text: str, line: int) -> bool:
     return False
 
 
-def hover(analysis: Analysis, uri: str, at: types.Position, client: Client) -> Optional[types.Hover]:
+def hover(analysis: Analysis, uri: str, at: types.Position,
+          client: Client) -> Optional[types.Hover]:
     """The docs of each rule whose finding covers the position."""
     text = analysis.text(uri)
     if text is None:
@@ -135,12 +139,16 @@ def hover(analysis: Analysis, uri: str, at: types.Position, client: Client) -> O
     here = [p for p in analysis.on(uri) if _overlaps(finding_range(pmap, p), types.Range(at, at))]
     if not here:
         return None
-    parts = []
-    for code in dict.fromkeys(p.finding.code for p in here):
-        rule = RULES_BY_CODE.get(code)
-        messages = "\n\n".join(f"**{code}** {p.finding.message}" for p in here if p.finding.code == code)
-        parts.append(messages if rule is None else
-                     f"{messages}\n\n---\n\n{rule.docs()}\n[{code} documentation]({DOCS_URL.format(code=code)})")
+    parts = [_rule_hover(code, [p.finding.message for p in here if p.finding.code == code])
+             for code in dict.fromkeys(p.finding.code for p in here)]
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
                                                     value="\n\n---\n\n".join(parts)),
                        range=finding_range(pmap, here[0]))
+
+
+def _rule_hover(code: str, messages: list[str]) -> str:
+    said = "\n\n".join(f"**{code}** {message}" for message in messages)
+    rule = RULES_BY_CODE.get(code)
+    if rule is None:  # DEV999: the message is all there is
+        return said
+    return f"{said}\n\n---\n\n{rule.docs()}\n[{code} documentation]({DOCS_URL.format(code=code)})"

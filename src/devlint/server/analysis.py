@@ -100,7 +100,8 @@ class Memo:
         self.size = size
         self.entries: OrderedDict[str, list[Finding]] = OrderedDict()
 
-    def get(self, data: bytes, selection: Selection, compute: Callable[[], list[Finding]]) -> list[Finding]:
+    def get(self, data: bytes, selection: Selection,
+            compute: Callable[[], list[Finding]]) -> list[Finding]:
         key = file_key(data, selection)
         found = self.entries.get(key)
         if found is None:
@@ -154,7 +155,8 @@ def _in_cell(finding: Finding, prog: Program, snapshot: Snapshot) -> Placed:
     return Placed(in_cell, snapshot.cells[number - 1].uri, snapshot.cells[related - 1].uri)
 
 
-def _cell_edits(prog: Program, text: str, number: int, edits: tuple[TextEdit, ...]) -> tuple[TextEdit, ...]:
+def _cell_edits(prog: Program, text: str, number: int,
+                edits: tuple[TextEdit, ...]) -> tuple[TextEdit, ...]:
     """A fix's edits, offsets into the joined program, as offsets into cell `number`'s text;
     () when one of them leaves that cell, touches an IPython line (the program holds a `pass`
     there) or lies in a cell whose indentation the program removed."""
@@ -165,14 +167,17 @@ def _cell_edits(prog: Program, text: str, number: int, edits: tuple[TextEdit, ..
 
     starts = LineIndex(prog.text).starts  # the program breaks lines at \n only
     lines = prog.text.split("\n")
-    cell_starts = list(accumulate((len(line) for line in text.splitlines(keepends=True)), initial=0))
+    # The program split the cell with str.splitlines; its line numbers index these lines.
+    cell_starts = list(accumulate((len(line) for line in text.splitlines(keepends=True)),
+                                  initial=0))
     mapped = []
     for edit in edits:
         start_line, start_col = _line_and_column(starts, edit.start)
         end_line, end_col = _line_and_column(starts, edit.end)
         inner = [start_line - first, end_line - first]
-        if not all(0 <= i < count or (i == count and c == 0) for i, c in zip(inner, (start_col, end_col))):
-            return ()
+        ends = zip(inner, (start_col, end_col))
+        if not all(0 <= i < count or (i == count and column == 0) for i, column in ends):
+            return ()  # outside the cell; its boundary line's start is the cell's end
         touched = range(start_line, end_line + (1 if end_col else 0))
         if any(lines[line - 1] in prog.placeholders for line in touched):
             return ()
@@ -180,7 +185,8 @@ def _cell_edits(prog: Program, text: str, number: int, edits: tuple[TextEdit, ..
         at_end = inner[0] == count and text and not text.endswith(("\n", "\r"))
         if at_end and new.endswith("\n"):
             new = "\n" + new[:-1]  # a line added after a last line that has no line break
-        mapped.append(TextEdit(cell_starts[inner[0]] + start_col, cell_starts[inner[1]] + end_col, new))
+        mapped.append(TextEdit(cell_starts[inner[0]] + start_col,
+                               cell_starts[inner[1]] + end_col, new))
     return tuple(mapped)
 
 

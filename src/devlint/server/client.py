@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import re
 import subprocess
 import sys
@@ -98,7 +97,10 @@ class Client:
     def _answer(self, request: dict) -> None:
         """Server-to-client requests (registering a file watcher) get an empty success."""
         self.server_requests.append(request)
-        self._send({"id": request["id"], "result": None})
+        try:
+            self._send({"id": request["id"], "result": None})
+        except (OSError, ValueError):  # the pipe is closed: the answer has no one to go to
+            pass
 
     def _drain_stderr(self) -> None:
         for line in self.process.stderr:
@@ -137,7 +139,8 @@ class Client:
                 left = deadline - time.monotonic()
                 if left <= 0 or self.process.poll() is not None:
                     raise ServerError(f"no {what} from the server (exit status "
-                                      f"{self.process.poll()}); its stderr:\n{''.join(self.stderr)}")
+                                      f"{self.process.poll()}); its stderr:\n"
+                                      + "".join(self.stderr))
                 self.changed.wait(min(left, 0.5))
 
     # -- LSP ---------------------------------------------------------------------------------

@@ -301,7 +301,8 @@ class DevlintServer:
             settings = self.projects.settings(snapshot.path)
             analysis = Analysis(snapshot, analyze(snapshot, settings.selection, self.memo),
                                 settings.problem)
-            maps = {cell.uri: PositionMap(cell.text, self.client.encoding) for cell in snapshot.cells}
+            encoding = self.client.encoding
+            maps = {cell.uri: PositionMap(cell.text, encoding) for cell in snapshot.cells}
             analysis.diagnostics = {cell.uri: [] for cell in snapshot.cells}
             for placed in analysis.placed:
                 analysis.diagnostics[placed.uri].append(diagnostic(placed, maps))
@@ -325,7 +326,8 @@ class DevlintServer:
         for cell in snapshot.cells:
             self._publish(cell.uri, analysis.diagnostics.get(cell.uri, []), cell.version)
 
-    def _publish(self, uri: str, diagnostics: list[types.Diagnostic], version: Optional[int]) -> None:
+    def _publish(self, uri: str, diagnostics: list[types.Diagnostic],
+                 version: Optional[int]) -> None:
         self.ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
 
