@@ -160,11 +160,11 @@ def _cell_edits(prog: Program, text: str, number: int,
     """A fix's edits, offsets into the joined program, as offsets into cell `number`'s text;
     () when one of them leaves that cell, touches an IPython line (the program holds a `pass`
     there) or lies in a cell whose indentation the program removed."""
+    from devlint.lint.analyze import LineIndex
+
     if number in prog.indents:
         return ()
     first, count = next((f, c) for n, f, c in prog.cells if n == number)
-    from devlint.lint.analyze import LineIndex
-
     starts = LineIndex(prog.text).starts  # the program breaks lines at \n only
     lines = prog.text.split("\n")
     # The program split the cell with str.splitlines; its line numbers index these lines.
