@@ -1,6 +1,6 @@
-"""`devlint check`, `rule`, `verify`, `bench`: argument parsing and output only. Linting never
-imports torch; `verify` loads its package lazily, and only its child processes and the GPU
-probe import torch."""
+"""`devlint check`, `rule`, `verify`, `bench`, `server`: argument parsing and output only.
+Linting never imports torch; `verify` loads its package lazily, and only its child processes
+and the GPU probe import torch; only `server` imports pygls."""
 from __future__ import annotations
 
 import argparse
@@ -12,6 +12,7 @@ from devlint.cli.bench import add_bench_parser, run_bench
 from devlint.cli.check import add_check_parser, run_check
 from devlint.cli.common import EXIT_ERROR, detach_stdout, error
 from devlint.cli.rule import add_rule_parser, run_rule
+from devlint.cli.server import add_server_parser, run_server
 from devlint.cli.verify import add_verify_parser, run_verify
 
 
@@ -25,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_verify_parser(sub)
     add_bench_parser(sub)
     add_rule_parser(sub)
+    add_server_parser(sub)
     return parser
 
 
@@ -57,5 +59,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace, script_args: 
         return run_verify(args, script_args)
     if args.command == "bench":
         return run_bench(args, script_args)
+    if args.command == "server":
+        return run_server(args)
     parser.print_help(sys.stderr)
     return EXIT_ERROR

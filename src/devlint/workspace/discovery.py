@@ -217,3 +217,20 @@ def _not_regular(entry: os.DirEntry) -> str:
     kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
     return f"{kind}, not a regular file"
+
+
+def walk_skips(path: Path, root: Path, exclusions: Exclusions) -> bool:
+    """Whether walking `root` would never reach the file `path`: the editor stays as quiet
+    about a file as `devlint check` on the project is. A file outside `root` is not skipped."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return False
+    directory = root
+    for part in parts[:-1]:
+        child = directory / part
+        if (part in SKIPPED_DIRS or part.endswith(".egg-info") or (child / "pyvenv.cfg").exists()
+                or exclusions.active_in(os.path.abspath(directory)).excludes(os.path.abspath(child), True)):
+            return True
+        directory = child
+    return exclusions.active_in(os.path.abspath(directory)).excludes(os.path.abspath(path), False)

@@ -561,7 +561,8 @@ class Evaluator:
         if type(forward) is Func:
             return self.call_function(forward, [module] + [v for _, v in args], _kw(kwargs), node, st)[0]
         return Tensor(module.place, "output", node, plain=False, device=getattr(module, "device", None),
-                      assumed=getattr(module, "assumed", False))
+                      assumed=getattr(module, "assumed", False),
+                      moved_at=getattr(module, "moved_at", None))
 
     def loss_call(self, node: Any, spelled: Optional[str], module: Optional[Module],
                   operands: list, st: State) -> Value:
@@ -721,7 +722,8 @@ class Evaluator:
         elif type(receiver) is Tensor:
             after = replace(receiver, place=place, why="moved" if place is DEVICE else receiver.why
                             if place is receiver.place else "data", node=node, device=device,
-                            discarded=None, bound=None, assumed=False)
+                            discarded=None, bound=None, assumed=False,
+                            moved_at=node if place is DEVICE else None)
         else:
             after = Tensor(place, "moved", node, plain=False, device=device)
         statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None

@@ -130,6 +130,7 @@ class Tensor(Value):
     dict_like: bool = False  # a batch used as a mapping (`batch["x"]`, `**batch`)
     dims: Optional[int] = None
     moved_by: Any = field(default=None, compare=False, repr=False)  # (statement, loops) that moved it
+    moved_at: Any = field(default=None, compare=False, repr=False)  # the transfer (of it or its model)
 
 
 class _Attributes:
@@ -290,6 +291,7 @@ def _join_tensor(a: Tensor, b: Tensor) -> Tensor:
         a.dict_like or b.dict_like,
         _same(a.dims, b.dims),
         a.moved_by or b.moved_by,  # a name moved before a loop stays so for DEV003
+        _same(a.moved_at, b.moved_at),
     )
 
 

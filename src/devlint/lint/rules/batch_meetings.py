@@ -75,10 +75,10 @@ def device_phrase(meeting: Meeting) -> str:
     moved = getattr(value, "moved_at", None)
     if meeting.kind == "model":
         what = f"`{callee}`" if callee else "a model"
+    elif type(value).__name__ == "Tensor" and value.why == "output":
+        what = "the output of a model"
     else:
-        what = "a tensor on the device" if not callee else f"the device tensors at `{callee}`"
-        if type(value).__name__ == "Tensor" and value.why == "output":
-            what = "the model's output, on the device"
+        what = "a tensor"
     if moved is not None:
         return f"{what} (moved to the device at line {{related_line}})"
     if getattr(value, "assumed", False):
