@@ -7,7 +7,7 @@ endings outside the edited spans stay as they were. Files are written atomically
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
@@ -99,11 +99,14 @@ def _inside(target: Path, root: Path) -> bool:
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Temp file in the same directory, fsync, rename over: a crash leaves the old file or
-    the new one, never half of one. The file's mode is kept; a symlink is written through."""
+    the new one, never half of one. The file's mode is kept; a symlink is written through.
+    The temp file's name is chosen before it exists, so an interrupt at any point (Ctrl-C
+    inside `open`, too) leaves no temp file behind."""
     target = Path(os.path.realpath(path))
     mode = target.stat().st_mode
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".devlint")
+    temp = os.path.join(target.parent, f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.devlint")
     try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -116,6 +119,8 @@ def write_atomically(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
 def fix_files(files: list[Path], selection_for, args, fail: Callable[[str], None],
               result: RunResult, sources: Mapping[Path, bytes] = {}) -> None:
     """Fixes run in this process, one file at a time, and never use the cache: they need the

@@ -69,14 +69,16 @@ _MOVE = _calls("to", "cuda")
 # Where a model can be on a device: a move, or a name that holds a device by convention.
 _DEVICE_SIDE: Group = _MOVE + tuple(("lower", w) for w in ("cuda", "device", "gpu", "rank"))
 _MODULE_CLASS: Group = (("raw", "Module"), ("raw", "Sequential"))
+# Where a batch comes from: a loop over a loader, or `next(...)` of one.
+_BATCH: Group = _words("for") + (("squeezed", "next("),)
 
 # code -> groups; a finding of that code needs every group to hold.
 REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV001": ((("raw", "cuda"),),),
-    "DEV002": (_words("for"), _DEVICE_SIDE),
-    "DEV003": (_words("for"), _DEVICE_SIDE),
-    "DEV004": (_words("for"), _DEVICE_SIDE),
-    "DEV005": (_calls("to", "cuda", "cpu"),),
+    "DEV002": (_BATCH, _DEVICE_SIDE),
+    "DEV003": (_BATCH, _DEVICE_SIDE),
+    "DEV004": (_BATCH, _DEVICE_SIDE),
+    "DEV005": (_calls("to", "cuda", "cpu", "type"),),
     "DEV006": (_FACTORY, _MOVE + (("lower", "device"), ("raw", "Lightning"))),
     "DEV007": (_MOVE, _words("for", "while")),
     "DEV008": ((("squeezed", "torch.load"), ("squeezed", "th.load")),),

@@ -288,6 +288,8 @@ class Evaluator:
 
     def arithmetic(self, node: Any, lnode: Any, left: Value, rnode: Any, right: Value,
                    st: State, operator: type) -> Value:
+        if type(left) is Scalar and operator is cst.Modulo:
+            return Scalar(template=_concat(_template(left), "{}"))  # `path % (name, epoch)`
         if type(left) is Scalar and type(right) is Scalar:
             if operator is cst.Modulo or operator is cst.Add:
                 return Scalar(template=_concat(_template(left), "{}" if operator is cst.Modulo
@@ -504,6 +506,9 @@ class Evaluator:
     def call_value(self, node: Any, callee: Value, args: list, kwargs: dict, st: State) -> Value:
         kind = type(callee)
         if kind is Ref:
+            if callee.cpu is not None and not callee.cpu.startswith("torch.cuda."):
+                # `Tensor(...)` of `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`
+                return self.call_ref(node, callee.qualname, args, kwargs, st.copy(cpu=False))
             return self.call_ref(node, callee.qualname, args, kwargs, st)
         if kind is Func:
             return self.call_function(callee, [v for _, v in args], _kw(kwargs), node, st)[0]
@@ -546,20 +551,25 @@ class Evaluator:
                 self.store(node.func, module, st)
         if type(module) is Module and module.loss:
             return self.loss_call(node, spelled, module, operands, st)
-        if module.place is DEVICE and not getattr(module, "moves_inputs", False):
-            for operand_node, value in operands:
-                if on_host(value) or (type(value) is Tensor and value.place is HOST and not value.plain):
-                    self.obs.meetings.append(Meeting(
-                        "model", node, Side(operand_node, value), Side(node.func, module),
-                        self.where(st), spelled))
-            args = [(n, OPAQUE if on_host(v) else v) for n, v in args]
+        checks = module.place is DEVICE and not getattr(module, "moves_inputs", False)
         if getattr(module, "moves_inputs", False) and module.place is DEVICE:
             # DataParallel & co scatter the inputs to the device before `forward` runs.
             args = [(n, with_place(v, DEVICE)) for n, v in args]
         cls = module.cls if type(module) is Module else None
         forward = cls.lookup("forward") if cls is not None else None
         if type(forward) is Func:
-            return self.call_function(forward, [module] + [v for _, v in args], _kw(kwargs), node, st)[0]
+            passed = [(n, OPAQUE if checks and on_host(v) else v) for n, v in args]
+            result = self.call_function(forward, [module] + [v for _, v in passed], _kw(kwargs), node, st)[0]
+            host = _host_arguments(forward.info, args, kwargs)
+            operands = [(n, v) for n, v in operands if not any(n is h for h in host)]
+        if checks:
+            for operand_node, value in operands:
+                if on_host(value) or (type(value) is Tensor and value.place is HOST and not value.plain):
+                    self.obs.meetings.append(Meeting(
+                        "model", node, Side(operand_node, value), Side(node.func, module),
+                        self.where(st), spelled))
+        if type(forward) is Func:
+            return result
         return Tensor(module.place, "output", node, plain=False, device=getattr(module, "device", None),
                       assumed=getattr(module, "assumed", False),
                       moved_at=getattr(module, "moved_at", None))
@@ -757,8 +767,9 @@ class Evaluator:
                 return None
             value = args[0][1]
             if type(value) is Ref and value.qualname.startswith("torch.cuda."):
-                self.device_spec(node.func.attr, "type", Device("accel", "accel", node), st, node)
-                return DEVICE, Device("accel", "accel", node)
+                if value.cpu is None or value.cpu.startswith("torch.cuda."):
+                    self.device_spec(node.func.attr, "type", Device("accel", "accel", node), st, node)
+                return DEVICE, Device("accel", "host" if value.cpu else "accel", node)
             if type(value) is Ref and value.qualname.startswith("torch."):
                 return None  # a CPU type or a dtype: where it was (a CPU type moves it back)
             return None
@@ -881,6 +892,8 @@ class Evaluator:
     # --- torch and the standard library -----------------------------------------------------
 
     def call_ref(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
+        if qualname in api.HOST_ARGUMENT_POSITIONS:
+            self.note_host_arguments(qualname, args, kwargs)
         handler = self._ref_handlers.get(qualname)
         if handler is not None:
             return handler(self, node, args, kwargs, st)
@@ -969,6 +982,15 @@ class Evaluator:
             # was handed a device; no convention about its name may place it.
             return Opaque("<device>")
         return OPAQUE
+
+    def note_host_arguments(self, qualname: str, args: list, kwargs: dict) -> None:
+        """`pack_padded_sequence(x, lengths)`: a parameter handed in as `lengths` must stay on
+        the CPU, so a caller passing it a CPU tensor is right (never a meeting, never moved)."""
+        position, keyword = api.HOST_ARGUMENT_POSITIONS[qualname]
+        found = kwargs.get(keyword) or (args[position] if len(args) > position else None)
+        info = self.frame.function
+        if found is not None and type(found[0]) is cst.Name and info is not None:
+            info.host_params.add(found[0].value)
 
     def device_like(self, value: Value) -> bool:
         return type(value) is Device or (type(value) is Opaque and bool(value.name) and
@@ -1214,6 +1236,15 @@ def _cuda_namespace(call: cst.Call) -> bool:
     return (dotted(call.func) or "").startswith("torch.cuda.")
 
 
+def _host_arguments(info: Any, args: list, kwargs: dict) -> list:
+    """The argument expressions a call passes to parameters that must stay on the CPU."""
+    if not info.host_params:
+        return []
+    names = [p[0] for p in info.params[1:] if p[1] == "positional"]
+    found = [node for name, (node, _) in zip(names, args) if name in info.host_params]
+    return found + [node for key, (node, _) in kwargs.items() if key in info.host_params]
+
+
 def _spelled_as(found: Optional[tuple], node: Any) -> Optional[tuple]:
     """A transfer's target, remembering the name the code moved it with (`device`)."""
     if found is None or found[1] is None or type(node) not in (cst.Name, cst.Attribute):
@@ -1407,6 +1438,10 @@ def _choose(test: Flag, body: Value, orelse: Value) -> Value:
         chosen = orelse
     else:
         chosen = join(body, orelse)
+    if type(chosen) is Ref and test.cpu is not None and test.accel != test.cpu:
+        other = body if test.cpu else orelse
+        if type(other) is Ref and other is not chosen:
+            return replace(chosen, cpu=other.qualname)
     if type(chosen) is Device and test.cpu is not None:
         other = body if test.cpu else orelse
         cpu = other.cpu if type(other) is Device else "host" if _is_cpu_text(other) else None

@@ -100,6 +100,7 @@ class FuncInfo:
     prop: bool = False
     never_runs: bool = False  # `@unittest.skip`
     defined_cpu: bool = True  # the CPU world reaches its definition
+    host_params: set = field(default_factory=set)  # parameters that must stay on the CPU
 
     @property
     def takes_device(self) -> bool:

@@ -195,10 +195,10 @@ PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
 NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
 HOST_ONLY_PREFIXES = ("sklearn.", "matplotlib.", "pandas.", "scipy.", "PIL.")
 # Arguments that must stay on the host whatever the data's device: (callee, position, keyword).
-HOST_ARGUMENTS = (
-    ("torch.nn.utils.rnn.pack_padded_sequence", 1, "lengths"),
-    ("torch.nn.utils.rnn.pack_sequence", None, None),
-)
+HOST_ARGUMENT_POSITIONS = {
+    "torch.nn.utils.rnn.pack_padded_sequence": (1, "lengths"),
+    "torch.nn.utils.rnn.pad_packed_sequence": (3, "total_length"),
+}
 
 # --- files -----------------------------------------------------------------------------------
 

@@ -205,9 +205,12 @@ class Seq(Value):
 
 @dataclass(frozen=True)
 class Ref(Value):
-    """An imported module or name, by its qualified name (`torch.nn.Linear`)."""
+    """An imported module or name, by its qualified name (`torch.nn.Linear`). `cpu`: what a
+    choice by a device condition gives on a machine without a GPU (`torch.FloatTensor` for
+    `torch.cuda.FloatTensor if cuda else torch.FloatTensor`)."""
 
     qualname: str
+    cpu: Optional[str] = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -262,12 +265,22 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return a if type(a) is Maybe else Maybe(a)
     if a is b or a == b:
         return a
+    # `x if cond else None`: None meets no tensor, so the value is what the other path holds.
+    if _is_none(a) and type(b) in (Tensor, Module, Device):
+        return b
+    if _is_none(b) and type(a) in (Tensor, Module, Device):
+        return a
     if type(a) is Maybe or type(b) is Maybe:
         return Maybe(join(unwrap(a), unwrap(b)))
     if type(a) is not type(b):
         return OPAQUE
     joiner = _JOINERS.get(type(a))
     return joiner(a, b) if joiner is not None else OPAQUE
+
+
+def _is_none(value: Value) -> bool:
+    return type(value) is Scalar and value.text is None and value.number is None and \
+        value.template is None and value.node is None
 
 
 def _same(a: Any, b: Any) -> Any:

@@ -25,10 +25,16 @@ class HardCodedCuda(Rule):
         nothing makes sure CUDA exists.
     """
     silent = """
-        Under `if torch.cuda.is_available():` (or a flag derived from it, such as `args.cuda`), in a
-        conditional expression with a CPU arm, in an if/elif/else fallback chain, after `assert
-        torch.cuda.is_available()`, in a parameter's default value, in tests skipped without CUDA,
-        and in files that start an NCCL process group (they need CUDA whatever the device says).
+        Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
+        flag derived from it, such as `args.cuda`), in a conditional expression with a CPU arm, in
+        an if/elif/else fallback chain, after `assert torch.cuda.is_available()` or an exit without
+        CUDA, after a `torch.cuda` call that needs a GPU (`set_device`, `current_device`,
+        `synchronize`), after importing a CUDA-only package (TensorRT, Triton, flash-attn), inside
+        `FakeTensorMode`. Also in a parameter's default value (the caller chooses), in functions and
+        classes CUDA-specific by purpose (`def cuda(self)`, `class CudaPrefetcher`, a `gpu_id`
+        parameter, GPU markers such as `@gpu_test(...)`, `@RunIf(min_cuda_gpus=1)`,
+        `@ray.remote(num_gpus=1)`), in tests (they pin devices on purpose), and in files that
+        start an NCCL process group (they need CUDA whatever the device says).
     """
     why = """
         The loop's mathematics are the same on every device; only where the tensors live

@@ -15,19 +15,26 @@ class BatchNotMoved(Rule):
     fix_kind = Applicability.SAFE
     summary = "A batch from a data loader reaches a model on the device without being moved."
     what = """
-        Inside a loop over a data loader (`for x, y in loader`, `enumerate(loader)`,
-        `tqdm(loader)`, `for batch in loader` with `x, y = batch`, `batch[0]`,
-        `batch["input_ids"]`, `model(**batch)`), finds a batch tensor passed to a model that was
-        moved to a device (`model.to(device)`, `self.model`, or a `model` parameter of a function
-        that takes `device`) without being moved in that iteration.
+        Finds a batch passed to a model on the device without being moved on every path from where
+        the loader yields it. A batch is what a data loader yields (`for x, y in loader`,
+        `enumerate(loader)`, `tqdm(loader)`, `next(iter(loader))` in a `while` loop, `x, y = batch`,
+        `batch[0]`, `batch["input_ids"]`, `batch.pop("labels")`, `model(**batch)`, `Variable(x)`),
+        followed through helpers, methods and other functions of the file. A model is on the device
+        when the code moved it (`model.to(device)`, `.cuda()`, `self.model` set up in `__init__`),
+        when it was handed tensors the code moved, or, by convention, when it is a `model`
+        parameter of a function that takes `device`. A loader the file did not build is taken to
+        yield CPU batches when it is named like one (`train_loader`), unless the file uses
+        accelerate or Fabric.
     """
     silent = """
         When the batch is moved in that iteration (`x = x.to(device)`, inline in the call, a dict
         comprehension over the batch, a helper that takes `device`), when the batch object moves in
         place (HF `BatchEncoding`), when a `collate_fn` or a device-loader wrapper moves it or the
         dataset was moved whole before the loader, under `accelerator.prepare`, in Lightning's
-        `training_step`, for `nn.DataParallel` (it scatters the inputs itself), and in CPU-only
-        scripts whose model never moves.
+        `training_step`, for `nn.DataParallel` and `DistributedDataParallel` with `device_ids`
+        (they move the inputs themselves), for arguments a model passes on as CPU-only values
+        (`pack_padded_sequence` lengths), when a discarded `.to()` left the batch behind (DEV005
+        reports that), and in CPU-only scripts whose model never moves.
     """
     why = """
         A DataLoader yields CPU tensors every iteration. Moving the model put its weights on

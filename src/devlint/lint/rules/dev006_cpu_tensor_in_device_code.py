@@ -19,8 +19,10 @@ class CpuTensorInDeviceCode(Rule):
         Finds a tensor factory (`torch.zeros`, `ones`, `full`, `empty`, `randn`, `rand`, `randint`,
         `arange`, `eye`, `linspace`, `tensor`, ...) called without `device=` whose result then meets
         a tensor on the device: an operand of `+`, `*`, `@` with it, an argument of
-        `torch.cat`/`torch.where` next to it, an argument of a model that was moved, of a submodule
-        inside `forward`, or of a loss next to a device output. Inside `forward` the module must be
+        `torch.cat`/`torch.where`/`masked_fill` next to it, an argument of a model that was moved,
+        of a submodule inside `forward`, of a loss next to a device output, or a CPU tensor indexed
+        by a device tensor (`schedule[t]`, `torch.eye(n)[labels]`). The factory may sit in a helper
+        (`init_hidden`, `add_noise(x)`) the device code calls. Inside `forward` the module must be
         one this file moves to a device (or a Lightning module).
     """
     silent = """

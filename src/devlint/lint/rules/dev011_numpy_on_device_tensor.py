@@ -18,8 +18,9 @@ class NumpyOnDeviceTensor(Rule):
     summary = "`.numpy()` on a tensor that lives on the device, without `.cpu()` first."
     what = """
         Finds `.numpy()` called on the output of a model this file moves to a device (also through
-        `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like), or on a tensor moved with
-        `.to(device)`, with no `.cpu()` in between.
+        `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like, in functions or at module level),
+        or on a tensor moved with `.to(device)`, with no `.cpu()` in between; and a tensor the code
+        moved to the device handed to `np.array`/`np.asarray`, scikit-learn or matplotlib.
     """
     silent = """
         For tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for

@@ -19,9 +19,9 @@ class LossWeightOnCpu(Rule):
     what = """
         Finds a loss module (`nn.CrossEntropyLoss`, `nn.NLLLoss`, `nn.BCEWithLogitsLoss`, ...) built
         with a `weight=`, `pos_weight=` (or first positional) tensor that is on the CPU at that
-        point (a factory without `device=`, directly or through a variable), when the loss is never
-        moved (`criterion.to(device)`, `.cuda()`, or `.to(device)` on the constructor) and the file
-        moves a model to a device.
+        point (a factory without `device=`, directly, through a variable or computed from one), when
+        the loss meets the device model's output, or is never moved (`criterion.to(device)`,
+        `.cuda()`, or `.to(device)` on the constructor) in a file that moves a model to a device.
     """
     silent = """
         For 0-dim weights, and for losses stored on an `nn.Module` (`self.criterion = ...` in a
