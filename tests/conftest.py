@@ -29,3 +29,14 @@ def expected_findings(path: Path) -> set[tuple[int, str]]:
 def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test gets an empty result cache of its own, never the checkout's `.devlint_cache`."""
     monkeypatch.setenv("DEVLINT_CACHE_DIR", str(tmp_path_factory.mktemp("devlint-cache")))
+
+
+@pytest.fixture(scope="session")
+def warm_verify():
+    """In-process `devlint verify` calls share one launcher per seed: torch is imported once
+    for the session instead of once per verification (2-3 s each)."""
+    pytest.importorskip("torch")
+    from devlint.verify.runner import warm_launcher
+
+    with warm_launcher():
+        yield

@@ -14,6 +14,8 @@ pytest.importorskip("torch")
 
 from devlint.cli import main  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("warm_verify")
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 RUNNABLE = sorted(p for p in EXAMPLES.glob("*.py") if not p.name.startswith("buggy_"))
@@ -34,7 +36,7 @@ def printed_losses(stdout: str) -> list[float]:
 def test_recorded_losses_equal_what_the_script_prints(capsys, script):
     args = ["--", "--hidden", "64", "--batch-size", "16"] if script.name == "large_mlp.py" else []
     code, report, err = verify_json(capsys, str(script), "--devices", "cpu", "--max-steps", "500",
-                                    *args)
+                                    "--max-batches", "0", "--max-epochs", "0", *args)
     run = report["devices"][0]
     assert code == 0, run["error"] or run["stderr_tail"]
     assert run["status"] == "completed"
@@ -51,7 +53,7 @@ def test_table_verdict_and_plot_for_the_seed_loop(tmp_path, capsys):
                  "--plot", str(plot)])
     out = capsys.readouterr().out
     assert code == 0
-    assert re.search(r"^cpu\s+completed\s+40\s+[\d.]+ ms\s+0%\s+[\d.]+\s+-\s+baseline$", out, re.M)
+    assert re.search(r"^cpu\s+stopped\s+16\s+[\d.]+ ms\s+0%\s+[\d.]+\s+-\s+-\s+baseline$", out, re.M)
     assert "verdict: OK" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -85,7 +87,7 @@ def test_fix_verifies_a_corrected_copy_and_never_touches_the_script(tmp_path, ca
     assert code == 0, report["devices"][0]["error"]
     assert {f["code"] for f in report["fixes_applied"]} == {"DEV001", "DEV002", "DEV003", "DEV004"}
     assert script.read_bytes() == before
-    assert report["devices"][0]["status"] == "completed"
+    assert report["devices"][0]["status"] == "stopped"  # at --max-epochs
 
 
 SCRIPT_PREAMBLE = """\

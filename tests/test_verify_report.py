@@ -38,11 +38,13 @@ def test_a_compute_bound_gpu_step_is_a_clear_speedup():
 
 def test_table_marks_a_diverged_device_and_fails():
     cpu = DeviceRun("cpu", "completed", steps=steps(20, 0.001))
-    sim = DeviceRun("cuda-sim", "completed", steps=steps(20, 0.002, loss=1.5))
+    sim = DeviceRun("cuda-sim", "completed", steps=steps(20, 0.002, loss=1.5),
+                    accelerator={"used": True, "type": "cuda"})
     result = verification(cpu, sim)
     text = render_text(result)
     assert not result.ok
-    assert "cuda (simulated on CPU): placement checked, timings not representative" in text
+    assert ("cuda (simulated on CPU): placement checked: the run held tensors on cuda, timings "
+            "not representative") in text
     assert "diverged" in text and "verdict: FAILED: cuda (simulated on CPU) diverged" in text
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
@@ -17,7 +18,7 @@ from devlint.bench.report import TRANSFER_BOUND, byte_size, seconds
 from devlint.bench.sweep import COPIES_PER_STEP, PCIE_ASSUMPTION, estimated_copy_s
 from devlint.lint.report.columns import aligned
 from devlint.verify.runner import DeviceRun, VerifyOptions, describe_status, run_all
-from devlint.verify.session import DeviceSummary, check_usage
+from devlint.verify.session import DeviceSummary, check_usage, resolve_target
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
 
 
@@ -63,10 +64,15 @@ class ScriptBench:
 def bench_script(script: Path, args: list[str], devices: list[str], budget_s: float,
                  max_steps: int, progress: Callable[[str], None]) -> ScriptBench:
     plan = list(devices) + ([CUDA_SIM] if CUDA not in devices and CUDA_SIM not in devices else [])
+    # one run at a time (the timings are the point), and the whole data: steps are timed, not
+    # epochs checked
     options = VerifyOptions(script=script, args=args, devices=plan, max_steps=max_steps,
-                            timeout=max(budget_s / len(plan), 1.0))
+                            max_batches=0, max_epochs=0, timeout=max(budget_s / len(plan), 1.0),
+                            parallel=False, coverage=False)
     check_usage(options)
-    runs: list[DeviceRun] = run_all(options, script.resolve(), progress)
+    with tempfile.TemporaryDirectory(prefix="devlint-bench-") as tmp:
+        target, _ = resolve_target(options, Path(tmp))
+        runs: list[DeviceRun] = run_all(options, target, progress)
     result = ScriptBench(script)
     for run in runs:
         if run.device == CUDA_SIM:

@@ -24,6 +24,10 @@ class Tolerance:
 
 DEFAULT = Tolerance()
 STRICT = Tolerance(early_rtol=1e-5, early_atol=1e-7, window_rtol=1e-3)
+# One run in float16 autocast, the other in float32 (a GPU's AMP against the CPU): per-step
+# differences of a few 1e-3 are the precision gap, measured on the AMP examples; --strict
+# cannot tighten below it.
+MIXED_PRECISION = Tolerance(early_rtol=2e-2, early_atol=1e-4, window_rtol=5e-2)
 
 
 @dataclass
