@@ -19,6 +19,7 @@ class LoaderStats:
     """One dataset's loader(s), as the report shows them."""
 
     dataset: str  # its class name
+    samples: Optional[int] = None  # len(dataset), when it has one
     batches_per_epoch: Optional[int] = None  # what the loader would yield, when it has a length
     drawn: int = 0  # the most batches one epoch yielded
     epochs: int = 0  # epochs that ran to their (possibly capped) end
@@ -60,7 +61,7 @@ class LoaderCaps:
         dataset = loader.dataset
         entry = self.by_dataset.get(id(dataset))
         if entry is None:  # the dataset is kept alive with its stats: ids stay unique
-            entry = (dataset, LoaderStats(type(dataset).__name__))
+            entry = (dataset, LoaderStats(type(dataset).__name__, _length(dataset)))
             self.by_dataset[id(dataset)] = entry
         stats = entry[1]
         try:
@@ -78,6 +79,13 @@ class LoaderCaps:
 
     def report(self) -> dict:
         return {"loaders": [stats.as_dict() for _, stats in self.by_dataset.values()]}
+
+
+def _length(dataset) -> Optional[int]:
+    try:
+        return len(dataset)
+    except TypeError:
+        return None
 
 
 class _CappedIterator:

@@ -172,7 +172,7 @@ class DeviceSetup:
     """The device this run pretends to have (or hides), and what the script did with it."""
 
     def __init__(self, spec: ChildSpec, torch, view):
-        self.spec, self.torch = spec, torch
+        self.spec, self.torch, self.view = spec, torch, view
         self.real_gpu = spec.device == CUDA and torch.cuda.is_available()
         self.shadow = None
         if spec.device == CPU:
@@ -199,8 +199,11 @@ class DeviceSetup:
         if self.shadow is not None:
             from devlint.verify import shadow
 
+            # files in the view are deleted with it, unless they are kept
+            keep = self.spec.keep_outputs
+            portable = shadow.make_saved_files_portable(lambda p: keep or not self.view.holds(p))
             return {"accelerator": shadow.usage(), "notes": shadow.notes() + self.notes,
-                    "converted": shadow.make_saved_files_portable()}
+                    "converted": portable}
         used = self.real_gpu and self.torch.cuda.max_memory_allocated() > 0
         return {"accelerator": {"used": used, "type": "cuda"}, "notes": self.notes}
 
@@ -374,8 +377,9 @@ def handler_site(stop, outcome: Outcome) -> Optional[dict]:
     path, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
     handler = _handler_line("".join(linecache.getlines(path)), line)
     line = handler or line
+    code = linecache.getline(path, line).split("#")[0].strip()  # the clause, not its comment
     return {"path": outcome.original(path), "line": line, "function": tb.tb_frame.f_code.co_name,
-            "code": linecache.getline(path, line).strip()}
+            "code": code}
 
 
 def _handler_line(source: str, line: int) -> Optional[int]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict
+from pathlib import Path
 from typing import Optional
 
 from devlint.lint.report.columns import aligned
@@ -13,6 +15,7 @@ from devlint.verify.runner import describe_status, first_line
 from devlint.verify.session import EXIT_NOT_CHECKED, DeviceSummary, Verification
 from devlint.verify.spec import CPU, CUDA, DEVICE_LABELS, is_simulated
 
+DEVLINT_DIR = str(Path(__file__).resolve().parent.parent)
 SLOW_TRANSFER_SHARE = 0.3  # above this, copies rather than compute decide the step time
 CLEAR_SPEEDUP = 1.2
 
@@ -110,7 +113,9 @@ def cut_line(result: Verification) -> str:
     for loader in run.loaders:
         total = loader.get("batches_per_epoch")
         of = f" of {total:,}" if total is not None else ""
-        parts.append(f"{loader['dataset']} {loader['drawn']:,}{of} batches per epoch"
+        samples = loader.get("samples")
+        name = loader["dataset"] + (f" ({samples:,} samples)" if samples is not None else "")
+        parts.append(f"{name}: {loader['drawn']:,}{of} batches per epoch"
                      + (" (cut)" if loader.get("cut") else ""))
     reason = run.stop.get("reason")
     if reason == "epochs":
@@ -164,7 +169,7 @@ def _device_notes(summary: DeviceSummary, result: Verification, common: bool) ->
     run = summary.run
     out = _placement_lines(summary, name)
     if run.status == "timeout":
-        out += _hang_lines(name, run)
+        out += _hang_lines(name, run, result)
     elif run.error and not common:
         out += _error_lines(name, summary, result)
     elif not run.ran and not common:
@@ -207,13 +212,54 @@ def _placement_lines(summary: DeviceSummary, name: str) -> list[str]:
     return []
 
 
-def _hang_lines(name: str, run) -> list[str]:
+_HANG_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+) in (?P<function>\S+)')
+
+
+def _hang_lines(name: str, run, result: Verification) -> list[str]:
+    """The main thread's frames from faulthandler's dump, innermost first, without the
+    launcher's own."""
     out = [f"{name}: {describe_status(run)}"]
-    frames = [line.strip() for line in run.hang.splitlines() if line.strip().startswith("File ")
-              and "devlint/verify/" not in line]
+    main_thread = run.hang.split("\n\n")[0] if "Current thread" in run.hang else run.hang
+    frames = []
+    for match in map(_HANG_FRAME.match, main_thread.splitlines()):
+        if match and not match["path"].startswith("<") and DEVLINT_DIR not in match["path"]:
+            frames.append(f"{location(match['path'], int(match['line']), result)} "
+                          f"in {match['function']}")
     if frames:
-        out.append("    where it hung (innermost first):")
-        out += [f"      {line}" for line in frames[:8]]
+        out.append("    where it hung (innermost first): " + "; ".join(frames[:6]))
+    return out
+
+
+def _error_lines(name: str, summary: DeviceSummary, result: Verification) -> list[str]:
+    if summary.placement == "unsupported":
+        return []
+    error = summary.run.error or {}
+    message = error.get("message", "").strip().splitlines() or [""]
+    out = [f"{name}: {error.get('type', 'Error')}: {message[0]}"]
+    out += [f"    {line}" for line in message[1:4] if "The cpu tensor was created at" not in line]
+    frame = error.get("frame")
+    if frame:
+        out.append(f"    at {location(frame['path'], frame['line'], result)}: "
+                   f"{(frame.get('code') or '').strip()}")
+    origin = error.get("cpu_origin")
+    if origin:
+        out.append(f"    the cpu tensor was created at "
+                   f"{location(origin['path'], origin['line'], result)}")
+    explanation = summary.explanation
+    if explanation and explanation.findings:
+        for finding in explanation.findings:
+            fix = ""
+            if finding.fix is not None:
+                fix = (" (devlint fixed this in the copy)" if result.options.fix
+                       else " (a fix exists: devlint check --fix, or verify --fix)")
+            out.append(f"    explained by {finding.code} at "
+                       f"{location(finding.path, finding.line, result)} "
+                       f"({explanation.how}): {finding.message}{fix}")
+    elif explanation and explanation.note:
+        out.append(f"    {explanation.note}")
+    elif explanation and explanation.kind != "other":
+        out.append(f"    ({explanation.kind}; no static finding explains it: "
+                   f"please report it as a devlint false negative)")
     return out
 
 

@@ -126,6 +126,7 @@ def plan(options: VerifyOptions, target: Target, device: str, workdir: Path,
         cwd=str(target.cwd), view_root=str(rundir / "view"), user_root=str(target.user_root),
         result_path=str(rundir / "result.json"), hang_path=str(rundir / "hang.txt"),
         threads=threads, coverage=options.coverage, env=env,
+        keep_outputs=options.keep_outputs is not None,
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from devlint.verify.compare import DEFAULT, FAILED, MIXED_PRECISION, STRICT, Comparison, compare_losses
-from devlint.verify.errors import NO_CUDA, OTHER, Explanation, explain
+from devlint.verify.errors import NO_CUDA, OTHER, Explanation, classify, explain
 from devlint.verify.probe import gpu_present
 from devlint.verify.runner import DeviceRun, Target, VerifyOptions, run_all
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
@@ -121,18 +121,15 @@ class Verification:
         return next((d for d in self.devices if d.run.device == device), None)
 
     def common_failure(self) -> Optional[dict]:
-        """The error, when every device failed with the same one at the same line."""
+        """The error, when every device failed the same way at the same line (the wording may
+        differ: a dtype is Half on one device and BFloat16 on another)."""
         errors = [d.run.error for d in self.devices if d.run.status == "error" and d.run.error]
         if len(self.devices) < 2 or len(errors) != len(self.devices):
             return None
-        keys = {(e.get("type"), _first_line(e.get("message", "")),
+        keys = {(e.get("type"), classify(e.get("type", ""), e.get("message", "")),
                  (e.get("frame") or {}).get("path"), (e.get("frame") or {}).get("line"))
                 for e in errors}
         return errors[0] if len(keys) == 1 else None
-
-
-def _first_line(text: str) -> str:
-    return text.strip().splitlines()[0] if text.strip() else ""
 
 
 def default_devices() -> list[str]:

@@ -42,6 +42,7 @@ class ChildSpec:
     threads: int = 0  # torch intra-op threads when runs share the cores; 0: torch's default
     env: dict = field(default_factory=dict)  # the script's whole environment
     coverage: bool = True
+    keep_outputs: bool = False  # the parent copies what the run wrote once it ends
 
     def write(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self)), encoding="utf-8")

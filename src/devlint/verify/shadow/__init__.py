@@ -64,6 +64,7 @@ def install(user_root: str) -> ShadowHandle:
     if _installed is not None:
         return _installed
     refuse_unknown_torch()
+    ACCELERATOR.tagged = 0  # the probes tag a tensor of their own: the script has placed nothing
     book = OriginBook(user_root)
     patcher = patches.Patcher()
     for patch in (patches.patch_cuda, patches.patch_accelerator, patches.patch_backends,
@@ -90,8 +91,8 @@ def notes() -> list[str]:
     return list(patches.NOTES)
 
 
-def make_saved_files_portable() -> list[str]:
-    return patches.make_saved_files_portable()
+def make_saved_files_portable(wanted=lambda path: True) -> list[str]:
+    return patches.make_saved_files_portable(wanted)
 
 
 def creation_site(tensor) -> dict | None:

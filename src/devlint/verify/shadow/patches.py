@@ -322,13 +322,15 @@ def patch_serialization(patcher: Patcher) -> None:
 _original_save = _original_load = None
 
 
-def make_saved_files_portable() -> list[str]:
+def make_saved_files_portable(wanted=lambda path: True) -> list[str]:
     """Checkpoints saved during the run record the simulated device, as a GPU's would, so the
     run can load them back as a GPU run does. Once it ends, nothing that reads them has a
     simulated device: rewrite them with CPU locations so that a plain torch.load works (files
     kept by --keep-outputs, and absolute-path saves, which are not sandboxed)."""
     converted = []
     for path, mtime in SAVED_ON_DEVICE.items():
+        if not wanted(path):
+            continue
         try:
             if os.stat(path).st_mtime_ns != mtime:
                 continue  # written again since, by something else
