@@ -242,3 +242,56 @@ def test_ctrl_c_stops_the_script_and_its_workers(tmp_path):
     while any(map(_running, workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(map(_running, workers))
+
+
+SAVING = """\
+import os
+import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    opt.zero_grad()
+    model(torch.randn(8, 4, device=device)).pow(2).mean().backward()
+    opt.step()
+os.makedirs("out", exist_ok=True)
+torch.save(model.state_dict(), "out/model.pt")
+torch.save({"weight": model.weight}, os.environ["ABSOLUTE_SAVE"])
+assert torch.load("out/model.pt")["weight"].device.type == device  # as a GPU run reloads it
+"""
+
+
+def test_kept_outputs_and_absolute_saves_load_on_a_cpu_machine(tmp_path, capsys, monkeypatch):
+    """Files the simulated run saved record its device while it runs (so it reloads them as
+    a GPU run would) and plain CPU locations once it ends, so `torch.load` works after."""
+    import torch
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "train.py").write_text(SAVING)
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("ABSOLUTE_SAVE", str(tmp_path / "absolute.pt"))
+    keep = tmp_path / "kept"
+    code, report, _ = verify_json(capsys, "train.py", "--keep-outputs", str(keep))
+    assert code == 0, [d["error"] for d in report["devices"]]
+    assert sorted(os.listdir(project)) == ["train.py"]  # the runs wrote into their views
+    for device in ("cpu", "cuda-sim"):
+        state = torch.load(keep / device / "out" / "model.pt")  # a plain CPU torch.load
+        assert state["weight"].shape == (1, 4)
+        assert not (keep / device / "train.py").exists()  # the script is not an output
+    torch.load(tmp_path / "absolute.pt")
+    sim = report["devices"][1]
+    assert sim["kept"] == str(keep / "cuda-sim") and len(sim["converted"]) == 2
+
+
+def test_under_fix_errors_point_at_the_users_file(tmp_path, capsys):
+    script = tmp_path / "buggy.py"
+    script.write_text('import torch\nmodel = torch.nn.Linear(2, 1).to("cuda")\n'
+                      'raise ValueError("after the fixable line")\n')
+    code, report, _ = verify_json(capsys, str(script), "--devices", "cpu", "--fix")
+    frame = report["devices"][0]["error"]["frame"]
+    assert code == 1 and report["fixes_applied"]
+    assert frame["path"] == str(script) and frame["line"] == 3
+    text = main(["verify", str(script), "--devices", "cpu", "--fix", "-q"])
+    out = capsys.readouterr().out
+    assert text == 1 and "buggy.py:3 (in the fixed copy): raise ValueError" in out

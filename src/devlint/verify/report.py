@@ -320,8 +320,8 @@ def _failure_summary(result: Verification) -> str:
 
 
 def location(path: str, line: int, result: Verification) -> str:
-    """`train.py:15` as the user would type it; a notebook's line by its cell; a line of the
-    script that ran as a fixed copy says so (its numbers are the copy's)."""
+    """`train.py:15` as the user would type it; a notebook's line by its cell; under --fix,
+    the user's line (the session mapped it back) of the script that ran as a fixed copy."""
     target = result.target
     shown = display_path(path)
     if target is not None and path == str(target.path):

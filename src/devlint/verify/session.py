@@ -3,6 +3,7 @@ say honestly what was checked."""
 from __future__ import annotations
 
 import ast
+import difflib
 import importlib.machinery
 import importlib.util
 import math
@@ -11,11 +12,11 @@ import re
 import statistics
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Optional
 
-from devlint.verify.compare import DEFAULT, FAILED, MIXED_PRECISION, STRICT, Comparison, compare_losses
+from devlint.verify.compare import DEFAULT, FAILED, STRICT, Comparison, compare_losses
 from devlint.verify.errors import NO_CUDA, OTHER, Explanation, classify, explain
 from devlint.verify.probe import gpu_present
 from devlint.verify.runner import DeviceRun, Target, VerifyOptions, run_all
@@ -241,6 +242,11 @@ def verify(options: VerifyOptions, progress: Callable[[str], None]) -> Verificat
                          f"{options.target_name}")
         runs = run_all(options, target, progress)
         result.devices = summarize(runs, options.strict, texts)
+        if result.fixes_applied:
+            original = (result.notebook.text if result.notebook is not None
+                        else target.path.read_bytes().decode("utf-8", "replace"))
+            in_users_lines(result.devices, str(target.path),
+                           line_map(original, texts[str(target.path)]))
     for summary in result.devices:
         if summary.placement == "not checked":
             summary.hint = unchecked_hint(target, options, texts.get(str(target.path)))
@@ -272,6 +278,35 @@ def fixed_copy(target: Target, directory: Path, result: Verification) -> str:
     return outcome.text
 
 
+def line_map(original: str, fixed: str) -> Callable[[int], int]:
+    """Line N of the fixed copy -> its line in the user's file; a line a fix inserted maps to
+    the user's line it was inserted above."""
+    a, b = original.splitlines(), fixed.splitlines()
+    mapping: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        for j in range(j1, j2):
+            mapping[j + 1] = min(i1 + (j - j1) if tag != "insert" else i1, max(len(a) - 1, 0)) + 1
+    return lambda line: mapping.get(line, line)
+
+
+def in_users_lines(devices: list[DeviceSummary], path: str, to_user: Callable[[int], int]) -> None:
+    """Under --fix the runs report the fixed copy's lines: show the user's."""
+    for summary in devices:
+        run = summary.run
+        error = run.error or {}
+        sites = [error.get("frame"), error.get("cpu_origin"), run.stop.get("swallowed_at"),
+                 *(error.get("user_frames") or [])]
+        for site in sites:
+            if site and site.get("path") == path:
+                site["line"] = to_user(site["line"])
+        if run.coverage:
+            run.coverage["never_run"] = sorted({to_user(n) for n in run.coverage["never_run"]})
+        if summary.explanation is not None:
+            summary.explanation.findings = [
+                replace(f, line=to_user(f.line)) if f.path == path else f
+                for f in summary.explanation.findings]
+
+
 def summarize(runs: list[DeviceRun], strict: bool,
               texts: Optional[dict[str, str]] = None) -> list[DeviceSummary]:
     base = next((r for r in runs if r.device == CPU), None)
@@ -293,10 +328,9 @@ def compare_run(base: DeviceRun, run: DeviceRun, strict: bool) -> Comparison:
         return Comparison(FAILED, "the cpu run failed: nothing to compare with")
     if not run.ran:
         return Comparison(FAILED, "this run failed")
-    mixed = run.mixed_precision != base.mixed_precision
-    tolerance = MIXED_PRECISION if mixed else STRICT if strict else DEFAULT
-    return compare_losses(base.losses, run.losses, tolerance, device_rng=run.device_rng,
-                          mixed_precision=mixed)
+    return compare_losses(base.losses, run.losses, STRICT if strict else DEFAULT,
+                          device_rng=run.device_rng,
+                          mixed_precision=run.mixed_precision != base.mixed_precision)
 
 
 # -- saying what to do --------------------------------------------------------------------------
