@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("torch")
 
+from conftest import TRAINING_SNIPPET  # noqa: E402
 from devlint.cli import main  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("warm_verify")
@@ -244,16 +245,8 @@ def test_ctrl_c_stops_the_script_and_its_workers(tmp_path):
     assert not any(map(_running, workers))
 
 
-SAVING = """\
+SAVING = TRAINING_SNIPPET + """\
 import os
-import torch
-device = "cuda" if torch.cuda.is_available() else "cpu"
-model = torch.nn.Linear(4, 1).to(device)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for _ in range(3):
-    opt.zero_grad()
-    model(torch.randn(8, 4, device=device)).pow(2).mean().backward()
-    opt.step()
 os.makedirs("out", exist_ok=True)
 torch.save(model.state_dict(), "out/model.pt")
 torch.save({"weight": model.weight}, os.environ["ABSOLUTE_SAVE"])

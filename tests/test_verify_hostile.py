@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("torch")
 
+from conftest import TRAINING_SNIPPET  # noqa: E402
 from devlint.cli import main  # noqa: E402
 from devlint.verify.launcher import child_pids  # noqa: E402
 
@@ -100,16 +101,7 @@ def test_no_process_outlives_verify(tmp_path, how, code):
         (p, Path(f"/proc/{p}/cmdline").read_bytes()) for p in started if _alive(p)]
 
 
-SNIPPET = """\
-import torch
-device = "cuda" if torch.cuda.is_available() else "cpu"
-model = torch.nn.Linear(4, 1).to(device)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for _ in range(3):
-    opt.zero_grad()
-    model(torch.randn(8, 4, device=device)).pow(2).mean().backward()
-    opt.step()
-"""
+SNIPPET = TRAINING_SNIPPET
 
 
 def verify_json(capsys, *argv):
