@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from devlint.lint.analyze import analyze_source
-from devlint.lint.parse import SourceError, decode_source
-from devlint.lint.findings import Finding
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the static engine (libcst, 0.5 s) loads only to explain a failure
+    from devlint.lint.findings import Finding
 
 DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER = (
     "device mismatch", "no CUDA device", "numpy on a device tensor", "other")
@@ -97,7 +98,7 @@ def explain(error: dict, sources: Optional[dict[str, str]] = None) -> Explanatio
     return Explanation(kind)
 
 
-_Analysis = Optional[tuple[list[Finding], ast.AST]]
+_Analysis = Optional[tuple[list["Finding"], ast.AST]]
 
 
 def _findings_at(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> list[Finding]:
@@ -155,6 +156,9 @@ class _Sources:
 
 
 def _analyze(path: str, text: Optional[str] = None) -> _Analysis:
+    from devlint.lint.analyze import analyze_source
+    from devlint.lint.parse import SourceError, decode_source
+
     try:
         if text is None:
             text = decode_source(Path(path).read_bytes())

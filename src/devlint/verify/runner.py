@@ -178,16 +178,20 @@ def warm_launcher() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _launcher(env: dict[str, str], workdir: Path) -> Iterator[Launcher]:
+def launcher_for(options: VerifyOptions) -> Iterator[Launcher]:
+    """Start the launcher early: it imports torch (seconds) while the session fixes a copy."""
+    env = launcher_env(options)
     if not _keep_warm:
-        launcher = Launcher(env, workdir / "launcher.log")
-        try:
-            yield launcher
-        finally:
-            launcher.close()
+        with tempfile.TemporaryDirectory(prefix="devlint-launcher-") as tmp:
+            launcher = Launcher(env, Path(tmp) / "launcher.log")
+            try:
+                yield launcher
+            finally:
+                launcher.close()
         return
     # what a started interpreter cannot change; the rest of the environment comes with each run
-    key = tuple(env.get(name) for name in ("PYTHONHASHSEED", "PYTHONPATH", "CUBLAS_WORKSPACE_CONFIG"))
+    key = tuple(env.get(name)
+                for name in ("PYTHONHASHSEED", "PYTHONPATH", "CUBLAS_WORKSPACE_CONFIG"))
     launcher = _warm.get(key)
     if launcher is None or launcher.process.poll() is not None:
         log = Path(tempfile.mkdtemp(prefix="devlint-launcher-")) / "launcher.log"
@@ -195,15 +199,14 @@ def _launcher(env: dict[str, str], workdir: Path) -> Iterator[Launcher]:
     yield launcher
 
 
-def run_all(options: VerifyOptions, target: Target,
-            progress: Callable[[str], None]) -> list[DeviceRun]:
+def run_all(options: VerifyOptions, target: Target, progress: Callable[[str], None],
+            launcher: Launcher) -> list[DeviceRun]:
     with tempfile.TemporaryDirectory(prefix="devlint-verify-") as tmp:
         workdir = Path(tmp)
         parallel = parallel_runs(options, len(options.devices))
         threads = max(1, usable_cores() // parallel) if parallel > 1 else 0
         specs = [plan(options, target, device, workdir, threads) for device in options.devices]
-        with _launcher(launcher_env(options), workdir) as launcher:
-            runs = _Scheduler(launcher, specs, options, progress, parallel).run()
+        runs = _Scheduler(launcher, specs, options, progress, parallel).run()
         if options.keep_outputs is not None:
             for spec, run in zip(specs, runs):
                 run.kept = keep_outputs(spec, target, options.keep_outputs)

@@ -19,7 +19,7 @@ from typing import Callable, Optional
 from devlint.verify.compare import DEFAULT, FAILED, STRICT, Comparison, compare_losses
 from devlint.verify.errors import NO_CUDA, OTHER, Explanation, classify, explain
 from devlint.verify.probe import gpu_present
-from devlint.verify.runner import DeviceRun, Target, VerifyOptions, run_all
+from devlint.verify.runner import DeviceRun, Target, VerifyOptions, launcher_for, run_all
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
 
 EXIT_NOT_CHECKED = 3  # every run passed, but some accelerator run placed nothing on it
@@ -229,7 +229,8 @@ def verify(options: VerifyOptions, progress: Callable[[str], None]) -> Verificat
         options.devices = default_devices()
     check_usage(options)
     result = Verification(options)
-    with tempfile.TemporaryDirectory(prefix="devlint-fixed-") as tmp:
+    with launcher_for(options) as launcher, tempfile.TemporaryDirectory(
+            prefix="devlint-fixed-") as tmp:
         target, result.notebook = resolve_target(options, Path(tmp))
         result.target = target
         texts: dict[str, str] = {}
@@ -240,7 +241,7 @@ def verify(options: VerifyOptions, progress: Callable[[str], None]) -> Verificat
             if result.fixes_applied:
                 progress(f"applied {len(result.fixes_applied)} fix(es) to a copy of "
                          f"{options.target_name}")
-        runs = run_all(options, target, progress)
+        runs = run_all(options, target, progress, launcher)
         result.devices = summarize(runs, options.strict, texts)
         if result.fixes_applied:
             original = (result.notebook.text if result.notebook is not None
