@@ -288,3 +288,17 @@ def test_under_fix_errors_point_at_the_users_file(tmp_path, capsys):
     text = main(["verify", str(script), "--devices", "cpu", "--fix", "-q"])
     out = capsys.readouterr().out
     assert text == 1 and "buggy.py:3 (in the fixed copy): raise ValueError" in out
+
+
+def test_an_error_raised_inside_the_standard_library_is_located_at_the_scripts_line(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, report, _ = run_snippet(tmp_path, capsys, """\
+        import os
+        os.makedirs("runs/exp1")
+        os.makedirs("runs/exp1")
+    """)
+    frame = report["devices"][0]["error"]["frame"]
+    assert code == 1 and report["devices"][0]["error"]["type"] == "FileExistsError"
+    assert frame["path"] == str(tmp_path / "snippet.py")  # not <frozen os>
+    assert frame["line"] == SCRIPT_PREAMBLE.count("\n") + 3
