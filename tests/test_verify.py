@@ -302,3 +302,13 @@ def test_an_error_raised_inside_the_standard_library_is_located_at_the_scripts_l
     assert code == 1 and report["devices"][0]["error"]["type"] == "FileExistsError"
     assert frame["path"] == str(tmp_path / "snippet.py")  # not <frozen os>
     assert frame["line"] == SCRIPT_PREAMBLE.count("\n") + 3
+
+
+def test_runs_started_as_fresh_interpreters_report_the_same(capsys, monkeypatch):
+    """A real GPU's run (CUDA must not be initialised before a fork), and every run where
+    forking after `import torch` is unsafe, execs a fresh interpreter instead."""
+    monkeypatch.setattr("devlint.verify.runner.FORK_AFTER_IMPORT", False)
+    code, report, _ = verify_json(capsys, str(EXAMPLES / "seed_loop.py"))
+    assert code == 0, [d["error"] for d in report["devices"]]
+    assert [d["status"] for d in report["devices"]] == ["stopped", "stopped"]
+    assert report["devices"][1]["comparison"]["verdict"] == "identical"

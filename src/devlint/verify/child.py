@@ -299,6 +299,8 @@ def hide_accelerators(torch) -> None:
     torch.cuda.device_count = cuda_device_count
     torch.cuda.is_current_stream_capturing = cuda_is_capturing
     torch.backends.mps.is_available = mps_is_available
+    if hasattr(torch, "mps"):
+        torch.mps.is_available = mps_is_available
     if hasattr(torch, "xpu"):
         torch.xpu.is_available = xpu_is_available
     accelerator = getattr(torch, "accelerator", None)

@@ -159,7 +159,7 @@ def launcher_env(options: VerifyOptions) -> dict[str, str]:
 
 
 # -- a launcher kept warm across verifications (tests, long-lived callers) ----------------------
-_warm: dict[tuple, Launcher] = {}
+_warm: dict[tuple, tuple[Launcher, tempfile.TemporaryDirectory]] = {}
 _keep_warm = False
 
 
@@ -174,7 +174,9 @@ def warm_launcher() -> Iterator[None]:
     finally:
         _keep_warm = False
         while _warm:
-            _warm.popitem()[1].close()
+            launcher, logs = _warm.popitem()[1]
+            launcher.close()
+            logs.cleanup()
 
 
 @contextlib.contextmanager
@@ -192,11 +194,10 @@ def launcher_for(options: VerifyOptions) -> Iterator[Launcher]:
     # what a started interpreter cannot change; the rest of the environment comes with each run
     key = tuple(env.get(name)
                 for name in ("PYTHONHASHSEED", "PYTHONPATH", "CUBLAS_WORKSPACE_CONFIG"))
-    launcher = _warm.get(key)
-    if launcher is None or launcher.process.poll() is not None:
-        log = Path(tempfile.mkdtemp(prefix="devlint-launcher-")) / "launcher.log"
-        launcher = _warm[key] = Launcher(env, log)
-    yield launcher
+    if key not in _warm or _warm[key][0].process.poll() is not None:
+        logs = tempfile.TemporaryDirectory(prefix="devlint-launcher-")
+        _warm[key] = (Launcher(env, Path(logs.name) / "launcher.log"), logs)
+    yield _warm[key][0]
 
 
 def run_all(options: VerifyOptions, target: Target, progress: Callable[[str], None],
@@ -244,8 +245,12 @@ class _Tail:
         self.data = b""
         self.open = True
 
-    def read(self) -> None:
-        while self.open:
+    def read(self, chunks: int = 16) -> None:
+        """At most `chunks` reads: a script printing without pause must not keep the
+        scheduler from its other runs and their timeouts."""
+        for _ in range(chunks):
+            if not self.open:
+                return
             try:
                 chunk = os.read(self.fd, 1 << 16)
             except BlockingIOError:
@@ -383,7 +388,7 @@ class _Scheduler:
 
     def _close(self, active: _Active) -> None:
         for tail in active.tails:
-            tail.read()
+            tail.read(chunks=1 << 12)  # what the run wrote before it ended
             with contextlib.suppress(KeyError, ValueError):
                 self.selector.unregister(tail.fd)
             os.close(tail.fd)
@@ -427,6 +432,8 @@ def describe_status(run: DeviceRun) -> str:
     if run.status == "timeout":
         return (f"timed out after {run.wall_s:.0f} s (--timeout) with {steps} done; "
                 f"killed with its workers")
+    if run.status == "terminated":
+        return f"stopped by a SIGTERM from outside verify after {steps}"
     if run.status == "exited":
         return f"the script called sys.exit({run.exit_code!r}) after {steps}"
     if run.status == "crashed":
