@@ -112,9 +112,43 @@ def run(spec: ChildSpec, outcome: Outcome) -> dict:
         import torch
     except ImportError as exc:
         return {"status": "setup-error", "error": {"type": "ImportError", "message": str(exc)}}
-    from devlint.verify.caps import LoaderCaps
-    from devlint.verify.recorder import Recorder, Stopper, StopRun
-    from devlint.verify.sandbox import View, guard_torch_save, install_guard
+    from devlint.verify.recorder import StopRun
+
+    source = enter_view(spec, outcome)
+    seed_everything(spec.seed, torch)
+    if spec.threads:
+        torch.set_num_threads(spec.threads)
+    setup = DeviceSetup(spec, torch, outcome.view)
+    outcome.parts.append(setup)
+    stopper = instrument(spec, outcome, torch, setup)
+    code = compile(source, outcome.exec_path, "exec", dont_inherit=True)
+    coverage = Coverage(code, outcome.exec_path) if spec.coverage else None
+    if coverage is not None:
+        outcome.parts.append(coverage)
+        coverage.lines.start()
+    info: dict = {"torch_version": torch.__version__, "device_name": setup.device_name()}
+    try:
+        exec_script(spec, code, outcome, source)
+        info.update(status="completed")
+    except StopRun as stop:
+        info.update(status="stopped", stop={"reason": stop.reason})
+    except SystemExit as exc:
+        code_ = exc.code
+        info.update(status="completed" if code_ in (None, 0) else "exited",
+                    exit_code=code_ if isinstance(code_, int) else str(code_))
+    except BaseException as exc:
+        info.update(status="error", error=describe_error(exc, spec, outcome))
+    finally:
+        stopper.caught = True  # the stop reached us: nothing swallowed it
+        if coverage is not None:
+            coverage.lines.stop()
+    return info
+
+
+def enter_view(spec: ChildSpec, outcome: Outcome) -> bytes:
+    """The run's environment and its sandboxed working directory; returns the code to run,
+    placed in the view where `__file__` will point."""
+    from devlint.verify.sandbox import View
 
     if spec.env:  # the environment of this verification (a warm launcher started earlier)
         os.environ.clear()
@@ -125,11 +159,16 @@ def run(spec: ChildSpec, outcome: Outcome) -> dict:
     source = Path(spec.source_path or spec.path).read_bytes()
     outcome.exec_path = view.of(spec.path) if spec.notebook else view.place(spec.path, source)
     os.chdir(here)
-    seed_everything(spec.seed, torch)
-    if spec.threads:
-        torch.set_num_threads(spec.threads)
-    setup = DeviceSetup(spec, torch, view)
-    outcome.parts.append(setup)
+    return source
+
+
+def instrument(spec: ChildSpec, outcome: Outcome, torch, setup: "DeviceSetup"):
+    """Steps, loader caps, the write guard, the hang stack and os._exit: the hooks between
+    the script and its end. Returns the Stopper they share."""
+    from devlint.verify.caps import LoaderCaps
+    from devlint.verify.recorder import Recorder, Stopper
+    from devlint.verify.sandbox import guard_torch_save, install_guard
+
     stopper = Stopper()
     stopper.on_swallowed = outcome.swallowed
     recorder = Recorder(spec.max_steps, use_cuda_events=setup.real_gpu, stopper=stopper)
@@ -137,35 +176,12 @@ def run(spec: ChildSpec, outcome: Outcome) -> dict:
     caps = LoaderCaps(spec.max_batches, spec.max_epochs, stopper)
     caps.install()
     outcome.parts += [recorder, caps]
-    install_guard(view)
-    guard_torch_save(view, torch)
+    install_guard(outcome.view)
+    guard_torch_save(outcome.view, torch)
     hang = open(spec.hang_path, "w")  # the parent's SIGUSR1 before a timeout's SIGTERM
     faulthandler.register(signal.SIGUSR1, file=hang, all_threads=True)
     os._exit = outcome.script_exit
-    code = compile(source, outcome.exec_path, "exec", dont_inherit=True)
-    coverage = Coverage(code, outcome.exec_path) if spec.coverage else None
-    if coverage is not None:
-        outcome.parts.append(coverage)
-    info: dict = {"torch_version": torch.__version__, "device_name": setup.device_name()}
-    try:
-        if coverage is not None:
-            coverage.lines.start()
-        exec_script(spec, code, outcome, source)
-        info.update(status="completed")
-    except StopRun as stop:
-        stopper.caught = True
-        info.update(status="stopped", stop={"reason": stop.reason})
-    except SystemExit as exc:
-        code_ = exc.code
-        info.update(status="completed" if code_ in (None, 0) else "exited",
-                    exit_code=code_ if isinstance(code_, int) else str(code_))
-    except BaseException as exc:
-        info.update(status="error", error=describe_error(exc, spec, outcome))
-    finally:
-        if coverage is not None:
-            coverage.lines.stop()
-    stopper.caught = True
-    return info
+    return stopper
 
 
 class DeviceSetup:

@@ -91,15 +91,8 @@ def _verdict(summary: DeviceSummary) -> str:
 
 # -- what every run shares: the data cut, the lines that never ran -------------------------------
 def _run_notes(result: Verification) -> list[str]:
-    runs = [s.run for s in result.devices]
-    lines = []
-    cut = cut_line(result)
-    if cut:
-        lines.append(cut)
-    never = never_run_line(result)
-    if never:
-        lines.append(never)
-    return lines + ([""] if lines else []) if runs else []
+    lines = [line for line in (cut_line(result), never_run_line(result)) if line]
+    return lines + [""] if lines else []
 
 
 def cut_line(result: Verification) -> str:

@@ -205,22 +205,20 @@ def locate_module(name: str, cwd: Path) -> tuple[Path, Path]:
     parts = name.split(".")
     if not all(part.isidentifier() for part in parts):
         raise VerifyUsageError(f"-m {name}: not a module name")
-    spec = importlib.machinery.PathFinder.find_spec(parts[0], [str(cwd), *sys.path[1:]])
-    root = None
-    for depth in range(1, len(parts) + 1):
-        if spec is None:
-            break
-        if root is None:
-            root = Path(next(iter(spec.submodule_search_locations or []), spec.origin or "")).parent
-        if depth < len(parts):
-            spec = importlib.machinery.PathFinder.find_spec(
-                ".".join(parts[:depth + 1]), list(spec.submodule_search_locations or []))
+    finder = importlib.machinery.PathFinder
+    spec = finder.find_spec(parts[0], [str(cwd), *sys.path[1:]])
+    root = cwd
+    if spec is not None:
+        top = next(iter(spec.submodule_search_locations or []), spec.origin or "")
+        root = Path(top).parent
+    for depth in range(2, len(parts) + 1):
+        locations = list(spec.submodule_search_locations or []) if spec is not None else []
+        spec = finder.find_spec(".".join(parts[:depth]), locations) if locations else None
     if spec is not None and spec.submodule_search_locations:  # a package runs its __main__
-        spec = importlib.machinery.PathFinder.find_spec(
-            f"{name}.__main__", list(spec.submodule_search_locations))
+        spec = finder.find_spec(f"{name}.__main__", list(spec.submodule_search_locations))
     if spec is None or not spec.origin or not os.path.isfile(spec.origin):
         raise VerifyUsageError(f"-m {name}: no such module (looked from {cwd})")
-    return Path(spec.origin), root or cwd
+    return Path(spec.origin), root
 
 
 # -- verifying ----------------------------------------------------------------------------------
