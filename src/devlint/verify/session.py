@@ -101,6 +101,7 @@ class Verification:
     fix_error: str = ""
     target: Optional[Target] = None
     notebook: object = None  # workspace.notebook.Program: lines -> cells
+    texts: dict = field(default_factory=dict)  # path -> the text that ran in its place
 
     @property
     def ok(self) -> bool:
@@ -227,31 +228,36 @@ def verify(options: VerifyOptions, progress: Callable[[str], None]) -> Verificat
         options.devices = default_devices()
     check_usage(options)
     result = Verification(options)
-    with launcher_for(options) as launcher, tempfile.TemporaryDirectory(
-            prefix="devlint-fixed-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="devlint-fixed-") as tmp:
         target, result.notebook = resolve_target(options, Path(tmp))
         result.target = target
-        texts: dict[str, str] = {}
-        if result.notebook is not None:
-            texts[str(target.path)] = target.source_path.read_text(encoding="utf-8")
-        if options.fix:
-            texts[str(target.path)] = fixed_copy(target, Path(tmp), result)
-            if result.fixes_applied:
-                progress(f"applied {len(result.fixes_applied)} fix(es) to a copy of "
-                         f"{options.target_name}")
-        runs = run_all(options, target, progress, launcher)
-        result.devices = summarize(runs, options.strict, texts)
-        if result.fixes_applied:
-            original = (result.notebook.text if result.notebook is not None
-                        else target.path.read_bytes().decode("utf-8", "replace"))
-            in_users_lines(result.devices, str(target.path),
-                           line_map(original, texts[str(target.path)]))
+        with launcher_for(options) as launcher:  # torch imports there while the copy is fixed
+            _run(options, target, result, Path(tmp), progress, launcher)
     for summary in result.devices:
         if summary.placement == "not checked":
-            summary.hint = unchecked_hint(target, options, texts.get(str(target.path)))
+            summary.hint = unchecked_hint(target, options, result.texts.get(str(target.path)))
         if summary.explanation is not None and summary.run.device == CPU:
             summary.explanation.note = user_chose_cuda(summary.explanation, options)
     return result
+
+
+def _run(options: VerifyOptions, target: Target, result: Verification, tmp: Path,
+         progress: Callable[[str], None], launcher) -> None:
+    texts = result.texts  # what ran in place of a file: a notebook's cells, a fixed copy
+    if result.notebook is not None:
+        texts[str(target.path)] = target.source_path.read_text(encoding="utf-8")
+    if options.fix:
+        texts[str(target.path)] = fixed_copy(target, tmp, result)
+        if result.fixes_applied:
+            progress(f"applied {len(result.fixes_applied)} fix(es) to a copy of "
+                     f"{options.target_name}")
+    runs = run_all(options, target, progress, launcher)
+    result.devices = summarize(runs, options.strict, texts)
+    if result.fixes_applied:
+        original = (result.notebook.text if result.notebook is not None
+                    else target.path.read_bytes().decode("utf-8", "replace"))
+        in_users_lines(result.devices, str(target.path),
+                       line_map(original, texts[str(target.path)]))
 
 
 def fixed_copy(target: Target, directory: Path, result: Verification) -> str:
