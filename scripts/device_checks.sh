@@ -28,3 +28,10 @@ timeout 60 python3 -m devlint bench examples/large_mlp.py --json -q > "$OUT/benc
 # 3. The tests that skip without CUDA.
 timeout 150 python3 -m pytest -q -p no:cacheprovider tests/test_bench.py tests/test_verify.py \
     -k "gpu or cuda" 2>&1 | tee "$OUT/pytest-gpu.txt"
+# 4. Issue 21 on a real GPU: verify's cuda rows for the cases where a GPU differs from the
+#    simulated one (AMP dtypes, compile, NCCL, workers), and the three devices side by side.
+timeout 240 python3 tests/verify_cases/cases.py amp_ok.py amp_dtype_bug.py amp_bce_bug.py \
+    torch_compile.py ddp_single_rank.py dataloader_workers.py validation_only_bug.py \
+    mps_or_cpu.py 2>&1 | tee "$OUT/verify-cases-gpu.md"
+timeout 90 python3 -m devlint verify examples/seed_loop.py --devices cpu,cuda,cuda-sim --json -q \
+    > "$OUT/verify-seed-gpu.json"

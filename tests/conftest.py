@@ -7,6 +7,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+# Three SGD steps on whatever device the machine offers: a script verify can check.
+TRAINING_SNIPPET = """\
+import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    opt.zero_grad()
+    model(torch.randn(8, 4, device=device)).pow(2).mean().backward()
+    opt.step()
+"""
 EXPECTATION = re.compile(r"#\s*error:\s*(?P<codes>DEV\d{3}(?:\s*,\s*DEV\d{3})*)")
 
 
@@ -29,3 +40,14 @@ def expected_findings(path: Path) -> set[tuple[int, str]]:
 def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test gets an empty result cache of its own, never the checkout's `.devlint_cache`."""
     monkeypatch.setenv("DEVLINT_CACHE_DIR", str(tmp_path_factory.mktemp("devlint-cache")))
+
+
+@pytest.fixture(scope="session")
+def warm_verify():
+    """In-process `devlint verify` calls share one launcher per seed: torch is imported once
+    for the session instead of once per verification (2-3 s each)."""
+    pytest.importorskip("torch")
+    from devlint.verify.runner import warm_launcher
+
+    with warm_launcher():
+        yield

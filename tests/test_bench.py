@@ -218,3 +218,41 @@ def test_without_torch_bench_says_how_to_install_it(monkeypatch, capsys, args: l
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "pip install '.[verify]' in a devlint checkout" in err and len(err.strip().splitlines()) == 1
+
+
+# --- issue 21: a busy machine, a script's own chart, a crash on a device ------------------------
+
+def test_a_point_whose_two_halves_disagree_is_flagged() -> None:
+    bench = made_up([(100e-6, 150e-6, 0.1)])
+    bench.points[0].results["cpu"] = DeviceResult("cpu", "measured",
+                                                  step_times_s=[0.128] * 4 + [0.00095] * 4,
+                                                  transfer_times_s=[0.0] * 8)
+    text = render_text(bench)
+    assert "(unstable)" in text
+    assert "Warning: linear-4x1-b32 on cpu: the medians of the first and second half" in text
+    assert "128.00 ms and 950 us" in text
+    assert not bench.points[0].results["cuda"].unstable
+
+
+def test_bench_of_a_script_draws_its_own_chart(tmp_path: Path) -> None:
+    from devlint.bench.script import ScriptBench, write_plot as write_script_plot
+    from devlint.verify.runner import DeviceRun
+    from devlint.verify.session import DeviceSummary
+
+    steps = [{"losses": [1.0], "time_s": 0.002, "batch_bytes": 640, "batch_time_s": 0.0,
+              "model_bytes": 0, "model_time_s": 0.0, "copies": 2}] * 6
+    bench = ScriptBench(Path("train.py"), timed=[DeviceSummary(DeviceRun("cpu", "stopped",
+                                                                         steps=steps))],
+                        simulated=DeviceSummary(DeviceRun("cuda-sim", "stopped", steps=steps)))
+    plot = tmp_path / "bench.png"
+    write_script_plot(bench, str(plot))
+    assert plot.read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_bench_of_a_script_that_crashes_on_the_simulated_gpu_exits_1(tmp_path: Path) -> None:
+    script = tmp_path / "bug.py"
+    script.write_text((ROOT / "tests" / "verify_cases" / "scripts" / "gan_bug.py").read_text())
+    done = devlint("bench", str(script), "-q", "--max-steps", "5")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "cuda (simulated on CPU): failed: RuntimeError: Expected all tensors" in done.stdout
+    assert "it would crash on a GPU" in done.stdout

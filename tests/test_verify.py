@@ -12,7 +12,10 @@ import pytest
 
 pytest.importorskip("torch")
 
+from conftest import TRAINING_SNIPPET  # noqa: E402
 from devlint.cli import main  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("warm_verify")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -34,7 +37,7 @@ def printed_losses(stdout: str) -> list[float]:
 def test_recorded_losses_equal_what_the_script_prints(capsys, script):
     args = ["--", "--hidden", "64", "--batch-size", "16"] if script.name == "large_mlp.py" else []
     code, report, err = verify_json(capsys, str(script), "--devices", "cpu", "--max-steps", "500",
-                                    *args)
+                                    "--max-batches", "0", "--max-epochs", "0", *args)
     run = report["devices"][0]
     assert code == 0, run["error"] or run["stderr_tail"]
     assert run["status"] == "completed"
@@ -51,7 +54,7 @@ def test_table_verdict_and_plot_for_the_seed_loop(tmp_path, capsys):
                  "--plot", str(plot)])
     out = capsys.readouterr().out
     assert code == 0
-    assert re.search(r"^cpu\s+completed\s+40\s+[\d.]+ ms\s+0%\s+[\d.]+\s+-\s+baseline$", out, re.M)
+    assert re.search(r"^cpu\s+stopped\s+16\s+[\d.]+ ms\s+0%\s+[\d.]+\s+-\s+-\s+baseline$", out, re.M)
     assert "verdict: OK" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -85,7 +88,7 @@ def test_fix_verifies_a_corrected_copy_and_never_touches_the_script(tmp_path, ca
     assert code == 0, report["devices"][0]["error"]
     assert {f["code"] for f in report["fixes_applied"]} == {"DEV001", "DEV002", "DEV003", "DEV004"}
     assert script.read_bytes() == before
-    assert report["devices"][0]["status"] == "completed"
+    assert report["devices"][0]["status"] == "stopped"  # at --max-epochs
 
 
 SCRIPT_PREAMBLE = """\
@@ -157,9 +160,10 @@ def hanging_script(pids: Path) -> str:
 
 @pytest.mark.slow
 def test_a_hanging_script_is_killed_with_its_dataloader_workers(tmp_path, capsys):
-    # the timeout must outlast `import torch` and the workers' start on a slow runner
+    # the timeout must outlast the workers' start on a slow runner; `import torch` happens in
+    # the launcher, before a run's clock starts
     pids = tmp_path / "pids"
-    code, report, _ = run_snippet(tmp_path, capsys, hanging_script(pids), "--timeout", "90")
+    code, report, _ = run_snippet(tmp_path, capsys, hanging_script(pids), "--timeout", "30")
     assert code == 1 and report["devices"][0]["status"] == "timeout"
     workers = [int(p) for p in pids.read_text().split()]
     assert len(workers) == 2
@@ -240,3 +244,72 @@ def test_ctrl_c_stops_the_script_and_its_workers(tmp_path):
     while any(map(_running, workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(map(_running, workers))
+
+
+SAVING = TRAINING_SNIPPET + """\
+import os
+os.makedirs("out", exist_ok=True)
+torch.save(model.state_dict(), "out/model.pt")
+torch.save({"weight": model.weight}, os.environ["ABSOLUTE_SAVE"])
+assert torch.load("out/model.pt")["weight"].device.type == device  # as a GPU run reloads it
+"""
+
+
+def test_kept_outputs_and_absolute_saves_load_on_a_cpu_machine(tmp_path, capsys, monkeypatch):
+    """Files the simulated run saved record its device while it runs (so it reloads them as
+    a GPU run would) and plain CPU locations once it ends, so `torch.load` works after."""
+    import torch
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "train.py").write_text(SAVING)
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("ABSOLUTE_SAVE", str(tmp_path / "absolute.pt"))
+    keep = tmp_path / "kept"
+    code, report, _ = verify_json(capsys, "train.py", "--keep-outputs", str(keep))
+    assert code == 0, [d["error"] for d in report["devices"]]
+    assert sorted(os.listdir(project)) == ["train.py"]  # the runs wrote into their views
+    for device in ("cpu", "cuda-sim"):
+        state = torch.load(keep / device / "out" / "model.pt")  # a plain CPU torch.load
+        assert state["weight"].shape == (1, 4)
+        assert not (keep / device / "train.py").exists()  # the script is not an output
+    torch.load(tmp_path / "absolute.pt")
+    sim = report["devices"][1]
+    assert sim["kept"] == str(keep / "cuda-sim") and len(sim["converted"]) == 2
+
+
+def test_under_fix_errors_point_at_the_users_file(tmp_path, capsys):
+    script = tmp_path / "buggy.py"
+    script.write_text('import torch\nmodel = torch.nn.Linear(2, 1).to("cuda")\n'
+                      'raise ValueError("after the fixable line")\n')
+    code, report, _ = verify_json(capsys, str(script), "--devices", "cpu", "--fix")
+    frame = report["devices"][0]["error"]["frame"]
+    assert code == 1 and report["fixes_applied"]
+    assert frame["path"] == str(script) and frame["line"] == 3
+    text = main(["verify", str(script), "--devices", "cpu", "--fix", "-q"])
+    out = capsys.readouterr().out
+    assert text == 1 and "buggy.py:3 (in the fixed copy): raise ValueError" in out
+
+
+def test_an_error_raised_inside_the_standard_library_is_located_at_the_scripts_line(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, report, _ = run_snippet(tmp_path, capsys, """\
+        import os
+        os.makedirs("runs/exp1")
+        os.makedirs("runs/exp1")
+    """)
+    frame = report["devices"][0]["error"]["frame"]
+    assert code == 1 and report["devices"][0]["error"]["type"] == "FileExistsError"
+    assert frame["path"] == str(tmp_path / "snippet.py")  # not <frozen os>
+    assert frame["line"] == SCRIPT_PREAMBLE.count("\n") + 3
+
+
+def test_runs_started_as_fresh_interpreters_report_the_same(capsys, monkeypatch):
+    """A real GPU's run (CUDA must not be initialised before a fork), and every run where
+    forking after `import torch` is unsafe, execs a fresh interpreter instead."""
+    monkeypatch.setattr("devlint.verify.runner.FORK_AFTER_IMPORT", False)
+    code, report, _ = verify_json(capsys, str(EXAMPLES / "seed_loop.py"))
+    assert code == 0, [d["error"] for d in report["devices"]]
+    assert [d["status"] for d in report["devices"]] == ["stopped", "stopped"]
+    assert report["devices"][1]["comparison"]["verdict"] == "identical"

@@ -86,7 +86,7 @@ def test_device_rng_makes_a_difference_not_comparable():
     assert result.verdict == NOT_COMPARABLE and result.ok
 
 
-def test_mixed_precision_on_one_side_uses_smoothed_windows():
+def test_mixed_precision_on_one_side_allows_its_precision_gap():
     base = curve()
     other = [v * (1 + 3e-3 * (-1) ** i) for i, v in enumerate(base)]
     assert compare_losses(base, other).verdict == DIVERGED

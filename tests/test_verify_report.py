@@ -38,11 +38,13 @@ def test_a_compute_bound_gpu_step_is_a_clear_speedup():
 
 def test_table_marks_a_diverged_device_and_fails():
     cpu = DeviceRun("cpu", "completed", steps=steps(20, 0.001))
-    sim = DeviceRun("cuda-sim", "completed", steps=steps(20, 0.002, loss=1.5))
+    sim = DeviceRun("cuda-sim", "completed", steps=steps(20, 0.002, loss=1.5),
+                    accelerator={"used": True, "type": "cuda"})
     result = verification(cpu, sim)
     text = render_text(result)
     assert not result.ok
-    assert "cuda (simulated on CPU): placement checked, timings not representative" in text
+    assert ("cuda (simulated on CPU): placement checked: the run held tensors on cuda, timings "
+            "not representative") in text
     assert "diverged" in text and "verdict: FAILED: cuda (simulated on CPU) diverged" in text
 
 
@@ -61,3 +63,63 @@ def test_a_failed_cpu_run_makes_the_other_device_not_comparable_but_failed():
     assert not result.ok
     assert result.devices[1].comparison.reason == "the cpu run failed: nothing to compare with"
     assert '"ok": false' in render_json(result)
+
+
+def test_a_run_that_placed_nothing_is_not_checked_and_exits_3():
+    cpu = DeviceRun("cpu", "completed", steps=steps(20, 0.001))
+    sim = DeviceRun("cuda-sim", "completed", steps=steps(20, 0.001),
+                    accelerator={"used": False, "type": "cuda"})
+    result = verification(cpu, sim)
+    result.devices[1].hint = "pass `-- --device {device}`"
+    text = render_text(result)
+    assert result.exit_code == 3 and result.devices[1].placement == "not checked"
+    assert "placement NOT checked: the script never put a tensor on cuda" in text
+    assert "pass `-- --device {device}`" in text
+    assert "verdict: NOT CHECKED" in text and "verdict: OK" not in text
+
+
+def test_torch_compile_the_simulator_cannot_run_is_its_own_state():
+    cpu = DeviceRun("cpu", "completed", steps=steps(5, 0.001))
+    sim = DeviceRun("cuda-sim", "error", error={
+        "type": "BackendCompilerFailed", "message": "backend='eager' raised: boom",
+        "compiler": True}, accelerator={"used": True, "type": "cuda"})
+    result = verification(cpu, sim)
+    text = render_text(result)
+    assert result.devices[1].placement == "unsupported" and result.exit_code == 3
+    assert "torch.compile is not supported on the simulated device" in text
+    assert "FAILED" not in text
+
+
+def test_an_error_on_every_device_is_printed_once_as_not_a_device_problem():
+    error = {"type": "RuntimeError", "message": "mat1 and mat2 shapes cannot be multiplied",
+             "frame": {"path": "train.py", "line": 9, "function": "<module>", "code": "y = m(x)"}}
+    result = verification(DeviceRun("cpu", "error", error=dict(error)),
+                          DeviceRun("cuda-sim", "error", error=dict(error)))
+    text = render_text(result)
+    assert text.count("mat1 and mat2 shapes") == 1
+    assert "fails on every device: not a device problem" in text
+    assert text.rstrip().endswith("verdict: FAILED: fails on every device: not a device problem")
+
+
+def test_the_report_says_what_was_cut_and_which_lines_never_ran():
+    loaders = [{"dataset": "TensorDataset", "samples": 50016, "batches_per_epoch": 1563,
+                "drawn": 8, "epochs": 2, "cut": True}]
+    runs = [DeviceRun(d, "stopped", steps=steps(16, 0.001), loaders=loaders,
+                      stop={"reason": "epochs"}, accelerator={"used": True},
+                      coverage={"executable": 40, "never_run": never})
+            for d, never in (("cpu", [30, 31, 32, 38]), ("cuda-sim", [31, 32, 38, 39]))]
+    text = render_text(verification(*runs))
+    assert ("data: TensorDataset (50,016 samples): 8 of 1,563 batches per epoch (cut); stopped "
+            "at the start of epoch 3 (--max-epochs 2)") in text
+    assert "never ran: lines 31-32, line 38 (3 of 40 lines)" in text
+
+
+def test_mixed_precision_on_one_side_is_compared_with_its_own_tolerance():
+    from devlint.verify.compare import MIXED_PRECISION, STRICT, compare_losses
+
+    base = [1.0 * 0.97 ** i for i in range(30)]
+    half = [v * (1 + 4e-3 * (-1) ** i) for i, v in enumerate(base)]  # float16's gap
+    assert compare_losses(base, half, MIXED_PRECISION, mixed_precision=True).ok
+    assert not compare_losses(base, half, STRICT).ok
+    wrong = [v * 1.2 for v in base]  # a bug is still a bug
+    assert not compare_losses(base, wrong, MIXED_PRECISION, mixed_precision=True).ok

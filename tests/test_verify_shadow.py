@@ -13,6 +13,7 @@ from devlint.verify.runner import VerifyOptions
 from devlint.verify.session import verify
 
 pytest.importorskip("torch")
+pytestmark = pytest.mark.usefixtures("warm_verify")
 
 RUNNABLE_MARK = "# runnable: prints its losses on CPU"
 RUNNABLE = [p for p in fixture_files()

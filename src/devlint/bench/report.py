@@ -38,6 +38,12 @@ def byte_size(value: float) -> str:
     return f"{value:.0f} B"
 
 
+def unstable_line(what: str, medians: tuple[float, float]) -> str:
+    return (f"Warning: {what}: the medians of the first and second half of its steps disagree "
+            f"({seconds(medians[0])} and {seconds(medians[1])}): the machine was busy while it "
+            f"was measured; rerun it before trusting this point.")
+
+
 def verdict_lines(bench: BenchResult) -> list[str]:
     if not bench.accelerators:
         return [
@@ -114,7 +120,7 @@ def _row(entry: PointResult, device: str, accelerated: bool) -> list[str]:
     share = result.transfer_share
     last = (_speedup(result) if accelerated else f"~{seconds(entry.estimated_transfer_s)}")
     return head + [
-        seconds(result.median_step_s),
+        seconds(result.median_step_s) + (" (unstable)" if result.unstable else ""),
         seconds(result.median_transfer_s) if device != CPU else "-",
         f"{share:.0%}" if share is not None and device != CPU else "-",
         quantity(entry.achieved_flops(device) or 0.0, "FLOP/s"),
@@ -138,6 +144,9 @@ def render_text(bench: BenchResult) -> str:
     lines += [f"Not measured: {entry.point.name} on {device}: {result.reason}"
               for entry in bench.points for device, result in entry.results.items()
               if not result.measured]
+    lines += [unstable_line(f"{entry.point.name} on {device}", result.half_medians)
+              for entry in bench.points for device, result in entry.results.items()
+              if result.unstable]
     lines.append(f"({bench.elapsed_s:.1f} s of a {bench.budget_s:g} s budget; medians of up to "
                  f"{MAX_STEPS} steps after {WARMUP_STEPS} warm-up steps; FLOPs counted by torch's "
                  f"FlopCounterMode)")
@@ -184,6 +193,8 @@ def _point_dict(entry: PointResult) -> dict:
             "speedup_vs_cpu": result.speedup,
             "speedup_estimated": result.speedup_estimated,
             "predicted_step_s": result.predicted_step_s,
+            "half_medians_s": result.half_medians,
+            "unstable": result.unstable,
             "step_times_s": result.step_times_s,
         } for device, result in entry.results.items()},
     }

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import json
 import statistics
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from devlint.bench.report import TRANSFER_BOUND, byte_size, seconds
-from devlint.bench.sweep import COPIES_PER_STEP, PCIE_ASSUMPTION, estimated_copy_s
+from devlint.bench.report import TRANSFER_BOUND, byte_size, seconds, unstable_line
+from devlint.bench.sweep import (
+    COPIES_PER_STEP, PCIE_ASSUMPTION, disagree, estimated_copy_s, half_medians,
+)
 from devlint.lint.report.columns import aligned
-from devlint.verify.runner import DeviceRun, VerifyOptions, describe_status, run_all
-from devlint.verify.session import DeviceSummary, check_usage
-from devlint.verify.spec import CPU, CUDA, CUDA_SIM
+from devlint.verify.runner import DeviceRun, VerifyOptions, describe_status, launcher_for, run_all
+from devlint.verify.session import DeviceSummary, check_usage, resolve_target
+from devlint.verify.spec import CPU, CUDA, CUDA_SIM, DEVICE_LABELS
 
 
 @dataclass
@@ -33,6 +36,16 @@ class ScriptBench:
 
     def summary(self, device: str) -> Optional[DeviceSummary]:
         return next((s for s in self.timed if s.run.device == device), None)
+
+    @property
+    def runs(self) -> list[DeviceSummary]:
+        return self.timed + ([self.simulated] if self.simulated is not None else [])
+
+    @property
+    def crashed(self) -> list[DeviceSummary]:
+        """The runs that did not get to their end: on the simulated device too, where a crash
+        is the crash the script would have on a GPU."""
+        return [s for s in self.runs if not s.run.ran]
 
     @property
     def _copy_steps(self) -> list[dict]:
@@ -63,10 +76,16 @@ class ScriptBench:
 def bench_script(script: Path, args: list[str], devices: list[str], budget_s: float,
                  max_steps: int, progress: Callable[[str], None]) -> ScriptBench:
     plan = list(devices) + ([CUDA_SIM] if CUDA not in devices and CUDA_SIM not in devices else [])
+    # one run at a time (the timings are the point), and the whole data: steps are timed, not
+    # epochs checked
     options = VerifyOptions(script=script, args=args, devices=plan, max_steps=max_steps,
-                            timeout=max(budget_s / len(plan), 1.0))
+                            max_batches=0, max_epochs=0, timeout=max(budget_s / len(plan), 1.0),
+                            parallel=False, coverage=False)
     check_usage(options)
-    runs: list[DeviceRun] = run_all(options, script.resolve(), progress)
+    with launcher_for(options) as launcher, tempfile.TemporaryDirectory(
+            prefix="devlint-bench-") as tmp:
+        target, _ = resolve_target(options, Path(tmp))
+        runs: list[DeviceRun] = run_all(options, target, progress, launcher)
     result = ScriptBench(script)
     for run in runs:
         if run.device == CUDA_SIM:
@@ -101,8 +120,13 @@ def _vs_cpu(bench: ScriptBench) -> str:
 
 
 def verdict_lines(bench: ScriptBench) -> list[str]:
-    failed = [s for s in bench.timed if not s.run.ran]
-    lines = [f"{s.run.device}: {describe_status(s.run)}" for s in failed]
+    lines = [f"{DEVICE_LABELS.get(s.run.device, s.run.device)}: {describe_status(s.run)}"
+             + (" (it would crash on a GPU: devlint verify says where)"
+                if s.run.device == CUDA_SIM else "") for s in bench.crashed]
+    for summary in bench.timed:
+        medians = half_medians([step["time_s"] for step in summary.measured_steps])
+        if disagree(medians):
+            lines.append(unstable_line(f"the step on {summary.run.device}", medians))
     cpu = bench.summary(CPU)
     if not bench.accelerated:
         lines.append("No accelerator: torch sees no CUDA device on this machine, so only the CPU "
@@ -142,9 +166,53 @@ def render_json(bench: ScriptBench) -> str:
             "transfer_share": s.transfer_share,
             "step_times_s": [step["time_s"] for step in s.run.steps],
         } for s in bench.timed},
+        "crashed": [s.run.device for s in bench.crashed],
         "batch_bytes_per_step": bench.batch_bytes_per_step,
         "speedup_vs_cpu": bench.speedup(),
         "estimated_batch_transfer_s": None if bench.accelerated else bench.estimated_transfer_s,
         "transfer_estimate_assumption": PCIE_ASSUMPTION,
         "verdict": verdict_lines(bench),
     }, indent=2) + "\n"
+
+
+def write_plot(bench: ScriptBench, path: str) -> None:
+    """The bench chart of one script: each device's step times over the run, and its median
+    step split into compute and batch copies (on a machine without a GPU, the copies a GPU step
+    would add, estimated at PCIe speed from the bytes the simulated run moved)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (curves, bars) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for summary in bench.timed:
+        times = [step["time_s"] * 1000 for step in summary.measured_steps]
+        if times:
+            curves.plot(range(2, len(times) + 2), times, label=summary.run.device)
+    curves.set_yscale("log")
+    curves.set_xlabel("optimizer step")
+    curves.set_ylabel("step time (ms)")
+    curves.set_title("step time over the run")
+    curves.legend()
+    labels, compute, copies = [], [], []
+    for summary in bench.timed:
+        if summary.median_step_s is None:
+            continue
+        copy = summary.median_part("batch_time_s") if summary.run.device == CUDA else 0.0
+        labels.append(summary.run.device)
+        compute.append(max(summary.median_step_s - copy, 0.0) * 1000)
+        copies.append(copy * 1000)
+    estimate = bench.estimated_transfer_s
+    if not bench.accelerated and estimate is not None and compute:
+        labels.append("GPU copies\n(estimate)")
+        compute.append(0.0)
+        copies.append(estimate * 1000)
+    bars.bar(labels, compute, label="compute")
+    bars.bar(labels, copies, bottom=compute, label="batch copy", hatch="//")
+    bars.set_ylabel("median ms per step")
+    bars.set_title("where a step's time goes")
+    bars.legend()
+    fig.suptitle(f"devlint bench {bench.script}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

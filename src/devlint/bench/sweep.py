@@ -65,6 +65,33 @@ class DeviceResult:
     def measured(self) -> bool:
         return self.status == "measured"
 
+    @property
+    def half_medians(self) -> Optional[tuple[float, float]]:
+        """Medians of the first and the second half of the steps: one point measured twice."""
+        return half_medians(self.step_times_s)
+
+    @property
+    def unstable(self) -> bool:
+        return disagree(self.half_medians)
+
+
+# Two medians of one point further apart than this were measured on a busy machine (another
+# job took the cores for part of the run): one point once read 128 ms, and 0.95 ms next time.
+UNSTABLE_RATIO = 2.0
+
+
+def half_medians(times: list[float]) -> Optional[tuple[float, float]]:
+    if len(times) < 4:
+        return None
+    middle = len(times) // 2
+    return statistics.median(times[:middle]), statistics.median(times[middle:])
+
+
+def disagree(medians: Optional[tuple[float, float]]) -> bool:
+    if medians is None or min(medians) <= 0:
+        return False
+    return max(medians) / min(medians) > UNSTABLE_RATIO
+
 
 @dataclass
 class PointResult:

@@ -76,7 +76,7 @@ def _bench_sweep(args: argparse.Namespace, progress) -> int:
 
 
 def _bench_script(args: argparse.Namespace, script_args: list[str], progress) -> int:
-    from devlint.bench.script import bench_script, render_json, render_text
+    from devlint.bench.script import bench_script, render_json, render_text, write_plot
     from devlint.verify.session import VerifyUsageError, cuda_present
     from devlint.verify.spec import CPU, CUDA, parse_devices
 
@@ -98,13 +98,7 @@ def _bench_script(args: argparse.Namespace, script_args: list[str], progress) ->
         return EXIT_ERROR
     sys.stdout.write(render_json(result) if args.json else render_text(result))
 
-    def plot() -> None:
-        from devlint.verify.report import write_plot
-        from devlint.verify.runner import VerifyOptions
-        from devlint.verify.session import Verification
-
-        write_plot(Verification(VerifyOptions(Path(args.script)), devices=result.timed), args.plot)
-
-    if write_plot_or_fail(args.plot, plot, progress.line) != EXIT_CLEAN:
+    if write_plot_or_fail(args.plot, lambda: write_plot(result, args.plot),
+                          progress.line) != EXIT_CLEAN:
         return EXIT_ERROR
-    return EXIT_CLEAN if all(s.run.ran for s in result.timed) else EXIT_FINDINGS
+    return EXIT_FINDINGS if result.crashed else EXIT_CLEAN

@@ -2,22 +2,39 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 from pathlib import Path
+from typing import Iterator
 
-from devlint.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, error, write_plot_or_fail
+from devlint.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_INTERRUPTED, error, write_plot_or_fail
 
 
 def add_verify_parser(sub) -> None:
     verify = sub.add_parser(
         "verify", help="run a training script on every device and compare the losses",
-        usage="devlint verify SCRIPT [options] [-- SCRIPT_ARGS...]",
+        usage="devlint verify (SCRIPT | -m MODULE) [options] [-- SCRIPT_ARGS...]",
+        description="Exit status: 0 every device ran, matched and checked placement; 1 a run "
+                    "failed or diverged; 2 usage or internal error; 3 every run passed but an "
+                    "accelerator run placed nothing on its device (placement not checked); "
+                    "130/143/129 stopped by Ctrl-C/SIGTERM/SIGHUP.",
     )
-    verify.add_argument("script", help="the training script, run as `python SCRIPT ARGS` would")
+    verify.add_argument("script", nargs="?",
+                        help="the training script (or notebook), run as `python SCRIPT ARGS` would")
+    verify.add_argument("-m", dest="module", metavar="MODULE",
+                        help="run a module as `python -m MODULE ARGS` would")
     verify.add_argument("--devices", help="comma-separated: cpu, cuda, cuda-sim "
                         "(default: cpu plus cuda when a GPU is present, else cuda-sim)")
+    verify.add_argument("--max-batches", type=int, default=8, metavar="K",
+                        help="each DataLoader yields at most K batches per epoch (default 8; "
+                             "0: no cap)")
+    verify.add_argument("--max-epochs", type=int, default=2, metavar="E",
+                        help="stop when a DataLoader would start epoch E+1 (default 2; 0: no cap)")
     verify.add_argument("--max-steps", type=int, default=50,
-                        help="stop the script after N optimizer steps (default 50)")
+                        help="stop after N optimizer steps, or N backward() calls in a loop "
+                             "without an optimizer (default 50)")
     verify.add_argument("--timeout", type=float, default=600.0,
                         help="seconds per device before the run is killed (default 600)")
     verify.add_argument("--seed", type=int, default=0, help="seed for random, numpy, torch")
@@ -29,6 +46,11 @@ def add_verify_parser(sub) -> None:
     verify.add_argument("--plot", metavar="PATH.png", help="write loss curves and step times")
     verify.add_argument("--show-output", action="store_true",
                         help="let the script's own output through (captured by default)")
+    verify.add_argument("--keep-outputs", metavar="DIR",
+                        help="keep the files each run wrote, in DIR/DEVICE/ (runs work in "
+                             "scratch directories that are deleted otherwise)")
+    verify.add_argument("--sequential", action="store_true",
+                        help="run the devices one after the other even when cores allow more")
     verify.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
 
 
@@ -43,9 +65,12 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
         error(f"--devices: {exc}")
         return EXIT_ERROR
     options = VerifyOptions(
-        script=Path(args.script), args=script_args, devices=devices, max_steps=args.max_steps,
-        timeout=args.timeout, seed=args.seed, strict=args.strict, fix=args.fix,
-        show_output=args.show_output,
+        script=Path(args.script) if args.script else None, module=args.module or "",
+        args=script_args, devices=devices, max_steps=args.max_steps,
+        max_batches=args.max_batches, max_epochs=args.max_epochs, timeout=args.timeout,
+        seed=args.seed, strict=args.strict, fix=args.fix, show_output=args.show_output,
+        keep_outputs=Path(args.keep_outputs) if args.keep_outputs else None,
+        parallel=False if args.sequential else None,
     )
 
     def progress(line: str) -> None:
@@ -53,16 +78,49 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
             print(f"devlint verify: {line}", file=sys.stderr, flush=True)
 
     try:
-        result = verify(options, progress)
+        with stopped_by_signals():
+            result = verify(options, progress)
     except VerifyUsageError as exc:
         error(str(exc))
         return EXIT_ERROR
     except KeyboardInterrupt:
         error("interrupted; the script's processes were stopped")
         return EXIT_INTERRUPTED
+    except Terminated as exc:
+        error(f"stopped by {signal.Signals(exc.signum).name}; the script's processes were stopped")
+        return 128 + exc.signum
     from devlint.verify.report import render_json, render_text, write_plot
 
     sys.stdout.write(render_json(result) if args.json else render_text(result))
     if write_plot_or_fail(args.plot, lambda: write_plot(result, args.plot), progress) != EXIT_CLEAN:
         return EXIT_ERROR
-    return EXIT_CLEAN if result.ok else EXIT_FINDINGS
+    return result.exit_code
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP (a CI cancel, `timeout`, a closed terminal): unwinds like Ctrl-C, so
+    the runs are stopped on the way out."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread; the launcher still dies with us
+        return
+    signals = (signal.SIGTERM, signal.SIGHUP)
+
+    def stop(signum, frame):
+        for sig in signals:  # a second signal must not interrupt the clean-up
+            signal.signal(sig, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

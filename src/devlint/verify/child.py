@@ -1,93 +1,275 @@
-"""The child process: run the user's script as `python SCRIPT ARGS` would, on one device.
+"""The child process: run the user's script as `python SCRIPT ARGS` would, on one device, in its
+own view of the file system (sandbox.py).
 
-    python -m devlint.verify.child SPEC.json
+    python -m devlint.verify.child SPEC.json     (or forked by the launcher, which calls main)
 
-Writes its results to `spec.result_path` and ends with `os._exit`: the interpreter's teardown
+The result goes to `spec.result_path` as JSON (stdout and stderr belong to the script), written
+once by `Outcome.finish` whichever way the run ends: the script returned, raised or called
+sys.exit, a cap stopped it, it called os._exit, the parent sent SIGTERM (a timeout), or the
+script swallowed the stop. `finish` ends the process with os._exit: the interpreter's teardown
 after torch costs up to a second and can hang on DataLoader workers.
 """
 from __future__ import annotations
 
+import ast
 import builtins
+import faulthandler
 import json
+import linecache
 import os
 import random
+import runpy
+import signal
 import sys
 import time
 import traceback
 import types
 from pathlib import Path
+from typing import Optional
 
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM, ChildSpec
 
 MESSAGE_LIMIT = 4000
 DEVLINT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_real_exit = os._exit
 
 
 def main(argv: list[str]) -> None:
     spec = ChildSpec.read(argv[1])
-    started = time.perf_counter()
-    result: dict = {"device": spec.device, "status": "error", "steps": []}
+    outcome = Outcome(spec)
+    signal.signal(signal.SIGTERM, outcome.on_term)
     try:
-        result.update(run(spec))
+        outcome.result.update(run(spec, outcome))
     except BaseException as exc:  # a failure of devlint itself, not of the script
-        result.update(status="setup-error", error=describe_error(exc, spec))
-    result["wall_s"] = time.perf_counter() - started
-    Path(spec.result_path).write_text(json.dumps(result), encoding="utf-8")
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:
-            pass
-    os._exit(0)
+        outcome.result.update(status="setup-error", error=describe_error(exc, spec, outcome))
+    outcome.finish()
 
 
-def run(spec: ChildSpec) -> dict:
+class Outcome:
+    """What the run reports, and the one way it ends."""
+
+    def __init__(self, spec: ChildSpec):
+        self.spec = spec
+        self.pid = os.getpid()
+        self.started = time.perf_counter()
+        self.result: dict = {"device": spec.device, "status": "error", "steps": []}
+        self.parts: list = []  # objects with report() -> dict, read at the end
+        self.view = None
+        self.exec_path = spec.path
+        self.finished = False
+
+    # -- the ways a run ends besides returning ------------------------------------------------
+    def on_term(self, signum, frame) -> None:
+        if os.getpid() != self.pid:  # a forked worker of the script inherited the handler
+            _real_exit(1)
+        self.finish(status="terminated")
+
+    def script_exit(self, code: int = 0) -> None:
+        """os._exit in the script: report its steps before the process goes."""
+        if os.getpid() != self.pid:  # DataLoader workers end with os._exit too
+            _real_exit(code)
+        self.finish(status="completed" if code == 0 else "exited", exit_code=code)
+
+    def swallowed(self, stop) -> None:
+        """The script caught the stop and went on: end the run here, naming the handler."""
+        self.finish(status="stopped", stop={"reason": stop.reason, "swallowed_at": handler_site(
+            stop, self)})
+
+    # -- the end --------------------------------------------------------------------------------
+    def finish(self, **updates) -> None:
+        if self.finished or os.getpid() != self.pid:
+            return
+        self.finished = True
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        faulthandler.disable()
+        self.result.update(updates)
+        for part in self.parts:
+            try:
+                self.result.update(part.report())
+            except Exception as exc:  # a report that fails must not lose the others
+                self.result.setdefault("notes", []).append(f"devlint: {type(exc).__name__}: {exc}")
+        self.result["wall_s"] = time.perf_counter() - self.started
+        text = json.dumps(self.result)
+        if self.view is not None:  # paths as the user knows them
+            text = text.replace(json.dumps(self.view.root)[1:-1], "")
+        path = Path(self.spec.result_path)
+        partial = path.with_suffix(".partial")
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        _real_exit(0)
+
+    def original(self, path: str) -> str:
+        return self.view.original(path) if self.view is not None else path
+
+
+def run(spec: ChildSpec, outcome: Outcome) -> dict:
     try:
         import torch
     except ImportError as exc:
         return {"status": "setup-error", "error": {"type": "ImportError", "message": str(exc)}}
-    from devlint.verify.recorder import Recorder, StopRun
+    from devlint.verify.recorder import StopRun
 
+    source = enter_view(spec, outcome)
     seed_everything(spec.seed, torch)
-    if spec.device == CPU:
-        hide_accelerators(torch)
-    elif spec.device == CUDA_SIM:
-        from devlint.verify import shadow
-
-        shadow.install(user_root=spec.user_root)
-    if spec.strict:
-        make_deterministic(torch)
-    real_gpu = spec.device == CUDA and torch.cuda.is_available()
-    recorder = Recorder(spec.max_steps, use_cuda_events=real_gpu)
-    recorder.install(watch_device_rng=real_gpu)
-    info: dict = {"torch_version": torch.__version__, "device_name": device_name(spec, torch)}
+    if spec.threads:
+        torch.set_num_threads(spec.threads)
+    setup = DeviceSetup(spec, torch, outcome.view)
+    outcome.parts.append(setup)
+    stopper = instrument(spec, outcome, torch, setup)
+    code = compile(source, outcome.exec_path, "exec", dont_inherit=True)
+    coverage = Coverage(code, outcome.exec_path) if spec.coverage else None
+    if coverage is not None:
+        outcome.parts.append(coverage)
+        coverage.lines.start()
+    info: dict = {"torch_version": torch.__version__, "device_name": setup.device_name()}
     try:
-        exec_script(spec)
+        exec_script(spec, code, outcome, source)
         info.update(status="completed")
-    except StopRun:
-        info.update(status="stopped")
+    except StopRun as stop:
+        info.update(status="stopped", stop={"reason": stop.reason})
     except SystemExit as exc:
-        code = exc.code
-        info.update(status="completed" if code in (None, 0) else "exited",
-                    exit_code=code if isinstance(code, int) else str(code))
+        code_ = exc.code
+        info.update(status="completed" if code_ in (None, 0) else "exited",
+                    exit_code=code_ if isinstance(code_, int) else str(code_))
     except BaseException as exc:
-        info.update(status="error", error=describe_error(exc, spec))
-    recorder.uninstall()
-    info.update(recorder.finish())
+        info.update(status="error", error=describe_error(exc, spec, outcome))
+    finally:
+        stopper.caught = True  # the stop reached us: nothing swallowed it
+        if coverage is not None:
+            coverage.lines.stop()
     return info
 
 
-def exec_script(spec: ChildSpec) -> None:
-    """`python SCRIPT ARGS`: argv, sys.path[0], a fresh `__main__`; under --fix the code
-    comes from the fixed copy while `__file__` stays the user's path."""
-    script = os.path.abspath(spec.script)
-    code = compile(Path(spec.exec_path).read_bytes(), spec.exec_path, "exec", dont_inherit=True)
+def enter_view(spec: ChildSpec, outcome: Outcome) -> bytes:
+    """The run's environment and its sandboxed working directory; returns the code to run,
+    placed in the view where `__file__` will point."""
+    from devlint.verify.sandbox import View
+
+    if spec.env:  # the environment of this verification (a warm launcher started earlier)
+        os.environ.clear()
+        os.environ.update(spec.env)
+    sys.dont_write_bytecode = True  # the user's __pycache__ is part of their tree
+    view = outcome.view = View(spec.view_root)
+    here = view.enter(spec.cwd)
+    source = Path(spec.source_path or spec.path).read_bytes()
+    outcome.exec_path = view.of(spec.path) if spec.notebook else view.place(spec.path, source)
+    os.chdir(here)
+    return source
+
+
+def instrument(spec: ChildSpec, outcome: Outcome, torch, setup: "DeviceSetup"):
+    """Steps, loader caps, the write guard, the hang stack and os._exit: the hooks between
+    the script and its end. Returns the Stopper they share."""
+    from devlint.verify.caps import LoaderCaps
+    from devlint.verify.recorder import Recorder, Stopper
+    from devlint.verify.sandbox import guard_torch_save, install_guard
+
+    stopper = Stopper()
+    stopper.on_swallowed = outcome.swallowed
+    recorder = Recorder(spec.max_steps, use_cuda_events=setup.real_gpu, stopper=stopper)
+    recorder.install(watch_device_rng=setup.real_gpu)
+    caps = LoaderCaps(spec.max_batches, spec.max_epochs, stopper)
+    caps.install()
+    outcome.parts += [recorder, caps]
+    install_guard(outcome.view)
+    guard_torch_save(outcome.view, torch)
+    hang = open(spec.hang_path, "w")  # the parent's SIGUSR1 before a timeout's SIGTERM
+    faulthandler.register(signal.SIGUSR1, file=hang, all_threads=True)
+    os._exit = outcome.script_exit
+    return stopper
+
+
+class DeviceSetup:
+    """The device this run pretends to have (or hides), and what the script did with it."""
+
+    def __init__(self, spec: ChildSpec, torch, view):
+        self.spec, self.torch, self.view = spec, torch, view
+        self.real_gpu = spec.device == CUDA and torch.cuda.is_available()
+        self.shadow = None
+        if spec.device == CPU:
+            hide_accelerators(torch)
+        elif spec.device == CUDA_SIM:
+            from devlint.verify import shadow
+
+            self.shadow = shadow.install(user_root=view.of(spec.user_root))
+        if spec.strict:
+            make_deterministic(torch)
+        from devlint.verify import distributed
+
+        self.notes: list[str] = []
+        distributed.single_rank_without_network(torch, self.shadow is not None, self.notes)
+
+    def device_name(self) -> str:
+        if self.real_gpu:
+            return self.torch.cuda.get_device_name(0)
+        return "simulated on CPU" if self.shadow is not None else "cpu"
+
+    def report(self) -> dict:
+        if self.spec.device == CPU:
+            return {"notes": self.notes}
+        if self.shadow is not None:
+            from devlint.verify import shadow
+
+            # files in the view are deleted with it, unless they are kept
+            keep = self.spec.keep_outputs
+            portable = shadow.make_saved_files_portable(lambda p: keep or not self.view.holds(p))
+            return {"accelerator": shadow.usage(), "notes": shadow.notes() + self.notes,
+                    "converted": portable}
+        used = self.real_gpu and self.torch.cuda.max_memory_allocated() > 0
+        return {"accelerator": {"used": used, "type": "cuda"}, "notes": self.notes}
+
+
+class Coverage:
+    def __init__(self, code: types.CodeType, filename: str):
+        from devlint.verify.coverage import LineCoverage
+
+        self.code = code
+        self.lines = LineCoverage(filename)
+
+    def report(self) -> dict:
+        self.lines.stop()
+        executable, never = self.lines.never_run(self.code)
+        return {"coverage": {"executable": executable, "never_run": never}}
+
+
+def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source: bytes) -> None:
+    """`python SCRIPT ARGS` (or `python -m MODULE ARGS`): argv, sys.path[0], a fresh __main__.
+    Paths are the view's, so writes relative to __file__ stay in the sandbox too."""
+    path = outcome.exec_path
+    here = os.getcwd()
+    sys.argv = [_argv0(spec, outcome), *spec.args]
+    if spec.module:
+        sys.path[0] = here  # as `python -m` puts the working directory first
+        runpy.run_module(spec.module, run_name="__main__", alter_sys=True)
+        return
+    sys.path[0] = os.path.dirname(path)
     main_module = types.ModuleType("__main__")
-    main_module.__dict__.update(__file__=script, __builtins__=builtins, __cached__=None)
-    sys.argv = [spec.script, *spec.args]
-    sys.path[0] = os.path.dirname(script)
+    main_module.__dict__.update(__builtins__=builtins, __cached__=None)
+    if spec.notebook:
+        # a kernel has no __file__, and gives every cell `display`
+        text = source.decode("utf-8", "replace")
+        linecache.cache[path] = (len(text), None, text.splitlines(True), path)
+        main_module.__dict__["display"] = _display
+    else:
+        main_module.__dict__["__file__"] = path
     sys.modules["__main__"] = main_module
     exec(code, main_module.__dict__)
+
+
+def _argv0(spec: ChildSpec, outcome: Outcome) -> str:
+    if os.path.isabs(spec.script) and outcome.view is not None:
+        return outcome.view.of(spec.script)
+    return spec.script
+
+
+def _display(*objects, **kwargs) -> None:
+    for obj in objects:
+        print(repr(obj))
 
 
 def seed_everything(seed: int, torch) -> None:
@@ -133,6 +315,8 @@ def hide_accelerators(torch) -> None:
     torch.cuda.device_count = cuda_device_count
     torch.cuda.is_current_stream_capturing = cuda_is_capturing
     torch.backends.mps.is_available = mps_is_available
+    if hasattr(torch, "mps"):
+        torch.mps.is_available = mps_is_available
     if hasattr(torch, "xpu"):
         torch.xpu.is_available = xpu_is_available
     accelerator = getattr(torch, "accelerator", None)
@@ -150,16 +334,8 @@ def make_deterministic(torch) -> None:
     torch.use_deterministic_algorithms(True, warn_only=True)
 
 
-def device_name(spec: ChildSpec, torch) -> str:
-    if spec.device == CUDA and torch.cuda.is_available():
-        return torch.cuda.get_device_name(0)
-    if spec.device == CUDA_SIM:
-        return "simulated on CPU"
-    return "cpu"
-
-
-def describe_error(exc: BaseException, spec: ChildSpec) -> dict:
-    frames = user_frames(traceback.extract_tb(exc.__traceback__), spec)
+def describe_error(exc: BaseException, spec: ChildSpec, outcome: Outcome) -> dict:
+    frames = user_frames(traceback.extract_tb(exc.__traceback__), spec, outcome)
     message = str(exc)
     return {
         "type": type(exc).__name__,
@@ -167,11 +343,18 @@ def describe_error(exc: BaseException, spec: ChildSpec) -> dict:
         "frame": frames[0] if frames else None,
         "user_frames": frames[:20],
         "cpu_origin": getattr(exc, "devlint_cpu_origin", None),
+        "compiler": _raised_by_the_compiler(exc),
         "traceback": "".join(traceback.format_exception(exc))[-MESSAGE_LIMIT:],
     }
 
 
-def user_frames(frames, spec: ChildSpec) -> list[dict]:
+def _raised_by_the_compiler(exc: BaseException) -> bool:
+    """torch.compile's own failures (dynamo, inductor), not the script's errors it re-raises."""
+    module = type(exc).__module__ or ""
+    return module.startswith(("torch._dynamo", "torch._inductor"))
+
+
+def user_frames(frames, spec: ChildSpec, outcome: Outcome) -> list[dict]:
     """The traceback's frames in the user's own files, innermost first."""
     return [
         {
@@ -182,21 +365,63 @@ def user_frames(frames, spec: ChildSpec) -> list[dict]:
             "function": frame.name,
             "code": frame.line,
         }
-        for frame in reversed(frames) if is_user_file(frame.filename, spec)
+        for frame in reversed(frames) if is_user_file(frame.filename, spec, outcome)
     ]
 
 
-def is_user_file(filename: str, spec: ChildSpec) -> bool:
-    """The script itself, or a module beside it that is not an installed package."""
-    if filename == spec.exec_path:
+def is_user_file(filename: str, spec: ChildSpec, outcome: Outcome) -> bool:
+    """The script itself, or a module beside it that is not an installed package; never
+    `<frozen os>`, `<string>` and the like, which only look like paths under the root."""
+    if filename == outcome.exec_path:
         return True
+    if filename.startswith("<"):
+        return False
+    root = outcome.view.of(spec.user_root) if outcome.view is not None else spec.user_root
     path = os.path.abspath(filename)
-    if not spec.user_root or not path.startswith(spec.user_root.rstrip(os.sep) + os.sep):
+    if not root or not path.startswith(root.rstrip(os.sep) + os.sep):
         return False
     if path.startswith(DEVLINT_DIR):
         return False
     parts = Path(path).parts
     return not any(p in ("site-packages", "dist-packages") or p.startswith(".venv") for p in parts)
+
+
+def handler_site(stop, outcome: Outcome) -> Optional[dict]:
+    """Where the stop was caught: the frame at the head of its traceback, and in it the
+    `except:` / `except BaseException:` clause of the innermost try around that line."""
+    tb = stop.__traceback__
+    if tb is None:
+        return None
+    path, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+    handler = _handler_line("".join(linecache.getlines(path)), line)
+    line = handler or line
+    code = linecache.getline(path, line).split("#")[0].strip()  # the clause, not its comment
+    return {"path": outcome.original(path), "line": line, "function": tb.tb_frame.f_code.co_name,
+            "code": code}
+
+
+def _handler_line(source: str, line: int) -> Optional[int]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    best = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try) or not node.body:
+            continue
+        if not node.body[0].lineno <= line <= (node.body[-1].end_lineno or line):
+            continue
+        for handler in node.handlers:
+            if _catches_base_exception(handler.type) and (best is None or node.lineno > best[0]):
+                best = (node.lineno, handler.lineno)
+    return best[1] if best else None
+
+
+def _catches_base_exception(kind) -> bool:
+    if kind is None:
+        return True
+    names = kind.elts if isinstance(kind, ast.Tuple) else [kind]
+    return any(isinstance(n, ast.Name) and n.id == "BaseException" for n in names)
 
 
 if __name__ == "__main__":

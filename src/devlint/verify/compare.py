@@ -24,6 +24,11 @@ class Tolerance:
 
 DEFAULT = Tolerance()
 STRICT = Tolerance(early_rtol=1e-5, early_atol=1e-7, window_rtol=1e-3)
+# One run in float16 autocast, the other in float32 (a GPU's AMP against the CPU). The AMP
+# examples differ by ~5e-5 per step; float16's epsilon is ~1e-3 and a wide matmul accumulates
+# several, so 1e-2 per step is the gap; --strict cannot tighten below it. A missing zero_grad
+# or shuffled labels still pass 1e-2 within 3 steps.
+MIXED_PRECISION = Tolerance(early_rtol=1e-2, early_atol=1e-4, window_rtol=5e-2)
 
 
 @dataclass
@@ -42,7 +47,10 @@ class Comparison:
 def compare_losses(base: Sequence[Optional[float]], other: Sequence[Optional[float]],
                    tolerance: Tolerance = DEFAULT, device_rng: bool = False,
                    mixed_precision: bool = False) -> Comparison:
-    """`base` is the CPU run's per-step loss, `other` a device's."""
+    """`base` is the CPU run's per-step loss, `other` a device's. With mixed precision on one
+    side no tolerance is tighter than the precision gap (--strict included)."""
+    if mixed_precision:
+        tolerance = MIXED_PRECISION
     if len(base) != len(other):
         return Comparison(FAILED, f"different step counts: {len(base)} on cpu, {len(other)} here")
     if not base:
@@ -59,17 +67,17 @@ def compare_losses(base: Sequence[Optional[float]], other: Sequence[Optional[flo
     onset = {f"{t:g}": next((i for i, d in diffs if d > t), None) for t in tolerance.onsets}
     if all(a == b for _, a, b in finite):
         return Comparison(IDENTICAL, "bit-identical losses", 0.0, None, onset)
-    bad = _first_bad_step(finite, tolerance, loose=mixed_precision)
+    bad = _first_bad_step(finite, tolerance)
     if bad is None:
-        return Comparison(MATCH, "", max_rel, None, onset)
+        reason = ("mixed precision ran on one device only: within its expected gap "
+                  f"(rtol {tolerance.early_rtol:g})") if mixed_precision else ""
+        return Comparison(MATCH, reason, max_rel, None, onset)
     if device_rng:
         return Comparison(NOT_COMPARABLE, "random ops drew from the GPU's generator (dropout or "
                           "device-side randn): its losses cannot match the CPU's step for step",
                           max_rel, bad, onset)
-    if mixed_precision:
-        return Comparison(NOT_COMPARABLE, "mixed precision ran on one device only: differences of "
-                          "this size are expected", max_rel, bad, onset)
-    return Comparison(DIVERGED, f"losses part at step {bad}", max_rel, bad, onset)
+    gap = " beyond the mixed-precision gap" if mixed_precision else ""
+    return Comparison(DIVERGED, f"losses part at step {bad}{gap}", max_rel, bad, onset)
 
 
 def _rel(a: float, b: float) -> float:
@@ -86,15 +94,12 @@ def _one_sided_non_finite(pairs):
     return None
 
 
-def _first_bad_step(finite, tol: Tolerance, loose: bool) -> Optional[int]:
-    """Per step for the first `early_steps`, then 10-step means; with `loose` (mixed
-    precision on one side) only the means."""
-    if not loose:
-        for i, a, b in finite[: tol.early_steps]:
-            if abs(a - b) > tol.early_atol + tol.early_rtol * abs(a):
-                return i
-    start = 0 if loose else tol.early_steps
-    rest = finite[start:]
+def _first_bad_step(finite, tol: Tolerance) -> Optional[int]:
+    """Per step for the first `early_steps`, then 10-step means."""
+    for i, a, b in finite[: tol.early_steps]:
+        if abs(a - b) > tol.early_atol + tol.early_rtol * abs(a):
+            return i
+    rest = finite[tol.early_steps:]
     for w in range(0, len(rest), tol.window):
         chunk = rest[w: w + tol.window]
         mean_a = sum(a for _, a, _ in chunk) / len(chunk)

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from devlint.lint.analyze import analyze_source
-from devlint.lint.parse import SourceError, decode_source
-from devlint.lint.findings import Finding
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the static engine (libcst, 0.5 s) loads only to explain a failure
+    from devlint.lint.findings import Finding
 
 DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER = (
     "device mismatch", "no CUDA device", "numpy on a device tensor", "other")
@@ -34,11 +35,13 @@ class Explanation:
     kind: str
     findings: list[Finding] = field(default_factory=list)
     how: str = ""  # where the explaining finding was found, in words
+    note: str = ""  # the cause in words when no finding explains it (the user's own choice)
 
     def to_dict(self) -> dict:
         return {
             "kind": self.kind,
             "how": self.how,
+            "note": self.note,
             "findings": [f.to_dict() for f in self.findings],
         }
 
@@ -64,14 +67,16 @@ def classify(error_type: str, message: str) -> str:
     return OTHER
 
 
-def explain(error: dict) -> Explanation:
+def explain(error: dict, sources: Optional[dict[str, str]] = None) -> Explanation:
+    """`sources` gives the text of files that ran from elsewhere: a fixed copy under --fix,
+    a notebook's cells joined into one program."""
     kind = classify(error.get("type", ""), error.get("message", ""))
     codes = EXPLAINING_CODES.get(kind)
     frame = error.get("frame")
     if not codes or not frame:
         return Explanation(kind)
     frames = error.get("user_frames") or [frame]
-    sources = _Sources()  # the frames and the origin usually share one file: analyze it once
+    sources = _Sources(dict(sources or {}))  # frames and origin often share a file: once each
     for depth, outer in enumerate(frames):
         at_statement = _findings_at(sources.get(outer["path"]), outer["line"], codes)
         if at_statement:
@@ -93,7 +98,7 @@ def explain(error: dict) -> Explanation:
     return Explanation(kind)
 
 
-_Analysis = Optional[tuple[list[Finding], ast.AST]]
+_Analysis = Optional[tuple[list["Finding"], ast.AST]]
 
 
 def _findings_at(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> list[Finding]:
@@ -141,17 +146,22 @@ def _nearest_before(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> O
 @dataclass
 class _Sources:
     """Findings and syntax tree per file, read once for one explanation."""
+    texts: dict[str, str] = field(default_factory=dict)
     _by_path: dict[str, _Analysis] = field(default_factory=dict)
 
     def get(self, path: str) -> _Analysis:
         if path not in self._by_path:
-            self._by_path[path] = _analyze(path)
+            self._by_path[path] = _analyze(path, self.texts.get(path))
         return self._by_path[path]
 
 
-def _analyze(path: str) -> _Analysis:
+def _analyze(path: str, text: Optional[str] = None) -> _Analysis:
+    from devlint.lint.analyze import analyze_source
+    from devlint.lint.parse import SourceError, decode_source
+
     try:
-        text = decode_source(Path(path).read_bytes())
+        if text is None:
+            text = decode_source(Path(path).read_bytes())
         return analyze_source(text, path), ast.parse(text)
     except (OSError, SourceError, SyntaxError, ValueError):
         return None

@@ -18,8 +18,32 @@ import torch
 
 
 class StopRun(BaseException):
-    """Ends the script after --max-steps steps. Not an Exception: `except Exception` in the
-    user's loop must not swallow it."""
+    """Ends the script at a cap (--max-steps, --max-epochs). Not an Exception: `except
+    Exception` in the user's loop must not swallow it."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason  # "steps" | "epochs"
+
+
+class Stopper:
+    """Raises StopRun, and notices when the script swallowed it (a bare `except:` or `except
+    BaseException:`): any hook that runs after the stop was raised calls `on_swallowed`,
+    which ends the run without unwinding (the child writes its result and exits)."""
+
+    def __init__(self) -> None:
+        self.raised: Optional[StopRun] = None
+        self.caught = False  # by the child itself: the normal end
+        self.on_swallowed: Callable[[StopRun], None] = lambda stop: None
+
+    def stop(self, reason: str) -> None:
+        self.check()
+        self.raised = StopRun(reason)
+        raise self.raised
+
+    def check(self) -> None:
+        if self.raised is not None and not self.caught:
+            self.on_swallowed(self.raised)
 
 
 @dataclass
@@ -41,6 +65,14 @@ class Tally:
         else:
             self.batch_bytes += nbytes
             self.batch_time += seconds
+
+    def merge(self, other: "Tally") -> None:
+        self.batch_bytes += other.batch_bytes
+        self.batch_time += other.batch_time
+        self.model_bytes += other.model_bytes
+        self.model_time += other.model_time
+        self.copies += other.copies
+        self.pending += other.pending
 
     def resolve_events(self) -> None:
         for start, end, is_model in self.pending:
@@ -81,10 +113,18 @@ class Clock:
 
 
 class Recorder:
-    def __init__(self, max_steps: int, use_cuda_events: bool = False):
+    """Steps are optimizer steps. Until the first one, every backward() closes a provisional
+    step: a loop that updates its parameters by hand never calls an optimizer, and is stopped
+    after --max-steps backward calls; the first optimizer step folds the provisional steps
+    into itself (gradient accumulation before it)."""
+
+    def __init__(self, max_steps: int, use_cuda_events: bool = False,
+                 stopper: Optional[Stopper] = None):
         self.max_steps = max_steps
+        self.stopper = stopper or Stopper()
         self.clock = Clock(use_cuda_events)
         self.steps: list[Step] = []
+        self.backward_steps: list[Step] = []
         self.setup = Tally()  # copies before the first step: usually the model's one move
         self.tally = self.setup
         self.pending_losses: list = []
@@ -132,14 +172,44 @@ class Recorder:
         self.end_step()
 
     def end_step(self) -> None:
+        self.stopper.check()
+        step = self._close_step()
+        if not self.steps and self.backward_steps:
+            step = self._fold(self.backward_steps + [step])
+            self.backward_steps = []
+        self.steps.append(step)
+        if len(self.steps) >= self.max_steps:
+            self.stopper.stop("steps")
+
+    def _close_step(self) -> Step:
         now = time.perf_counter()
         step = Step(self.pending_losses, now - self.last_boundary, self.tally, self.clock.event())
-        self.steps.append(step)
         self.pending_losses = []
         self.tally = Tally()
         self.last_boundary = time.perf_counter()
-        if len(self.steps) >= self.max_steps:
-            raise StopRun()
+        return step
+
+    @staticmethod
+    def _fold(steps: list[Step]) -> Step:
+        first = steps[0]
+        for later in steps[1:]:
+            first.losses += later.losses
+            first.wall += later.wall
+            first.tally.merge(later.tally)
+        first.event = steps[-1].event
+        return first
+
+    def backward_done(self) -> None:
+        """A backward() returned: before any optimizer step, it closes a provisional step."""
+        if self.steps or self.backward_depth > 1:
+            return
+        self.backward_steps.append(self._close_step())
+        if len(self.backward_steps) >= self.max_steps:
+            self.stopper.stop("steps")
+
+    @property
+    def step_kind(self) -> str:
+        return "backward" if not self.steps and self.backward_steps else "optimizer"
 
     def record_loss(self, tensor) -> None:
         if self.backward_depth > 1 or not isinstance(tensor, torch.Tensor):
@@ -200,11 +270,14 @@ class Recorder:
 
         @functools.wraps(original)
         def backward(tensors, *args, **kwargs):
+            recorder.stopper.check()
             recorder.backward_depth += 1
             try:
                 for tensor in tensors if isinstance(tensors, (list, tuple)) else (tensors,):
                     recorder.record_loss(tensor)
-                return original(tensors, *args, **kwargs)
+                result = original(tensors, *args, **kwargs)
+                recorder.backward_done()
+                return result
             finally:
                 recorder.backward_depth -= 1
 
@@ -277,13 +350,16 @@ class Recorder:
         return random_op
 
     # -- results --------------------------------------------------------------------------
+    def report(self) -> dict:
+        return self.finish()
+
     def finish(self) -> dict:
         """Read every kept loss and event once, at the end (one synchronisation)."""
         if self.clock.use_cuda_events:
             torch.cuda.synchronize()
         previous = self.first_event
         steps = []
-        for step in self.steps:
+        for step in self.steps or self.backward_steps:
             step.tally.resolve_events()
             seconds = step.wall
             if step.event is not None and previous is not None:
@@ -299,6 +375,7 @@ class Recorder:
         return {
             "steps": steps,
             "setup": self.setup.as_dict(),
+            "step_kind": self.step_kind,
             "device_rng": self.device_rng,
             "mixed_precision": self.mixed_precision,
         }

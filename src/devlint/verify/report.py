@@ -4,31 +4,56 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict
+from pathlib import Path
 from typing import Optional
 
 from devlint.lint.report.columns import aligned
-from devlint.verify.runner import describe_status
-from devlint.verify.session import DeviceSummary, Verification
+from devlint.verify.coverage import ranges
+from devlint.verify.runner import describe_status, first_line
+from devlint.verify.session import EXIT_NOT_CHECKED, DeviceSummary, Verification
 from devlint.verify.spec import CPU, CUDA, DEVICE_LABELS, is_simulated
 
+DEVLINT_DIR = str(Path(__file__).resolve().parent.parent)
 SLOW_TRANSFER_SHARE = 0.3  # above this, copies rather than compute decide the step time
 CLEAR_SPEEDUP = 1.2
 
 
 def render_text(result: Verification) -> str:
-    lines = [f"devlint verify {result.options.script}"
+    lines = [f"devlint verify {result.options.target_name}"
              + (" (with devlint's fixes applied to a copy)" if result.options.fix else ""), ""]
     lines += _table(result)
     lines.append("")
+    lines += _run_notes(result)
+    common = result.common_failure()
+    if common is not None:
+        lines += _common_failure_lines(common, result)
     for summary in result.devices:
-        lines += _device_notes(summary, result)
+        lines += _device_notes(summary, result, common is not None)
     lines += _fix_notes(result)
     lines += speed_verdicts(result)
     lines.append("")
-    lines.append("verdict: " + ("OK: every device ran and the losses match" if result.ok
-                                 else "FAILED: " + _failure_summary(result)))
+    lines.append("verdict: " + verdict_line(result))
     return "\n".join(_squeeze_blank_lines(lines)) + "\n"
+
+
+def verdict_line(result: Verification) -> str:
+    if result.common_failure() is not None:
+        return "FAILED: fails on every device: not a device problem"
+    if not result.ok:
+        return "FAILED: " + _failure_summary(result)
+    if result.unchecked:
+        which = ", ".join(label(s.run.device) for s in result.unchecked)
+        return (f"NOT CHECKED: every device ran and the losses match, but placement was not "
+                f"checked on {which} (exit {EXIT_NOT_CHECKED})")
+    if any(s.placement == "checked" for s in result.devices):
+        return "OK: every device ran, the losses match and placement was checked"
+    return "OK: every device ran and the losses match"
+
+
+def label(device: str) -> str:
+    return DEVICE_LABELS.get(device, device)
 
 
 def _squeeze_blank_lines(lines: list[str]) -> list[str]:
@@ -37,23 +62,26 @@ def _squeeze_blank_lines(lines: list[str]) -> list[str]:
 
 def _table(result: Verification) -> list[str]:
     header = ("device", "status", "steps", "step (median)", "transfer", "final loss",
-              "max rel diff", "verdict")
+              "max rel diff", "placement", "verdict")
     rows = [header]
     for s in result.devices:
         rows.append((
-            DEVICE_LABELS.get(s.run.device, s.run.device),
+            label(s.run.device),
             s.run.status,
             str(len(s.run.steps)),
             _ms(s.median_step_s),
             _percent(s.transfer_share),
             _number(s.final_loss),
             "-" if s.comparison is None else _number(s.comparison.max_rel_diff, "{:.1e}"),
+            s.placement or "-",
             _verdict(s),
         ))
     return aligned(rows)
 
 
 def _verdict(summary: DeviceSummary) -> str:
+    if summary.placement == "unsupported":
+        return "unsupported"
     if not summary.run.ran:
         return "failed"
     if summary.comparison is None:
@@ -61,39 +89,155 @@ def _verdict(summary: DeviceSummary) -> str:
     return summary.comparison.verdict
 
 
-def _device_notes(summary: DeviceSummary, result: Verification) -> list[str]:
-    label = DEVICE_LABELS.get(summary.run.device, summary.run.device)
-    out = []
-    if is_simulated(summary.run.device):
-        out.append(f"{label}: placement checked, timings not representative")
-    if summary.run.error:
-        out += _error_lines(label, summary, result)
-    elif not summary.run.ran:
-        out.append(f"{label}: {describe_status(summary.run)}")
-        tail = summary.run.stderr.strip().splitlines()[-3:]
-        out += [f"    {line}" for line in tail]
-    comparison = summary.comparison
-    if comparison is not None and summary.run.ran and comparison.reason:
-        out.append(f"{label}: {comparison.verdict}: {comparison.reason}")
-    if comparison is not None and comparison.onset and any(comparison.onset.values()):
-        parts = [f"> {t} at step {s}" for t, s in comparison.onset.items() if s]
-        out.append(f"{label}: relative difference first " + ", ".join(parts))
-    return out + ([""] if out else [])
+# -- what every run shares: the data cut, the lines that never ran -------------------------------
+def _run_notes(result: Verification) -> list[str]:
+    lines = [line for line in (cut_line(result), never_run_line(result)) if line]
+    return lines + [""] if lines else []
 
 
-def _error_lines(label: str, summary: DeviceSummary, result: Verification) -> list[str]:
-    error = summary.run.error or {}
+def cut_line(result: Verification) -> str:
+    """What verify shortened: "data: TensorDataset 8 of 1,563 batches per epoch; stopped at the
+    start of epoch 3 (--max-epochs 2)"."""
+    run = next((s.run for s in result.devices if s.run.loaders or s.run.stop), None)
+    if run is None:
+        return ""
+    options = result.options
+    parts = []
+    for loader in run.loaders:
+        total = loader.get("batches_per_epoch")
+        of = f" of {total:,}" if total is not None else ""
+        samples = loader.get("samples")
+        name = loader["dataset"] + (f" ({samples:,} samples)" if samples is not None else "")
+        parts.append(f"{name}: {loader['drawn']:,}{of} batches per epoch"
+                     + (" (cut)" if loader.get("cut") else ""))
+    reason = run.stop.get("reason")
+    if reason == "epochs":
+        parts.append(f"stopped at the start of epoch {options.max_epochs + 1} "
+                     f"(--max-epochs {options.max_epochs})")
+    elif reason == "steps":
+        what = "backward() calls (no optimizer)" if run.step_kind == "backward" else "steps"
+        parts.append(f"stopped after {options.max_steps} {what} (--max-steps)")
+    return ("data: " + "; ".join(parts)) if parts else ""
+
+
+def never_run_line(result: Verification) -> str:
+    """The script's lines that ran on no device."""
+    covered = [s.run.coverage for s in result.devices if s.run.coverage]
+    if not covered:
+        return ""
+    never = set(covered[0]["never_run"])
+    for coverage in covered[1:]:
+        never &= set(coverage["never_run"])
+    if not never:
+        return f"every line of the script ran ({covered[0]['executable']} lines)"
+    spans = ranges(sorted(never))
+    shown = [_span(first, last, result) for first, last in spans[:12]]
+    more = f", ... ({len(spans) - 12} more)" if len(spans) > 12 else ""
+    return (f"never ran: {', '.join(shown)}{more} ({len(never)} of "
+            f"{covered[0]['executable']} lines)")
+
+
+def _span(first: int, last: int, result: Verification) -> str:
+    if result.notebook is not None:
+        (cell, start), (_, end) = result.notebook.locate(first), result.notebook.locate(last)
+        return f"cell {cell} line {start}" + (f"-{end}" if end != start else "")
+    return f"line {first}" if first == last else f"lines {first}-{last}"
+
+
+def _common_failure_lines(error: dict, result: Verification) -> list[str]:
     message = error.get("message", "").strip().splitlines() or [""]
-    out = [f"{label}: {error.get('type', 'Error')}: {message[0]}"]
+    out = [f"every device: {error.get('type', 'Error')}: {message[0]}"]
     out += [f"    {line}" for line in message[1:4]]
     frame = error.get("frame")
     if frame:
-        out.append(f"    at {display_path(frame['path'], result)}:{frame['line']}: "
+        out.append(f"    at {location(frame['path'], frame['line'], result)}: "
+                   f"{(frame.get('code') or '').strip()}")
+    out.append("    fails on every device: not a device problem")
+    return out + [""]
+
+
+# -- each device --------------------------------------------------------------------------------
+def _device_notes(summary: DeviceSummary, result: Verification, common: bool) -> list[str]:
+    name = label(summary.run.device)
+    run = summary.run
+    out = _placement_lines(summary, name)
+    if run.status == "timeout":
+        out += _hang_lines(name, run, result)
+    elif run.error and not common:
+        out += _error_lines(name, summary, result)
+    elif not run.ran and not common:
+        out.append(f"{name}: {describe_status(run)}")
+        tail = run.stderr.strip().splitlines()[-3:]
+        out += [f"    {line}" for line in tail]
+    swallowed = run.stop.get("swallowed_at")
+    if swallowed:
+        out.append(f"{name}: the stop was swallowed by `{swallowed.get('code') or 'except'}` at "
+                   f"{location(swallowed['path'], swallowed['line'], result)}; verify ended the "
+                   f"run there (a bare except also swallows Ctrl-C and SystemExit)")
+    out += [f"{name}: {note}" for note in run.notes]
+    if run.converted:
+        out.append(f"{name}: {len(run.converted)} file(s) saved with tensors on the simulated "
+                   f"device were rewritten with CPU locations, so a plain torch.load reads them")
+    if run.kept:
+        out.append(f"{name}: the files it wrote are kept in {run.kept}")
+    comparison = summary.comparison
+    if comparison is not None and run.ran and comparison.reason:
+        out.append(f"{name}: {comparison.verdict}: {comparison.reason}")
+    if comparison is not None and comparison.onset and any(comparison.onset.values()):
+        parts = [f"> {t} at step {s}" for t, s in comparison.onset.items() if s]
+        out.append(f"{name}: relative difference first " + ", ".join(parts))
+    return out + ([""] if out else [])
+
+
+def _placement_lines(summary: DeviceSummary, name: str) -> list[str]:
+    state, kind = summary.placement, summary.run.accelerator.get("type", "cuda")
+    if state == "checked":
+        timing = ", timings not representative" if is_simulated(summary.run.device) else ""
+        return [f"{name}: placement checked: the run held tensors on {kind}{timing}"]
+    if state == "not checked":
+        return [f"{name}: placement NOT checked: the script never put a tensor on {kind} (it "
+                f"chose cpu); {summary.hint}"]
+    if state == "unsupported":
+        error = summary.run.error or {}
+        return [f"{name}: torch.compile is not supported on the simulated device for this "
+                f"script ({error.get('type')}: {first_line(error.get('message', ''))}); "
+                f"placement not checked"]
+    return []
+
+
+_HANG_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+) in (?P<function>\S+)')
+
+
+def _hang_lines(name: str, run, result: Verification) -> list[str]:
+    """The main thread's frames from faulthandler's dump, innermost first, without the
+    launcher's own."""
+    out = [f"{name}: {describe_status(run)}"]
+    main_thread = run.hang.split("\n\n")[0] if "Current thread" in run.hang else run.hang
+    frames = []
+    for match in map(_HANG_FRAME.match, main_thread.splitlines()):
+        if match and not match["path"].startswith("<") and DEVLINT_DIR not in match["path"]:
+            frames.append(f"{location(match['path'], int(match['line']), result)} "
+                          f"in {match['function']}")
+    if frames:
+        out.append("    where it hung (innermost first): " + "; ".join(frames[:6]))
+    return out
+
+
+def _error_lines(name: str, summary: DeviceSummary, result: Verification) -> list[str]:
+    if summary.placement == "unsupported":
+        return []
+    error = summary.run.error or {}
+    message = error.get("message", "").strip().splitlines() or [""]
+    out = [f"{name}: {error.get('type', 'Error')}: {message[0]}"]
+    out += [f"    {line}" for line in message[1:4] if "The cpu tensor was created at" not in line]
+    frame = error.get("frame")
+    if frame:
+        out.append(f"    at {location(frame['path'], frame['line'], result)}: "
                    f"{(frame.get('code') or '').strip()}")
     origin = error.get("cpu_origin")
-    if origin and not any("created at" in line for line in message):
-        out.append(f"    the cpu tensor was created at {display_path(origin['path'], result)}:"
-                   f"{origin['line']}")
+    if origin:
+        out.append(f"    the cpu tensor was created at "
+                   f"{location(origin['path'], origin['line'], result)}")
     explanation = summary.explanation
     if explanation and explanation.findings:
         for finding in explanation.findings:
@@ -102,8 +246,10 @@ def _error_lines(label: str, summary: DeviceSummary, result: Verification) -> li
                 fix = (" (devlint fixed this in the copy)" if result.options.fix
                        else " (a fix exists: devlint check --fix, or verify --fix)")
             out.append(f"    explained by {finding.code} at "
-                       f"{display_path(finding.path, result)}:{finding.line} "
+                       f"{location(finding.path, finding.line, result)} "
                        f"({explanation.how}): {finding.message}{fix}")
+    elif explanation and explanation.note:
+        out.append(f"    {explanation.note}")
     elif explanation and explanation.kind != "other":
         out.append(f"    ({explanation.kind}; no static finding explains it: "
                    f"please report it as a devlint false negative)")
@@ -157,18 +303,30 @@ def speed_verdict(base: Optional[DeviceSummary], gpu: DeviceSummary) -> str:
 def _failure_summary(result: Verification) -> str:
     bad = []
     for s in result.devices:
-        label = DEVICE_LABELS.get(s.run.device, s.run.device)
+        if s.placement == "unsupported":
+            continue
         if not s.run.ran:
-            bad.append(f"{label} {s.run.status}")
+            bad.append(f"{label(s.run.device)} {s.run.status}")
         elif s.comparison is not None and not s.comparison.ok:
-            bad.append(f"{label} {s.comparison.verdict}")
+            bad.append(f"{label(s.run.device)} {s.comparison.verdict}")
     return ", ".join(bad) or "nothing ran"
 
 
-def display_path(path: str, result: Verification) -> str:
-    """Paths as the user would type them; the fixed copy under --fix by its original name."""
-    if result.options.fix and "devlint-fixed-" in path and path.endswith(result.options.script.name):
-        return f"{result.options.script} (fixed copy)"
+def location(path: str, line: int, result: Verification) -> str:
+    """`train.py:15` as the user would type it; a notebook's line by its cell; under --fix,
+    the user's line (the session mapped it back) of the script that ran as a fixed copy."""
+    target = result.target
+    shown = display_path(path)
+    if target is not None and path == str(target.path):
+        if result.notebook is not None:
+            cell, inner = result.notebook.locate(line)
+            return f"{shown} cell {cell} line {inner}"
+        if result.options.fix and result.fixes_applied:
+            return f"{shown}:{line} (in the fixed copy)"
+    return f"{shown}:{line}"
+
+
+def display_path(path: str) -> str:
     try:
         relative = os.path.relpath(path)
     except ValueError:
@@ -197,12 +355,19 @@ def render_json(result: Verification) -> str:
 def to_dict(result: Verification) -> dict:
     options = result.options
     return {
-        "script": str(options.script),
+        "script": str(options.script) if options.script else None,
+        "module": options.module or None,
         "args": options.args,
         "ok": result.ok,
+        "exit_code": result.exit_code,
+        "verdict": verdict_line(result),
         "options": {"devices": options.devices, "max_steps": options.max_steps,
+                    "max_batches": options.max_batches, "max_epochs": options.max_epochs,
                     "seed": options.seed, "strict": options.strict, "fix": options.fix,
                     "timeout": options.timeout},
+        "data_cut": cut_line(result),
+        "never_run": never_run_line(result),
+        "fails_on_every_device": result.common_failure() is not None,
         "fixes_applied": result.fixes_applied,
         "fix_error": result.fix_error,
         "devices": [_device_dict(s) for s in result.devices],
@@ -229,6 +394,17 @@ def _device_dict(summary: DeviceSummary) -> dict:
         "final_loss": summary.final_loss,
         "device_rng": run.device_rng,
         "mixed_precision": run.mixed_precision,
+        "placement": summary.placement,
+        "placement_hint": summary.hint,
+        "accelerator": run.accelerator,
+        "step_kind": run.step_kind,
+        "loaders": run.loaders,
+        "stop": run.stop,
+        "coverage": run.coverage,
+        "notes": run.notes,
+        "converted": run.converted,
+        "hang_stack": run.hang,
+        "kept": run.kept,
         "comparison": asdict(summary.comparison) if summary.comparison else None,
         "error": run.error,
         "explanation": summary.explanation.to_dict() if summary.explanation else None,
@@ -273,7 +449,7 @@ def write_plot(result: Verification, path: str) -> None:
     bars.set_ylabel("median ms per step")
     bars.set_title("where a step's time goes")
     bars.legend()
-    fig.suptitle(f"devlint verify {result.options.script}")
+    fig.suptitle(f"devlint verify {result.options.target_name}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

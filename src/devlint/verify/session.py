@@ -1,19 +1,30 @@
-"""One `devlint verify`: fix a copy if asked, run every device, compare, explain failures."""
+"""One `devlint verify`: check the input, fix a copy if asked, run every device, compare, and
+say honestly what was checked."""
 from __future__ import annotations
 
+import ast
+import difflib
+import importlib.machinery
 import importlib.util
-import shutil
+import math
+import os
+import re
 import statistics
+import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Optional
 
 from devlint import hints
-from devlint.verify.compare import DEFAULT, STRICT, FAILED, Comparison, compare_losses
-from devlint.verify.errors import Explanation, explain
-from devlint.verify.runner import DeviceRun, VerifyOptions, run_all
+from devlint.verify.compare import DEFAULT, FAILED, STRICT, Comparison, compare_losses
+from devlint.verify.errors import NO_CUDA, OTHER, Explanation, classify, explain
+from devlint.verify.probe import gpu_present
+from devlint.verify.runner import DeviceRun, Target, VerifyOptions, launcher_for, run_all
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
+
+EXIT_NOT_CHECKED = 3  # every run passed, but some accelerator run placed nothing on it
+SEED_LIMIT = 2 ** 32  # numpy.random.seed and PYTHONHASHSEED take 0 .. 2**32 - 1
 
 
 class VerifyUsageError(Exception):
@@ -25,12 +36,33 @@ class DeviceSummary:
     run: DeviceRun
     comparison: Optional[Comparison] = None  # None for the baseline
     explanation: Optional[Explanation] = None
+    hint: str = ""  # how to make an unchecked accelerator run check something
 
     @property
     def ok(self) -> bool:
         if not self.run.ran:
             return False
         return self.comparison is None or self.comparison.ok
+
+    @property
+    def compile_unsupported(self) -> bool:
+        """torch.compile itself failed on the simulated device: not the script's failure."""
+        error = self.run.error or {}
+        return (self.run.device == CUDA_SIM and bool(error.get("compiler"))
+                and (self.explanation is None or self.explanation.kind == OTHER))
+
+    @property
+    def placement(self) -> str:
+        """"checked" when the run held tensors on the accelerator, "not checked" when it ran
+        without, "unsupported" for a torch.compile the simulator cannot run, "" for the cpu
+        baseline and for a run that failed before it could tell."""
+        if self.run.device == CPU:
+            return ""
+        if self.compile_unsupported:
+            return "unsupported"
+        if self.run.accelerator.get("used"):
+            return "checked"
+        return "not checked" if self.run.ran else ""
 
     @property
     def measured_steps(self) -> list[dict]:
@@ -68,13 +100,39 @@ class Verification:
     devices: list[DeviceSummary] = field(default_factory=list)
     fixes_applied: list[dict] = field(default_factory=list)
     fix_error: str = ""
+    target: Optional[Target] = None
+    notebook: object = None  # workspace.notebook.Program: lines -> cells
+    texts: dict = field(default_factory=dict)  # path -> the text that ran in its place
 
     @property
     def ok(self) -> bool:
-        return bool(self.devices) and all(d.ok for d in self.devices)
+        """Every device ran and matched the baseline (placement aside)."""
+        return bool(self.devices) and all(
+            d.ok or d.placement == "unsupported" for d in self.devices)
+
+    @property
+    def unchecked(self) -> list[DeviceSummary]:
+        return [d for d in self.devices if d.placement in ("not checked", "unsupported")]
+
+    @property
+    def exit_code(self) -> int:
+        if not self.ok:
+            return 1
+        return EXIT_NOT_CHECKED if self.unchecked else 0
 
     def summary(self, device: str) -> Optional[DeviceSummary]:
         return next((d for d in self.devices if d.run.device == device), None)
+
+    def common_failure(self) -> Optional[dict]:
+        """The error, when every device failed the same way at the same line (the wording may
+        differ: a dtype is Half on one device and BFloat16 on another)."""
+        errors = [d.run.error for d in self.devices if d.run.status == "error" and d.run.error]
+        if len(self.devices) < 2 or len(errors) != len(self.devices):
+            return None
+        keys = {(e.get("type"), classify(e.get("type", ""), e.get("message", "")),
+                 (e.get("frame") or {}).get("path"), (e.get("frame") or {}).get("line"))
+                for e in errors}
+        return errors[0] if len(keys) == 1 else None
 
 
 def default_devices() -> list[str]:
@@ -83,81 +141,244 @@ def default_devices() -> list[str]:
 
 
 def cuda_present() -> bool:
-    import torch  # the verify extra; only `verify` gets here
-
-    return bool(torch.cuda.is_available())
+    return gpu_present()
 
 
+# -- checking the input -------------------------------------------------------------------------
 def check_usage(options: VerifyOptions) -> None:
     if importlib.util.find_spec("torch") is None:
         raise VerifyUsageError(
             f"devlint verify runs your script under torch, which is not installed: {hints.TORCH}"
         )
-    if not options.script.is_file():
+    if bool(options.module) == bool(options.script):
+        raise VerifyUsageError("give a SCRIPT or -m MODULE (one of them)")
+    if options.script is not None and not options.script.is_file():
         raise VerifyUsageError(f"{options.script}: no such file")
     if options.max_steps < 1:
         raise VerifyUsageError("--max-steps must be at least 1")
-    if options.timeout <= 0:
-        raise VerifyUsageError("--timeout must be positive")
+    for name in ("max_batches", "max_epochs"):
+        if getattr(options, name) < 0:
+            raise VerifyUsageError(f"--{name.replace('_', '-')} must be 0 (no cap) or more")
+    if not (math.isfinite(options.timeout) and options.timeout > 0):
+        raise VerifyUsageError(f"--timeout must be a positive number of seconds, not "
+                               f"{options.timeout!r}")
+    if not 0 <= options.seed < SEED_LIMIT:
+        raise VerifyUsageError(f"--seed must be between 0 and {SEED_LIMIT - 1}, not "
+                               f"{options.seed}")
+    if CUDA in options.devices and not cuda_present():
+        raise VerifyUsageError("--devices cuda: no CUDA GPU on this machine (torch cannot see "
+                               "one); cuda-sim simulates one")
+    keep = options.keep_outputs
+    if keep is not None and keep.exists() and (not keep.is_dir() or any(keep.iterdir())):
+        raise VerifyUsageError(f"--keep-outputs {keep}: choose a new or empty directory")
 
 
+def resolve_target(options: VerifyOptions, workdir: Path) -> tuple[Target, object]:
+    """What runs and how `python` would name it; a notebook's cells become one program,
+    written to `workdir` (with the Program that maps its lines back to cells)."""
+    cwd = Path.cwd()
+    if options.module:
+        path, root = locate_module(options.module, cwd)
+        return Target(path=path, argv0=str(path), cwd=cwd, user_root=root,
+                      module=options.module), None
+    script = options.script
+    path = Path(os.path.abspath(script))
+    target = Target(path=path, argv0=str(script), cwd=cwd, user_root=path.parent)
+    if path.suffix != ".ipynb":
+        return target, None
+    from devlint.workspace.notebook import NotebookError, load, program
+
+    try:
+        prog = program(load(path.read_bytes()))
+    except (NotebookError, OSError) as exc:
+        raise VerifyUsageError(f"{script}: {exc}") from None
+    if not prog.text.strip():
+        raise VerifyUsageError(f"{script}: no code cells to run")
+    source = workdir / "cells.py"
+    source.write_text(prog.text, encoding="utf-8")
+    target.notebook, target.source_path = True, source
+    return target, prog
+
+
+def locate_module(name: str, cwd: Path) -> tuple[Path, Path]:
+    """The file `python -m NAME` runs from `cwd`, found without importing (and so running)
+    its parent packages; and the directory the top-level package lives in."""
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        raise VerifyUsageError(f"-m {name}: not a module name")
+    finder = importlib.machinery.PathFinder
+    spec = finder.find_spec(parts[0], [str(cwd), *sys.path[1:]])
+    root = cwd
+    if spec is not None:
+        top = next(iter(spec.submodule_search_locations or []), spec.origin or "")
+        root = Path(top).parent
+    for depth in range(2, len(parts) + 1):
+        locations = list(spec.submodule_search_locations or []) if spec is not None else []
+        spec = finder.find_spec(".".join(parts[:depth]), locations) if locations else None
+    if spec is not None and spec.submodule_search_locations:  # a package runs its __main__
+        spec = finder.find_spec(f"{name}.__main__", list(spec.submodule_search_locations))
+    if spec is None or not spec.origin or not os.path.isfile(spec.origin):
+        raise VerifyUsageError(f"-m {name}: no such module (looked from {cwd})")
+    return Path(spec.origin), root
+
+
+# -- verifying ----------------------------------------------------------------------------------
 def verify(options: VerifyOptions, progress: Callable[[str], None]) -> Verification:
-    check_usage(options)
     if not options.devices:
         options.devices = default_devices()
+    check_usage(options)
     result = Verification(options)
     with tempfile.TemporaryDirectory(prefix="devlint-fixed-") as tmp:
-        exec_path = options.script.resolve()
-        if options.fix:
-            exec_path = fixed_copy(options.script, Path(tmp), result)
-            if result.fixes_applied:
-                progress(f"applied {len(result.fixes_applied)} fix(es) to a copy: {exec_path}")
-        runs = run_all(options, exec_path, progress)
-        result.devices = summarize(runs, options.strict)
+        target, result.notebook = resolve_target(options, Path(tmp))
+        result.target = target
+        with launcher_for(options) as launcher:  # torch imports there while the copy is fixed
+            _run(options, target, result, Path(tmp), progress, launcher)
+    for summary in result.devices:
+        if summary.placement == "not checked":
+            summary.hint = unchecked_hint(target, options, result.texts.get(str(target.path)))
+        if summary.explanation is not None and summary.run.device == CPU:
+            summary.explanation.note = user_chose_cuda(summary.explanation, options)
     return result
 
 
-def fixed_copy(script: Path, directory: Path, result: Verification) -> Path:
-    """The user's file is never written: fixes go to a copy with the same name."""
-    from devlint.lint.analyze import analyze_source
-    from devlint.lint.parse import decode_source_with_encoding
-    from devlint.lint.fix import apply_fixes
+def _run(options: VerifyOptions, target: Target, result: Verification, tmp: Path,
+         progress: Callable[[str], None], launcher) -> None:
+    texts = result.texts  # what ran in place of a file: a notebook's cells, a fixed copy
+    if result.notebook is not None:
+        texts[str(target.path)] = target.source_path.read_text(encoding="utf-8")
+    if options.fix:
+        texts[str(target.path)] = fixed_copy(target, tmp, result)
+        if result.fixes_applied:
+            progress(f"applied {len(result.fixes_applied)} fix(es) to a copy of "
+                     f"{options.target_name}")
+    runs = run_all(options, target, progress, launcher)
+    result.devices = summarize(runs, options.strict, texts)
+    if result.fixes_applied:
+        original = (result.notebook.text if result.notebook is not None
+                    else target.path.read_bytes().decode("utf-8", "replace"))
+        in_users_lines(result.devices, str(target.path),
+                       line_map(original, texts[str(target.path)]))
 
-    data = script.read_bytes()
-    target = directory / script.name
+
+def fixed_copy(target: Target, directory: Path, result: Verification) -> str:
+    """The user's file is never written: fixes go to a copy that the runs execute; returns
+    its text (which explains failures, in place of the user's file)."""
+    from devlint.lint.analyze import analyze_source
+    from devlint.lint.fix import apply_fixes
+    from devlint.lint.parse import decode_source_with_encoding
+
+    source = target.source_path or target.path
+    data = source.read_bytes()
     try:
         text, encoding = decode_source_with_encoding(data)
     except Exception as exc:
-        result.fix_error = f"cannot fix {script}: {exc}"
-        shutil.copyfile(script, target)
-        return target
-    outcome = apply_fixes(text, analyze_source(text, str(script)), unsafe=True)
+        result.fix_error = f"cannot fix {target.path}: {exc}"
+        return data.decode("utf-8", "replace")
+    outcome = apply_fixes(text, analyze_source(text, str(target.path)), unsafe=True)
     result.fix_error = outcome.error
     result.fixes_applied = [f.to_dict() for f in outcome.applied]
-    target.write_bytes(outcome.text.encode(encoding))
-    return target
+    fixed = directory / ("fixed-" + target.path.name + ".py")
+    fixed.write_bytes(outcome.text.encode(encoding))
+    target.source_path = fixed
+    return outcome.text
 
 
-def summarize(runs: list[DeviceRun], strict: bool) -> list[DeviceSummary]:
+def line_map(original: str, fixed: str) -> Callable[[int], int]:
+    """Line N of the fixed copy -> its line in the user's file; a line a fix inserted maps to
+    the user's line it was inserted above."""
+    a, b = original.splitlines(), fixed.splitlines()
+    mapping: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        for j in range(j1, j2):
+            mapping[j + 1] = min(i1 + (j - j1) if tag != "insert" else i1, max(len(a) - 1, 0)) + 1
+    return lambda line: mapping.get(line, line)
+
+
+def in_users_lines(devices: list[DeviceSummary], path: str, to_user: Callable[[int], int]) -> None:
+    """Under --fix the runs report the fixed copy's lines: show the user's."""
+    for summary in devices:
+        run = summary.run
+        error = run.error or {}
+        sites = [error.get("frame"), error.get("cpu_origin"), run.stop.get("swallowed_at"),
+                 *(error.get("user_frames") or [])]
+        for site in sites:
+            if site and site.get("path") == path:
+                site["line"] = to_user(site["line"])
+        if run.coverage:
+            run.coverage["never_run"] = sorted({to_user(n) for n in run.coverage["never_run"]})
+        if summary.explanation is not None:
+            summary.explanation.findings = [
+                replace(f, line=to_user(f.line)) if f.path == path else f
+                for f in summary.explanation.findings]
+
+
+def summarize(runs: list[DeviceRun], strict: bool,
+              texts: Optional[dict[str, str]] = None) -> list[DeviceSummary]:
     base = next((r for r in runs if r.device == CPU), None)
-    tolerance = STRICT if strict else DEFAULT
     out = []
     for run in runs:
         summary = DeviceSummary(run)
         if run.error:
-            summary.explanation = explain(run.error)
+            summary.explanation = explain(run.error, texts)
         if run is not base and base is not None:
-            summary.comparison = compare_run(base, run, tolerance)
+            summary.comparison = compare_run(base, run, strict)
         out.append(summary)
     return out
 
 
-def compare_run(base: DeviceRun, run: DeviceRun, tolerance) -> Comparison:
+def compare_run(base: DeviceRun, run: DeviceRun, strict: bool) -> Comparison:
     if not base.ran and not run.ran:
         return Comparison(FAILED, "both runs failed")
     if not base.ran:
         return Comparison(FAILED, "the cpu run failed: nothing to compare with")
     if not run.ran:
         return Comparison(FAILED, "this run failed")
-    return compare_losses(base.losses, run.losses, tolerance, device_rng=run.device_rng,
+    return compare_losses(base.losses, run.losses, STRICT if strict else DEFAULT,
+                          device_rng=run.device_rng,
                           mixed_precision=run.mixed_precision != base.mixed_precision)
+
+
+# -- saying what to do --------------------------------------------------------------------------
+_DEVICE_FLAG = re.compile(r"^--?[\w-]*device[\w-]*$")
+
+
+def device_flag(source: str) -> Optional[str]:
+    """The script's own command-line option for its device (`parser.add_argument('--device')`)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "add_argument"):
+            for arg in node.args:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and (
+                        _DEVICE_FLAG.match(arg.value)):
+                    return arg.value
+    return None
+
+
+def unchecked_hint(target: Target, options: VerifyOptions, source: Optional[str]) -> str:
+    if source is None:
+        try:
+            source = target.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            source = ""
+    flag = device_flag(source)
+    if flag and not any("{device}" in arg or "cuda" in arg for arg in options.args):
+        return (f"pass `-- {flag} {{device}}` (verify gives each run its own device: cpu, "
+                f"cuda)")
+    return ("if a flag, a setting or an environment variable picks the device, pass it after "
+            "`--` ({device} becomes each run's own device)")
+
+
+def user_chose_cuda(explanation: Explanation, options: VerifyOptions) -> str:
+    """The cpu run failed for lack of CUDA because the user's own arguments asked for it."""
+    if explanation.kind != NO_CUDA or explanation.findings:
+        return explanation.note
+    chosen = [arg for arg in options.args if "cuda" in arg.lower()]
+    if not chosen:
+        return explanation.note
+    return (f"you passed `{' '.join(options.args)}`: the cpu run hides every accelerator, as a "
+            f"machine without a GPU does, so a script told to use cuda fails there; pass "
+            f"{{device}} instead of {chosen[0]!r} to give each run its own device")

@@ -23,14 +23,26 @@ class ChildSpec:
     """One run of the user's script on one device."""
 
     device: str
-    script: str  # what the user named: argv[0], __file__, sys.path[0]
-    exec_path: str  # the file actually executed (a fixed copy under --fix)
+    script: str  # what the user named: argv[0]
+    path: str  # the absolute path of the file that runs (the module's file under -m)
+    source_path: str = ""  # the code to run instead of `path`'s (a fixed copy, a notebook's cells)
+    module: str = ""  # -m: the module's dotted name
+    notebook: bool = False  # cells run as one program: no __file__, `display` defined
     args: list[str] = field(default_factory=list)
     max_steps: int = 50
+    max_batches: int = 8  # per DataLoader and epoch; 0: no cap
+    max_epochs: int = 2  # 0: no cap
     seed: int = 0
     strict: bool = False
+    cwd: str = ""  # the user's working directory, which the run sees through its view
+    view_root: str = ""  # the scratch root of the run's view of the file system (sandbox)
+    user_root: str = ""  # frames under it (in the view) are the user's code
     result_path: str = ""
-    user_root: str = ""  # frames under it are the user's code
+    hang_path: str = ""  # where faulthandler writes the stack when the run is stopped
+    threads: int = 0  # torch intra-op threads when runs share the cores; 0: torch's default
+    env: dict = field(default_factory=dict)  # the script's whole environment
+    coverage: bool = True
+    keep_outputs: bool = False  # the parent copies what the run wrote once it ends
 
     def write(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self)), encoding="utf-8")
@@ -38,6 +50,11 @@ class ChildSpec:
     @classmethod
     def read(cls, path: str) -> "ChildSpec":
         return cls(**json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def device_argument(device: str) -> str:
+    """What `{device}` in the script's arguments becomes for a run on `device`."""
+    return CPU if device == CPU else CUDA
 
 
 def is_simulated(device: str) -> bool:

@@ -23,7 +23,7 @@ from devlint.verify.shadow import patches
 from devlint.verify.shadow.mode import ShadowMode
 from devlint.verify.shadow.origin import OriginBook
 from devlint.verify.shadow.tensor import (
-    ShadowCudaParameter, ShadowCudaTensor, is_tagged, tag, untag,
+    ACCELERATOR, ShadowCudaParameter, ShadowCudaTensor, is_tagged, tag, untag,
 )
 
 __all__ = [
@@ -64,11 +64,13 @@ def install(user_root: str) -> ShadowHandle:
     if _installed is not None:
         return _installed
     refuse_unknown_torch()
+    ACCELERATOR.tagged = 0  # the probes tag a tensor of their own: the script has placed nothing
     book = OriginBook(user_root)
     patcher = patches.Patcher()
     for patch in (patches.patch_cuda, patches.patch_accelerator, patches.patch_backends,
                   patches.patch_pin_memory, patches.patch_optimizers, patches.patch_generator,
-                  patches.patch_serialization, patches.patch_tensorless_hot_calls):
+                  patches.patch_serialization, patches.patch_tensorless_hot_calls,
+                  patches.patch_compile, patches.patch_autocast):
         patch(patcher)
     patches.patch_parameter(patcher, book)
     # DataLoader workers forked from here have no use for creation sites: stop paying for them.
@@ -78,6 +80,19 @@ def install(user_root: str) -> ShadowHandle:
     mode.__enter__()
     _installed = ShadowHandle(mode, book, patcher)
     return _installed
+
+
+def usage() -> dict:
+    """Did the run place anything on the simulated accelerator, and which kind was it."""
+    return {"used": ACCELERATOR.tagged > 0, "type": ACCELERATOR.type}
+
+
+def notes() -> list[str]:
+    return list(patches.NOTES)
+
+
+def make_saved_files_portable(wanted=lambda path: True) -> list[str]:
+    return patches.make_saved_files_portable(wanted)
 
 
 def creation_site(tensor) -> dict | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from devlint.verify.shadow.tensor import device_name, is_tagged, legacy_type_name
+from devlint.verify.shadow.tensor import ACCELERATOR, device_name, is_tagged, legacy_type_name
 
 SAME_DEVICE = "Expected all tensors to be on the same device, but found at least two devices, "
 
@@ -27,7 +27,7 @@ class Mismatch:
 
 
 def elementwise_mismatch(cpu_tensor) -> Mismatch:
-    return Mismatch(f"{SAME_DEVICE}cuda:0 and cpu!", cpu_tensor)
+    return Mismatch(f"{SAME_DEVICE}{ACCELERATOR.device} and cpu!", cpu_tensor)
 
 
 def _cpu_one(a, b):
@@ -206,7 +206,7 @@ def grad_assignment_mismatch(tensor, grad) -> Mismatch | None:
 
 
 def _type_of(tensor) -> str:
-    return "cuda" if is_tagged(tensor) else tensor.device.type
+    return ACCELERATOR.type if is_tagged(tensor) else tensor.device.type
 
 
 def checkers_by_function() -> dict:

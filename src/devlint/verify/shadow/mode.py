@@ -21,13 +21,14 @@ from devlint.verify.shadow.checks import (
 )
 from devlint.verify.shadow.origin import OriginBook
 from devlint.verify.shadow.tensor import (
-    CPU, CUDA0, ShadowCudaParameter, ShadowCudaTensor, is_tagged, legacy_type_name,
+    ACCELERATOR, ACCELERATOR_TYPES, CPU, CUDA0, ShadowCudaParameter, ShadowCudaTensor, is_tagged,
+    legacy_type_name,
     shadow_device, tag, tag_all, untag, untagged,
 )
 
 _TO = torch._C.TensorBase.to  # the C method, never a recorder's wrapper around it
-_NUMPY_ON_CUDA = ("can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy "
-                  "the tensor to host memory first.")
+_NUMPY_ON_DEVICE = ("can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy "
+                    "the tensor to host memory first.")
 _FIRST_SUFFIX = re.compile(r",\s*[a-z_]+=")
 _TENSOR_VALUED_PROPERTIES = frozenset({"grad", "data", "T", "mT", "H", "mH", "real", "imag",
                                        "_base"})
@@ -42,9 +43,12 @@ def as_device(device) -> torch.device:
 
 
 def check_ordinal(device: torch.device) -> None:
-    """The shadow pretends exactly one GPU exists, as `device_count() == 1` says."""
-    if device.type == "cuda" and device.index not in (None, 0):
-        raise RuntimeError("CUDA error: invalid device ordinal")
+    """The shadow pretends exactly one GPU exists, as `device_count() == 1` says; placing a
+    tensor on it claims the simulated machine's kind (cuda or mps)."""
+    if device.type in ACCELERATOR_TYPES:
+        if device.index not in (None, 0):
+            raise RuntimeError("CUDA error: invalid device ordinal")
+        ACCELERATOR.claim(device.type)
 
 
 def scan(args, kwargs):
@@ -66,7 +70,7 @@ def with_device_suffix(text: str) -> str:
     """Insert `device='cuda:0'` where torch puts it: the first suffix after the values."""
     match = _FIRST_SUFFIX.search(text)
     at = match.start() if match else text.rindex(")")
-    return f"{text[:at]}, device='cuda:0'{text[at:]}"
+    return f"{text[:at]}, device='{ACCELERATOR.device}'{text[at:]}"
 
 
 class ShadowMode(TorchFunctionMode):
@@ -113,6 +117,7 @@ class ShadowMode(TorchFunctionMode):
         handlers.update({
             tensor.device.__get__: self.get_device_property,
             tensor.is_cuda.__get__: self.get_is_cuda,
+            tensor.is_mps.__get__: self.get_is_mps,
             tensor.is_cpu.__get__: self.get_is_cpu,
             tensor.data.__set__: self.set_data,
             tensor.grad.__set__: self.set_grad,
@@ -173,7 +178,7 @@ class ShadowMode(TorchFunctionMode):
     # -- the generic path ----------------------------------------------------------------------
     def run_generic(self, func, args, kwargs):
         if self.default_cuda and func in self.constructors and kwargs.get("device") is None:
-            return self.run_with_device(func, args, dict(kwargs, device=CUDA0))
+            return self.run_with_device(func, args, dict(kwargs, device=ACCELERATOR.device))
         if kwargs:
             if kwargs.get("device") is not None:
                 return self.run_with_device(func, args, kwargs)
@@ -210,7 +215,7 @@ class ShadowMode(TorchFunctionMode):
     def run_with_device(self, func, args, kwargs):
         """Factories, *_like, new_* with an explicit device=: the device decides, not inputs."""
         target = as_device(kwargs["device"])
-        if target.type == "cuda":
+        if target.type in ACCELERATOR_TYPES:
             check_ordinal(target)
             options = dict(kwargs, device=CPU)
             if options.get("pin_memory"):
@@ -233,9 +238,9 @@ class ShadowMode(TorchFunctionMode):
         source_cuda = is_tagged(tensor)
         if device is None:
             target_cuda = source_cuda
-        elif device.type in ("cuda", "cpu"):
+        elif device.type in ACCELERATOR_TYPES or device.type == "cpu":
             check_ordinal(device)
-            target_cuda = device.type == "cuda"
+            target_cuda = device.type != "cpu"
         else:  # meta and friends: torch's business
             return _TO(tensor, device, dtype, non_blocking=non_blocking, copy=copy)
         options = {"non_blocking": non_blocking, "copy": copy or source_cuda != target_cuda}
@@ -279,8 +284,9 @@ class ShadowMode(TorchFunctionMode):
         if isinstance(wanted, torch.dtype):
             return self.move(tensor, None, wanted)
         name = wanted if isinstance(wanted, str) else f"{wanted.__module__}.{wanted.__name__}"
-        dtype = torch._C.TensorBase.type(torch.empty(0), name.replace(".cuda.", ".")).dtype
-        return self.move(tensor, CUDA0 if ".cuda." in name else CPU, dtype)
+        kind = next((t for t in ACCELERATOR_TYPES if f".{t}." in name), None)
+        dtype = torch._C.TensorBase.type(torch.empty(0), name.replace(f".{kind}.", ".")).dtype
+        return self.move(tensor, torch.device(kind, 0) if kind else CPU, dtype)
 
     def run_type_as(self, func, args, kwargs):
         other = args[1] if len(args) > 1 else kwargs["other"]
@@ -288,7 +294,7 @@ class ShadowMode(TorchFunctionMode):
 
     # -- describing tensors --------------------------------------------------------------------
     def get_device_property(self, func, args, kwargs):
-        return CUDA0 if is_tagged(args[0]) else func(*args)
+        return ACCELERATOR.device if is_tagged(args[0]) else func(*args)
 
     def get_tensor_property(self, func, args, kwargs):
         """`.grad`, `.data`, `.T`: a view or companion that lives where its tensor lives."""
@@ -301,7 +307,10 @@ class ShadowMode(TorchFunctionMode):
         return func(*args)
 
     def get_is_cuda(self, func, args, kwargs):
-        return True if is_tagged(args[0]) else func(*args)
+        return ACCELERATOR.type == "cuda" if is_tagged(args[0]) else func(*args)
+
+    def get_is_mps(self, func, args, kwargs):
+        return ACCELERATOR.type == "mps" if is_tagged(args[0]) else func(*args)
 
     def get_is_cpu(self, func, args, kwargs):
         return False if is_tagged(args[0]) else func(*args)
@@ -311,7 +320,7 @@ class ShadowMode(TorchFunctionMode):
 
     def run_numpy(self, func, args, kwargs):
         if is_tagged(args[0]):
-            raise TypeError(_NUMPY_ON_CUDA)
+            raise TypeError(_NUMPY_ON_DEVICE.format(ACCELERATOR.device))
         return func(*args, **kwargs)
 
     def run_repr(self, func, args, kwargs):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import itertools
+import os
 import time
 import types
 
@@ -15,12 +16,22 @@ import torch
 
 from devlint.verify.shadow.origin import OriginBook
 from devlint.verify.shadow.tensor import (
-    CPU, CUDA0, ShadowCudaParameter, ShadowCudaTensor, is_tagged, pickled_cuda_storages, tag,
-    untagged,
+    ACCELERATOR, ACCELERATOR_TYPES, CPU, ShadowCudaParameter, ShadowCudaTensor, is_tagged,
+    pickled_cuda_storages, tag, untagged,
 )
 
 DEVICE_NAME = "devlint cuda-sim"
 _GIB = 1024 ** 3
+# What the run did that the report should say: torch.compile ran eagerly, nccl became gloo.
+NOTES: list[str] = []
+# Files torch.save wrote with tensors on the simulated device: made loadable on a CPU machine
+# when the run ends (see make_saved_files_portable).
+SAVED_ON_DEVICE: dict[str, int] = {}  # path -> st_mtime_ns of the save
+
+
+def note(text: str) -> None:
+    if text not in NOTES:
+        NOTES.append(text)
 
 
 class Patcher:
@@ -78,7 +89,7 @@ class ShadowEvent:
 
 class ShadowStream:
     def __init__(self, device=None, priority=0, **kwargs):
-        self.device = CUDA0
+        self.device = ACCELERATOR.device
         self.priority = priority
 
     def synchronize(self):
@@ -159,7 +170,7 @@ def patch_accelerator(patcher: Patcher) -> None:
     """DataLoader's pin_memory decision and Adam's step ask torch.accelerator (2.13)."""
     acc = torch.accelerator
     patcher.set(acc, "is_available", _returning(True))
-    patcher.set(acc, "current_accelerator", lambda check_available=False: CUDA0)
+    patcher.set(acc, "current_accelerator", lambda check_available=False: ACCELERATOR.device)
     patcher.set(acc, "device_count", _returning(1))
     for name in ("current_device_index", "current_device_idx"):
         patcher.set(acc, name, _returning(0))
@@ -169,7 +180,17 @@ def patch_accelerator(patcher: Patcher) -> None:
 
 
 def patch_backends(patcher: Patcher) -> None:
-    patcher.set(torch.backends.mps, "is_available", _returning(False))
+    """The simulated accelerator also answers for mps: an mps-or-cpu script then places its
+    tensors on it (the first placement decides which kind the machine has)."""
+    patcher.set(torch.backends.mps, "is_available", _returning(True))
+    patcher.set(torch.backends.mps, "is_built", _returning(True))
+    patcher.set(torch.mps, "is_available", _returning(True))
+    patcher.set(torch.mps, "device_count", _returning(1))
+    for name in ("current_allocated_memory", "driver_allocated_memory", "recommended_max_memory"):
+        patcher.set(torch.mps, name, _returning(0))
+    for name in ("synchronize", "empty_cache", "manual_seed", "seed", "set_rng_state",
+                 "set_per_process_memory_fraction"):
+        patcher.set(torch.mps, name, _doing_nothing())
     patcher.set(torch.xpu, "is_available", _returning(False))
     # RNNs ask whether cuDNN accepts their (cuda) weights; a CPU build warns, then says no.
     patcher.set(torch.backends.cudnn, "is_acceptable", _returning(False))
@@ -210,7 +231,8 @@ def make_shadow_generator_class():
 
         def __new__(cls, device="cpu"):
             generator = base.__new__(cls, "cpu")
-            generator._shadow_device = CUDA0 if torch.device(device).type == "cuda" else CPU
+            kind = torch.device(device).type
+            generator._shadow_device = torch.device(kind, 0) if kind in ACCELERATOR_TYPES else CPU
             return generator
 
         def __init__(self, device="cpu"):
@@ -253,11 +275,11 @@ def patch_serialization(patcher: Patcher) -> None:
 
     def tag_location(storage):
         if storage.device.type == "cpu" and storage.data_ptr() in pickled_cuda_storages:
-            return "cuda:0"
+            return "mps" if ACCELERATOR.type == "mps" else "cuda:0"
         return None
 
     def restore_location(storage, location):
-        if location.startswith("cuda"):
+        if location.startswith(ACCELERATOR_TYPES):
             loaded_cuda_storages.add(storage.data_ptr())
             return storage
         return None
@@ -268,10 +290,14 @@ def patch_serialization(patcher: Patcher) -> None:
     patcher.undo_actions.append(lambda: registry.remove(entry))
     original_save, original_load = torch.save, torch.load
 
-    def save(*args, **kwargs):
+    def save(obj, f, *args, **kwargs):
         pickled_cuda_storages.clear()
         try:
-            return original_save(*args, **kwargs)
+            result = original_save(obj, f, *args, **kwargs)
+            if pickled_cuda_storages and isinstance(f, (str, os.PathLike)):
+                path = os.path.abspath(f)
+                SAVED_ON_DEVICE[path] = os.stat(path).st_mtime_ns
+            return result
         finally:
             pickled_cuda_storages.clear()
 
@@ -289,6 +315,32 @@ def patch_serialization(patcher: Patcher) -> None:
     for owner in (torch, torch.serialization):
         patcher.set(owner, "save", save)
         patcher.set(owner, "load", load)
+    global _original_save, _original_load
+    _original_save, _original_load = original_save, original_load
+
+
+_original_save = _original_load = None
+
+
+def make_saved_files_portable(wanted=lambda path: True) -> list[str]:
+    """Checkpoints saved during the run record the simulated device, as a GPU's would, so the
+    run can load them back as a GPU run does. Once it ends, nothing that reads them has a
+    simulated device: rewrite them with CPU locations so that a plain torch.load works (files
+    kept by --keep-outputs, and absolute-path saves, which are not sandboxed)."""
+    converted = []
+    for path, mtime in SAVED_ON_DEVICE.items():
+        if not wanted(path):
+            continue
+        try:
+            if os.stat(path).st_mtime_ns != mtime:
+                continue  # written again since, by something else
+            with torch._C.DisableTorchFunction():
+                obj = _original_load(path, map_location="cpu", weights_only=False)
+                _original_save(obj, path)
+        except Exception:  # an unpicklable object: the file stays as the run wrote it
+            continue
+        converted.append(path)
+    return converted
 
 
 def _tag_loaded(obj, cuda_storages: set, seen: set) -> None:
@@ -317,11 +369,14 @@ def patch_default_device(patcher: Patcher, mode) -> None:
     original_set, original_get = torch.set_default_device, torch.get_default_device
 
     def set_default_device(device):
-        mode.default_cuda = device is not None and torch.device(device).type == "cuda"
+        kind = torch.device(device).type if device is not None else None
+        mode.default_cuda = kind in ACCELERATOR_TYPES
+        if mode.default_cuda:
+            ACCELERATOR.claim(kind)
         original_set(CPU if mode.default_cuda else device)
 
     def get_default_device():
-        return CUDA0 if mode.default_cuda else original_get()
+        return ACCELERATOR.device if mode.default_cuda else original_get()
 
     patcher.set(torch, "set_default_device", set_default_device)
     patcher.set(torch, "get_default_device", get_default_device)
@@ -351,3 +406,71 @@ def patch_tensorless_hot_calls(patcher: Patcher) -> None:
 
     patcher.set(record_function, "__enter__", enter)
     patcher.set(record_function, "__exit__", exit_)
+
+
+def patch_compile(patcher: Patcher) -> None:
+    """Inductor generates kernels for the device it sees and cannot compile for a simulated
+    one. Dynamo still captures the graph and runs it eagerly ("eager" backend), so placement
+    is checked through torch.compile; mode= and options= belong to inductor and are dropped."""
+    original = torch.compile
+
+    def compile(model=None, **kwargs):
+        if kwargs.get("disable"):
+            return original(model, **kwargs)
+        note("torch.compile: ran with dynamo's eager backend (inductor cannot compile for a "
+             "simulated device)")
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("mode", "options")}
+        kwargs["backend"] = "eager"
+        return original(model, **kwargs)
+
+    patcher.set(torch, "compile", compile)
+
+
+def patch_autocast(patcher: Patcher) -> None:
+    """On a CPU build autocast('cuda') disables itself, so an AMP dtype bug never shows. Run it
+    as CPU autocast with the GPU's default float16: matmuls, linear and convolutions then give
+    the half-precision outputs a GPU gives, and mixing them with float32 fails as it does
+    there. binary_cross_entropy refuses autocast on CUDA (not on CPU): refuse it here too."""
+    autocast = torch.amp.autocast_mode.autocast
+    original_init, original_enter, original_exit = (
+        autocast.__init__, autocast.__enter__, autocast.__exit__)
+    depth = [0]
+
+    def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        self._devlint_gpu = device_type in ACCELERATOR_TYPES
+        if self._devlint_gpu:
+            device_type, dtype = "cpu", dtype or torch.float16
+        original_init(self, device_type, dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
+
+    def __enter__(self):
+        if getattr(self, "_devlint_gpu", False) and self._enabled:
+            depth[0] += 1
+            note(f"autocast({ACCELERATOR.type!r}): ran as CPU autocast to {self.fast_dtype}, the "
+                 "dtypes a GPU gives")
+        return original_enter(self)
+
+    def __exit__(self, *exc_info):
+        if getattr(self, "_devlint_gpu", False) and self._enabled:
+            depth[0] -= 1
+        return original_exit(self, *exc_info)
+
+    patcher.set(autocast, "__init__", __init__)
+    patcher.set(autocast, "__enter__", __enter__)
+    patcher.set(autocast, "__exit__", __exit__)
+    functional = torch.nn.functional
+    original_bce = functional.binary_cross_entropy
+
+    def binary_cross_entropy(*args, **kwargs):
+        if depth[0] and torch.is_autocast_enabled("cpu"):
+            raise RuntimeError(_BCE_UNSAFE)
+        return original_bce(*args, **kwargs)
+
+    patcher.set(functional, "binary_cross_entropy", binary_cross_entropy)
+
+
+_BCE_UNSAFE = (
+    "torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to autocast.\n"
+    "Many models use a sigmoid layer right before the binary cross entropy layer.\n"
+    "In this case, combine the two layers using torch.nn.functional.binary_cross_entropy_with_logits\n"
+    "or torch.nn.BCEWithLogitsLoss.  binary_cross_entropy_with_logits and BCEWithLogits are\n"
+    "safe to autocast.")

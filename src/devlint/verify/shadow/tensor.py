@@ -12,6 +12,36 @@ import torch
 
 CUDA0 = torch.device("cuda", 0)  # noqa: DEV001 - the simulated device itself
 CPU = torch.device("cpu")
+ACCELERATOR_TYPES = ("cuda", "mps")
+
+
+class Accelerator:
+    """The one accelerator of the simulated machine: cuda, unless the script's first placement
+    asks for mps (an mps-or-cpu script on a Mac). A machine has one kind; placing tensors on
+    the other kind fails as it would there. `tagged` counts tensors placed on it: a run that
+    never placed one checked nothing."""
+
+    def __init__(self) -> None:
+        self.device = CUDA0
+        self.claimed = False
+        self.tagged = 0
+
+    @property
+    def type(self) -> str:
+        return self.device.type
+
+    def claim(self, device_type: str) -> torch.device:
+        if not self.claimed:
+            self.claimed = True
+            self.device = torch.device(device_type, 0)
+        elif device_type != self.device.type:
+            if device_type == "cuda":
+                raise AssertionError("Torch not compiled with CUDA enabled")
+            raise RuntimeError(f"PyTorch is not linked with support for {device_type} devices")
+        return self.device
+
+
+ACCELERATOR = Accelerator()
 
 
 class ShadowCudaTensor(torch.Tensor):
@@ -49,6 +79,7 @@ def tag(tensor) -> None:
     tagged = _TAG_OF.get(tensor.__class__)
     if tagged is not None:
         tensor.__class__ = tagged
+        ACCELERATOR.tagged += 1
 
 
 def untag(tensor) -> None:
@@ -91,11 +122,11 @@ def reduce_as_plain(tensor, proto):
 
 
 def shadow_device(tensor) -> torch.device:
-    return CUDA0 if is_tagged(tensor) else tensor.device
+    return ACCELERATOR.device if is_tagged(tensor) else tensor.device
 
 
 def device_name(tensor) -> str:
-    return "cuda:0" if is_tagged(tensor) else str(tensor.device)
+    return str(ACCELERATOR.device) if is_tagged(tensor) else str(tensor.device)
 
 
 def legacy_type_name(tensor) -> str:
@@ -103,5 +134,5 @@ def legacy_type_name(tensor) -> str:
     with torch._C.DisableTorchFunction():
         name = torch._C.TensorBase.type(tensor)
     if is_tagged(tensor):
-        return name.replace("torch.", "torch.cuda.", 1)
+        return name.replace("torch.", f"torch.{ACCELERATOR.type}.", 1)
     return name

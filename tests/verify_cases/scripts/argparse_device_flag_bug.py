@@ -1,0 +1,25 @@
+"""The same kind of script, verified with `-- --device {device}`: each run gets its own
+device, and the label left on the CPU fails the simulated-CUDA run as it would on a GPU."""
+import argparse
+
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, TensorDataset
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--device", default="cpu")
+args = parser.parse_args()
+device = torch.device(args.device)
+
+torch.manual_seed(0)
+X, y = torch.randn(512, 20), torch.randint(0, 4, (512,))
+loader = DataLoader(TensorDataset(X, y), batch_size=32, shuffle=True)
+model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 4)).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+for epoch in range(3):
+    for xb, yb in loader:
+        xb = xb.to(device)
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()

@@ -1,0 +1,1 @@
+"""A package whose training entry point runs as `python -m trainer_pkg.train`."""
