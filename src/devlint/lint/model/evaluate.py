@@ -359,7 +359,7 @@ class Evaluator:
 
     def _ifexp(self, node: cst.IfExp, st: State) -> Value:
         test = self.truth(self.value(node.test, st))
-        rank = names.names_rank(code(node.test))
+        rank = self.rank_test(node.test)
         self.rank_guard += rank
         self.ifexp_depth += 1
         body = self.value(node.body, st.copy(accel=st.accel and test.accel is not False,
@@ -737,9 +737,8 @@ class Evaluator:
         else:
             after = Tensor(place, "moved", node, plain=False, device=device)
         statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None
-        reads = tuple(sub.value for _, v in args for sub in _names_in(_)) if args else ()
         self.obs.transfers.append(Transfer(node, rnode, receiver, after, kept, self.where(st),
-                                           statement, reads))
+                                           statement))
         if type(receiver) is Module and type(after) is Module and receiver.cls is not None:
             self.moved_classes.add(receiver.cls)
         if not kept:
@@ -991,6 +990,17 @@ class Evaluator:
         info = self.frame.function
         if found is not None and type(found[0]) is cst.Name and info is not None:
             info.host_params.add(found[0].value)
+
+    def rank_test(self, test: Any) -> bool:
+        """A condition about which process this is or how many there are (`rank == 0`,
+        `args.distributed`): what it chooses, it chooses per rank."""
+        known = self.rank_tests.get(id(test))
+        if known is None:
+            from devlint.lint.syntax import identifier_words
+
+            known = any(names.names_rank(word) for word in identifier_words(test))
+            self.rank_tests[id(test)] = known
+        return known
 
     def device_like(self, value: Value) -> bool:
         return type(value) is Device or (type(value) is Opaque and bool(value.name) and
@@ -1339,12 +1349,6 @@ def _prepares(receiver: Value, node: Any) -> bool:
     if type(receiver) is Ref:
         return receiver.qualname.startswith(("accelerate", "lightning", "pytorch_lightning"))
     return "accelerat" in spelled or "fabric" in spelled
-
-
-def _names_in(node: Any):
-    from devlint.lint.syntax import walk
-
-    return [sub for sub in walk(node) if type(sub) is cst.Name] if node is not None else []
 
 
 def _template(value: Value) -> str:

@@ -16,13 +16,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.evaluate import NONE, Evaluator, code
+from devlint.lint.model.evaluate import NONE, Evaluator
 from devlint.lint.model.observations import ModuleContainer, Observations
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -54,6 +54,7 @@ class Interpreter(Evaluator):
         self.loops: dict[int, LoopInfo] = {}
         self.early_moves: dict = {}  # (loop, name) -> the statement that moved it before the loop
         self.instances: dict = {}  # class -> the objects this file builds of it, joined
+        self.rank_tests: dict = {}  # id(condition) -> whether it is about the rank
         self.moved_classes: set = set()
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
@@ -281,7 +282,7 @@ class Interpreter(Evaluator):
 
     def if_(self, node: cst.If, st: State) -> State:
         test = self.truth(self.value(node.test, st))
-        rank = names.names_rank(code(node.test))
+        rank = self.rank_test(node.test)
         self.rank_guard += rank
         body = self.suite(node.body, st.copy(accel=st.accel and test.accel is not False,
                                              cpu=st.cpu and test.cpu is not False))
@@ -485,7 +486,7 @@ class Interpreter(Evaluator):
                 else condition.cpu is False
             if skips_without_gpu:
                 info.needs_cuda = True
-            if names.names_rank(code(decorator.args[0].value)):
+            if self.rank_test(decorator.args[0].value):
                 info.rank_skip = True
         elif _gpu_marker(decorator):
             # `@requires_cuda`, `@gpu_test(gpu_count=1)`, `@RunIf(min_cuda_gpus=1)`: a marker that
@@ -962,18 +963,57 @@ def _self_node(frame: Frame) -> Any:
     return cst.Name(info.params[0][0])
 
 
-def _yields(body: Any) -> bool:
-    for node in walk(body):
-        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+def _statements(body: Any) -> Iterator[Any]:
+    """Every statement of a function body, nested blocks included, not the bodies of nested
+    functions and classes (the statements themselves are yielded)."""
+    pending = list(reversed(body.body))
+    while pending:
+        statement = pending.pop()
+        yield statement
+        kind = type(statement)
+        if kind is cst.SimpleStatementLine:
+            pending.extend(reversed(statement.body))
             continue
-        if type(node) is cst.Yield:
+        if kind in (cst.FunctionDef, cst.ClassDef):
+            continue
+        for child in _blocks(statement):
+            pending.extend(reversed(child))
+
+
+def _blocks(statement: Any) -> Iterator[list]:
+    """The statement lists a compound statement holds (if/elif/else, loops, try, with, match)."""
+    kind = type(statement)
+    if kind in (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.ExceptHandler,
+                cst.ExceptStarHandler, cst.MatchCase, cst.Else, cst.Finally):
+        body = statement.body
+        yield list(body.body) if type(body) is cst.IndentedBlock else list(body.body)
+    if kind in (cst.If, cst.For, cst.While, cst.Try, cst.TryStar):
+        orelse = statement.orelse
+        if type(orelse) is cst.If:
+            yield [orelse]
+        elif orelse is not None:
+            yield [orelse]
+    if kind in (cst.Try, cst.TryStar):
+        yield list(statement.handlers)
+        if statement.finalbody is not None:
+            yield [statement.finalbody]
+    if kind is cst.Match:
+        yield list(statement.cases)
+
+
+def _yields(body: Any) -> bool:
+    """A generator: `yield` as a statement or as the value of an assignment (`x = yield`)."""
+    for statement in _statements(body):
+        if type(statement) in (cst.Expr, cst.Assign, cst.AnnAssign, cst.AugAssign) and \
+                type(getattr(statement, "value", None)) is cst.Yield:
             return True
     return False
 
 
 def local_names(node: Any) -> frozenset:
     """The names a function binds anywhere in its body (they are local, as Python decides
-    before the function runs), minus `global`/`nonlocal` ones."""
+    before the function runs), minus `global`/`nonlocal` ones. Statements only: a name bound
+    inside an expression (a walrus) is rare enough to be read as a global."""
     if type(node) is cst.Lambda:
         return frozenset(p.name.value for p in node.params.params)
     found: set[str] = set()
@@ -984,37 +1024,29 @@ def local_names(node: Any) -> frozenset:
     for star in (params.star_arg, params.star_kwarg):
         if type(star) is cst.Param:
             found.add(star.name.value)
-    pending = list(node.body.body) if type(node.body) is cst.IndentedBlock else list(node.body.body)
-    while pending:
-        item = pending.pop()
+    for item in _statements(node.body):
         kind = type(item)
         if kind in (cst.FunctionDef, cst.ClassDef):
             found.add(item.name.value)
-            continue
-        if kind is cst.Lambda or kind in (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp):
-            continue
-        if kind in (cst.Global, cst.Nonlocal):
+        elif kind in (cst.Global, cst.Nonlocal):
             declared.update(n.name.value for n in item.names)
-            continue
-        if kind in (cst.Assign,):
+        elif kind is cst.Assign:
             for target in item.targets:
                 found.update(_bound_names(target.target))
-        elif kind in (cst.AnnAssign, cst.AugAssign):
+        elif kind in (cst.AnnAssign, cst.AugAssign, cst.For):
             found.update(_bound_names(item.target))
-        elif kind is cst.For:
-            found.update(_bound_names(item.target))
-        elif kind is cst.NamedExpr:
-            found.update(_bound_names(item.target))
-        elif kind is cst.AsName:
-            found.update(_bound_names(item.name))
-        elif kind in (cst.Import, cst.ImportFrom) and type(getattr(item, "names", None)) is not cst.ImportStar:
+        elif kind is cst.With:
+            for with_item in item.items:
+                if with_item.asname is not None:
+                    found.update(_bound_names(with_item.asname.name))
+        elif kind in (cst.ExceptHandler, cst.ExceptStarHandler) and item.name is not None:
+            found.update(_bound_names(item.name.name))
+        elif kind in (cst.Import, cst.ImportFrom) and type(item.names) is not cst.ImportStar:
             for alias in item.names:
                 if alias.asname is not None:
                     found.update(_bound_names(alias.asname.name))
                 else:
                     found.add((dotted(alias.name) or "").split(".", 1)[0])
-            continue
-        pending.extend(_children(item))
     return frozenset(found - declared)
 
 
@@ -1026,19 +1058,6 @@ def _bound_names(target: Any) -> list:
     if type(target) is cst.StarredElement:
         return _bound_names(target.value)
     return []
-
-
-def _children(node: Any) -> list:
-    from devlint.lint.traverse import content_fields
-
-    out = []
-    for name in content_fields(type(node)):
-        child = getattr(node, name, None)
-        if isinstance(child, (list, tuple)):
-            out.extend(c for c in child if hasattr(c, "_is_removable") or type(c).__module__.startswith("libcst"))
-        elif child is not None and type(child).__module__.startswith("libcst"):
-            out.append(child)
-    return out
 
 
 def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset]:

@@ -63,7 +63,15 @@ class Transfer:
     kept: bool
     where: Where
     statement: Any = None  # the statement line, when the transfer is all it does
-    names_read: tuple = ()  # names the device argument reads
+
+    @property
+    def names_read(self) -> tuple:
+        """The names the transfer's arguments read (DEV007: a loop that rebinds one changes
+        where the model goes)."""
+        from devlint.lint.syntax import walk
+
+        return tuple(sub.value for arg in self.node.args for sub in walk(arg.value)
+                     if type(sub).__name__ == "Name")
 
 
 @dataclass(frozen=True)
