@@ -17,6 +17,12 @@ from devlint.lint.model.interpret import Interpreter
 from devlint.lint.model.observations import Observations
 
 
+def _on_disk(path: str) -> bool:
+    import os
+
+    return bool(path) and os.path.isfile(path)
+
+
 @dataclass
 class Model:
     module: cst.Module
@@ -60,8 +66,14 @@ PREPARES = re.compile(r"\baccelerate\b|\.prepare\(|setup_dataloaders|\bFabric\b"
 TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
 
 
-def analyze(module: cst.Module, text: str = "", path: str = "") -> Model:
+def analyze(module: cst.Module, text: str = "", path: str = "", project: bool = False) -> Model:
+    """The model of one file. With `project` (and a real path), imports of the project's own
+    files bind what those files define (see `summaries.py`)."""
+    from devlint.lint.model.summaries import SUMMARIES
+
     interpreter = Interpreter(module, loader_prior=PREPARES.search(text) is None,
-                              test_file=TEST_FILE.search(path.replace("\\", "/")) is not None)
+                              test_file=TEST_FILE.search(path.replace("\\", "/")) is not None,
+                              path=path if project and _on_disk(path) else "",
+                              summaries=SUMMARIES if project else None)
     observations = interpreter.run()
     return Model(module, observations, interpreter)

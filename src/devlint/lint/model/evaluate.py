@@ -20,7 +20,8 @@ from devlint.lint.model.observations import (
 from devlint.lint.model.state import State, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
     OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Maybe, Method, Module,
-    Namespace, Opaque, Partial, Place, Ref, Scalar, Seq, Tensor, Value, join, join_place, unwrap,
+    Namespace, Opaque, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
+    join_place, unwrap,
     with_place,
 )
 from devlint.lint.syntax import dotted, string_value
@@ -103,7 +104,9 @@ class Evaluator:
             return Opaque(name)  # a local not bound yet on this path
         if frame.closure is not None and name in frame.closure:
             return frame.closure[name]
-        found = self.module_env.get(name)
+        owner = frame.function.owner if frame.function is not None else None
+        # A function of another file reads that file's globals.
+        found = (owner.module_env if owner is not None and owner is not self else self.module_env).get(name)
         if found is not None:
             return found
         if name in BUILTINS:
@@ -128,6 +131,8 @@ class Evaluator:
         kind = type(base)
         if kind is Ref:
             return Ref(f"{base.qualname}.{attr}")
+        if kind is ProjectModule:
+            return self.module_member(base.path, attr, Ref(attr))
         if kind is Tensor:
             return self._tensor_attribute(base, attr, node)
         if kind is Module:
@@ -321,7 +326,16 @@ class Evaluator:
     def _boolean(self, node: cst.BooleanOperation, st: State) -> Value:
         """`a and b`, `a or b`: a condition in both worlds, or, for values (`device or
         self.device`), one of the operands."""
-        left, right = self.value(node.left, st), self.value(node.right, st)
+        left = self.value(node.left, st)
+        # The right operand runs only where the left one lets it: `is_available() and
+        # get_device_capability()` asks the GPU nothing on a machine without one.
+        runs = self.truth(left)
+        stop = False if type(node.operator) is cst.And else True
+        right_state = st.copy(accel=st.accel and runs.accel is not stop, cpu=st.cpu and runs.cpu is not stop)
+        required = self.requires_cuda
+        right = self.value(node.right, right_state)
+        if not right_state.cpu:
+            self.requires_cuda = required
         if type(left) is Flag or type(right) is Flag:
             combine = flag_and if type(node.operator) is cst.And else flag_or
             return combine(self.truth(left), self.truth(right))

@@ -29,7 +29,7 @@ from devlint.lint.model.state import (
 )
 from devlint.lint.model.values import (
     OPAQUE, Device, Func, Instance, Iterable, Klass, Maybe, Method, Module, Namespace, Opaque,
-    Place, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
+    Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
 )
 from devlint.lint.syntax import dotted, string_value, walk
 
@@ -39,8 +39,18 @@ MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall th
 
 
 class Interpreter(Evaluator):
-    def __init__(self, module: cst.Module, loader_prior: bool = True, test_file: bool = False) -> None:
+    def __init__(self, module: cst.Module, loader_prior: bool = True, test_file: bool = False,
+                 path: str = "", summaries: Any = None, summarising: bool = False) -> None:
         self.module = module
+        self.path = path
+        self.summaries = summaries  # the project's module summaries, or None: imports unknown
+        self.summarising = summarising  # only the module's own code runs; nothing is observed
+        self.dependencies: set = set()  # (path, digest) of the project files this one used
+        self.project = None
+        if path and summaries is not None:
+            from devlint.workspace.project import project_of
+
+            self.project = project_of(path)
         self.loader_prior = loader_prior
         self.obs = Observations()
         self.frame = Frame(None)
@@ -79,7 +89,8 @@ class Interpreter(Evaluator):
         self.module_env = st.env
         st = self.block(self.module.body, st)
         self.module_env = st.env if st.env else self.module_env
-        self.run_uncalled()
+        if not self.summarising:
+            self.run_uncalled()
         return self.obs
 
     def run_uncalled(self) -> None:
@@ -218,10 +229,10 @@ class Interpreter(Evaluator):
             for alias in node.names:
                 qualname = dotted(alias.name) or ""
                 if alias.asname is not None:
-                    st.env[alias.asname.name.value] = Ref(qualname)
+                    st.env[alias.asname.name.value] = self.project_module(qualname) or Ref(qualname)
                 else:
                     root = qualname.split(".", 1)[0]
-                    st.env[root] = Ref(root)
+                    st.env[root] = self.project_module(root) or Ref(root)
             return self.imported([dotted(a.name) or "" for a in node.names], st)
         if kind is cst.ImportFrom:
             return self.import_from(node, st)
@@ -272,11 +283,45 @@ class Interpreter(Evaluator):
             return st
         if node.relative:
             module = "." * len(node.relative) + (module or "")
+        source = self.project_module(module.lstrip("."), len(node.relative)) if \
+            self.project is not None else None
         for alias in node.names:
             name = alias.name.value if type(alias.name) is cst.Name else dotted(alias.name) or ""
             bound = alias.asname.name.value if alias.asname is not None else name
-            st.env[bound] = Ref(f"{module}.{name}" if module else name)
+            fallback = Ref(f"{module}.{name}" if module else name)
+            st.env[bound] = self.module_member(source.path, name, fallback) if source is not None \
+                else fallback
         return st
+
+    # --- the project's other files ----------------------------------------------------------
+
+    def project_module(self, module: str, level: int = 0) -> Optional[ProjectModule]:
+        """The project file (or namespace package) an import names, or None."""
+        if self.project is None:
+            return None
+        found = self.project.resolve(self.path, module, level)
+        return ProjectModule(found) if found is not None else None
+
+    def module_member(self, path: str, name: str, fallback: Value) -> Value:
+        """`name` of the project module at `path`: what its summary binds, else its submodule,
+        else `fallback` (unknown to devlint's tables as much as to the project)."""
+        import os
+
+        if path.endswith(".py"):
+            summary = self.summaries.get(path)
+            if summary is not None:
+                self.dependencies.update(summary.dependencies)
+                found = summary.env.get(name)
+                if found is not None and type(found) is not Maybe:
+                    return found
+        base = os.path.dirname(path) if path.endswith("__init__.py") else path
+        if not path.endswith(".py") or path.endswith("__init__.py"):
+            from devlint.workspace.project import _module_file
+
+            child = _module_file(base, [name])
+            if child is not None:
+                return ProjectModule(child)
+        return fallback
 
     # --- compound statements ----------------------------------------------------------------
 
@@ -436,7 +481,7 @@ class Interpreter(Evaluator):
         if info is not None:
             return info
         name = node.name.value if type(node) is cst.FunctionDef else "<lambda>"
-        info = FuncInfo(node, name, cls=self.frame.cls)
+        info = FuncInfo(node, name, cls=self.frame.cls, owner=self)
         info.params = self.parameters(node.params)
         info.locals = local_names(node)
         info.generator = type(node) is cst.FunctionDef and _yields(node.body)
@@ -535,7 +580,8 @@ class Interpreter(Evaluator):
         except TypeError:  # an unhashable value: compute without the memo
             key, cached = None, None
         if cached is not None:
-            self.obs.extend(cached[2])
+            if info.owner is self or info.owner is None:
+                self.obs.extend(cached[2])
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
             return OPAQUE, None
@@ -543,7 +589,8 @@ class Interpreter(Evaluator):
         result = self._interpret(func, args, kwargs, accel, cpu)
         if key is not None:
             self.memo[key] = result
-        self.obs.extend(result[2])
+        if info.owner is self or info.owner is None:
+            self.obs.extend(result[2])  # what another file's code does there is that file's
         return result[0], result[1]
 
     def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool):

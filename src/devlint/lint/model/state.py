@@ -101,6 +101,7 @@ class FuncInfo:
     never_runs: bool = False  # `@unittest.skip`
     defined_cpu: bool = True  # the CPU world reaches its definition
     host_params: set = field(default_factory=set)  # parameters that must stay on the CPU
+    owner: Any = field(default=None, repr=False)  # the interpreter of the file defining it
 
     @property
     def takes_device(self) -> bool:

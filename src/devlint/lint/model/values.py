@@ -243,6 +243,14 @@ class Method(Value):
 
 
 @dataclass(frozen=True)
+class ProjectModule(Value):
+    """A module of the project, by its file (or a namespace package, by its directory): its
+    attributes are what its summary holds, or its submodules."""
+
+    path: str
+
+
+@dataclass(frozen=True)
 class Namespace(Value):
     """`argparse`'s result or a config object: its attributes are the user's flags."""
 
