@@ -60,6 +60,12 @@ def host_weight(value: Value) -> bool:
     return type(value) is Tensor and value.place is HOST and value.dims != 0
 
 
+def host_input(value: Value) -> bool:
+    """A CPU tensor handed to a model or a loss: those take batches, not 0-dim numbers, so a
+    tensor whose rank is unknown counts (`torch.tensor(states)`)."""
+    return type(value) is Tensor and value.place is HOST and value.dims != 0
+
+
 def on_device(value: Value) -> bool:
     return type(value) in (Tensor, Module) and value.place is DEVICE
 
@@ -170,7 +176,7 @@ class Evaluator:
             accel = {HOST: "host", DEVICE: "accel"}.get(tensor.place)
             return Device(accel, None, node, spelled=_spelled(node))
         if attr in api.PRESERVING_ATTRIBUTES:
-            return replace(tensor, node=node, discarded=None)
+            return derived(tensor, node)
         if attr in api.SCALAR_ATTRIBUTES:
             if attr == "is_cuda":
                 return Flag(tensor.place is DEVICE if tensor.place in (HOST, DEVICE) else None, None)
@@ -222,7 +228,7 @@ class Evaluator:
                 self.eval(part.expression, st)
                 parts.append("{}")
         template = "".join(parts)
-        return Scalar(template=template, text=None if "{}" in template else template)
+        return Scalar(template=template, text=None if "{}" in template else template, node=node)
 
     def _number(self, node: Any, st: State) -> Value:
         try:
@@ -309,6 +315,11 @@ class Evaluator:
             self.meet("op", node, [(lnode, left), (rnode, right)], st)
             if on_device(left) or on_device(right):
                 return Tensor(DEVICE, "data", node)
+            made = next((t for t in (left, right) if t.why in ("attr", "factory")), None)
+            if made is not None and left.place is HOST and right.place is HOST:
+                # `torch.eye(n) + A`, `counts.sum() / counts`: still made here, on the CPU
+                return derived(made, node, scalar=left.scalar and right.scalar,
+                               dims=None if not (left.dims == 0 and right.dims == 0) else 0)
             return Tensor(join_place(left.place, right.place), "data", node,
                           scalar=left.scalar and right.scalar)
         for tensor, other in ((left, right), (right, left)):
@@ -415,7 +426,7 @@ class Evaluator:
                 key = string_value(key_node) if key_node is not None else None
                 return replace(base, plain=True, node=node, discarded=None,
                                dict_like=base.dict_like or key is not None)
-            return replace(base, node=node, discarded=None)
+            return derived(base, node)
         if kind is Seq:
             return _item(base, index, key_node)
         if kind is Module:
@@ -448,15 +459,17 @@ class Evaluator:
 
     # --- meetings ---------------------------------------------------------------------------
 
-    def meet(self, kind: str, node: Any, operands: list, st: State, callee: Optional[str] = None) -> bool:
+    def meet(self, kind: str, node: Any, operands: list, st: State, callee: Optional[str] = None,
+             host=None) -> bool:
         """Operands that must share a device: a CPU tensor meets a device one. Returns whether
         one did (the caller then stops the bad value from spreading)."""
         device = next(((n, v) for n, v in operands if on_device(v)), None)
         if device is None:
             return False
         met = False
+        host = host or on_host
         for operand_node, value in operands:
-            if on_host(value) and operand_node is not None:
+            if host(value) and operand_node is not None:
                 self.obs.meetings.append(Meeting(kind, node, Side(operand_node, value),
                                                  Side(device[0], device[1]), self.where(st), callee))
                 met = True
@@ -572,13 +585,15 @@ class Evaluator:
         cls = module.cls if type(module) is Module else None
         forward = cls.lookup("forward") if cls is not None else None
         if type(forward) is Func:
-            passed = [(n, OPAQUE if checks and on_host(v) else v) for n, v in args]
-            result = self.call_function(forward, [module] + [v for _, v in passed], _kw(kwargs), node, st)[0]
+            # What is reported at this call is not reported again inside `forward`.
+            passed = [(n, OPAQUE if checks and host_input(v) else v) for n, v in args]
+            named = {k: OPAQUE if checks and host_input(v) else v for k, (_, v) in kwargs.items()}
+            result = self.call_function(forward, [module] + [v for _, v in passed], named, node, st)[0]
             host = _host_arguments(forward.info, args, kwargs)
             operands = [(n, v) for n, v in operands if not any(n is h for h in host)]
         if checks:
             for operand_node, value in operands:
-                if on_host(value) or (type(value) is Tensor and value.place is HOST and not value.plain):
+                if host_input(value):
                     self.obs.meetings.append(Meeting(
                         "model", node, Side(operand_node, value), Side(node.func, module),
                         self.where(st), spelled))
@@ -592,7 +607,7 @@ class Evaluator:
                   operands: list, st: State) -> Value:
         devices = [(n, v) for n, v in operands if on_device(v)]
         if devices:
-            self.meet("loss", node, operands, st, spelled)
+            self.meet("loss", node, operands, st, spelled, host=host_input)
         weight = _follow(module.weight, module.place) if module is not None and module.weight is not None else None
         if weight is not None and devices and host_weight(weight):
             self.obs.meetings.append(Meeting("loss-weight", node, Side(weight.node, weight),
@@ -704,6 +719,10 @@ class Evaluator:
             return NONE
         if name in ("children", "modules"):
             return Iterable(replace(module, cls=None, attrs=()), node=node)
+        if name not in api.MODULE_BOOKKEEPING and not module.loss and _tensor_operands(args, kwargs):
+            # `model.generate(ids)`, `self.transformer.decoder(x, memory)`: the module's own
+            # code runs on what it is given, where the module is.
+            return self.call_module(node, replace(module, cls=None, attrs=()), args, kwargs, st)
         return OPAQUE
 
     def sequence_method(self, node: Any, seq: Value, name: str, args: list, st: State) -> Value:
@@ -740,6 +759,9 @@ class Evaluator:
         place, device = target
         kept = node is not self.discarding
         rnode = node.func.value
+        info = self.frame.function
+        if info is not None and type(rnode) is cst.Name and any(p[0] == rnode.value for p in info.params):
+            info.host_params.add(rnode.value)  # it places what it is given: callers need not
         if type(receiver) is Module:
             after: Value = replace(receiver, place=place, moved_at=node if place is DEVICE else None,
                                    device=device, assumed=False)
@@ -1082,6 +1104,8 @@ class Evaluator:
                 weight_node, weight = args[0]
             if is_tensor(weight):
                 buffer = replace(weight, why="weight", node=weight_node)
+                # A loss has no parameters: its weight, a buffer, is where it was made.
+                module = replace(module, place=weight.place if weight.place in (HOST, DEVICE) else HOST)
                 self.bound_here(node, st)
                 self.obs.losses.append(LossBuilt(node, weight_node, weight, keyword, self.where(st),
                                                  self.devices_in_reach(st)))
@@ -1456,6 +1480,11 @@ def _choose(test: Flag, body: Value, orelse: Value) -> Value:
         chosen = orelse
     else:
         chosen = join(body, orelse)
+    if type(chosen) is Flag and test.cpu is not None and test.accel is not None and test.accel != test.cpu:
+        # `cuda = True if torch.cuda.is_available() else False`: each world takes its arm.
+        other = body if test.cpu else orelse
+        if type(other) is Flag:
+            return Flag(chosen.accel, other.cpu, chosen.availability or test.availability)
     if type(chosen) is Ref and test.cpu is not None and test.accel != test.cpu:
         other = body if test.cpu else orelse
         if type(other) is Ref and other is not chosen:

@@ -364,6 +364,7 @@ class Interpreter(Evaluator):
         self.frame.loops.append(frame)
         head = entry
         exits: list = []
+        first_pass: Optional[Observations] = None
         for attempt in range(MAX_LOOP_PASSES):
             saved = self.obs
             self.obs = Observations()
@@ -379,10 +380,17 @@ class Interpreter(Evaluator):
             following = join_states([entry, back])
             stable = following.same(head) or attempt == MAX_LOOP_PASSES - 1
             if stable:
+                if first_pass is not None:
+                    # The first pass ran on the state entering the loop: its observations are
+                    # those of the first iteration (a decoder input that is on the CPU only
+                    # then), later passes' are of the joined state.
+                    saved.extend(first_pass)
                 saved.extend(self.obs)
                 self.obs = saved
                 exits = [exit_state if test is not None else following] + frame.breaks
                 break
+            if attempt == 0:
+                first_pass = self.obs
             self.obs = saved
             head = _widen(head, following) if attempt == MAX_LOOP_PASSES - 2 else following
         self.frame.loops.pop()
@@ -581,7 +589,7 @@ class Interpreter(Evaluator):
             key, cached = None, None
         if cached is not None:
             if info.owner is self or info.owner is None:
-                self.obs.extend(cached[2])
+                self.obs.extend(self.at_call_site(cached[2], node, args, kwargs))
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
             return OPAQUE, None
@@ -590,7 +598,7 @@ class Interpreter(Evaluator):
         if key is not None:
             self.memo[key] = result
         if info.owner is self or info.owner is None:
-            self.obs.extend(result[2])  # what another file's code does there is that file's
+            self.obs.extend(self.at_call_site(result[2], node, args, kwargs))
         return result[0], result[1]
 
     def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool):
@@ -634,6 +642,30 @@ class Interpreter(Evaluator):
              self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad) = saved
             self.frames.pop()
         return result, receiver, observations
+
+    def at_call_site(self, observations: Observations, node: Any, args: list, kwargs: dict) -> Observations:
+        """A helper handed a CPU batch meets device tensors inside: the batch is this call's
+        argument, and the finding (and its fix) belong where the loop passes it."""
+        call_args = getattr(node, "args", None)
+        if not observations.meetings or type(node) is not cst.Call or not call_args:
+            return observations
+        by_binding = {}
+        for arg, value in zip(call_args, list(args)[-len(call_args):] if args else []):
+            if type(value) is Tensor and value.why == "batch" and value.bound is not None:
+                by_binding[id(value.bound[1]), value.bound[0]] = arg.value
+        if not by_binding:
+            return observations
+        moved = []
+        for meeting in observations.meetings:
+            host = meeting.host.value
+            if host.why == "batch" and host.bound is not None and \
+                    (id(host.bound[1]), host.bound[0]) in by_binding:
+                meeting = replace(meeting, host=replace(meeting.host, node=by_binding[id(host.bound[1]), host.bound[0]]))
+            moved.append(meeting)
+        copy = Observations()
+        copy.extend(observations)
+        copy.meetings = moved
+        return copy
 
     def bind_parameters(self, info: FuncInfo, args: list, kwargs: dict) -> dict:
         env: dict = {}

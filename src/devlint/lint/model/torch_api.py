@@ -53,6 +53,7 @@ SAME_DEVICE_FUNCTIONS = frozenset(
         "cross", "lerp", "pow", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
         "logical_or", "bucketize", "searchsorted", "take_along_dim", "cosine_similarity",
         "pairwise_distance", "linear", "embedding", "conv1d", "conv2d", "conv3d", "bilinear",
+        "grad",  # torch.autograd.grad: outputs and grad_outputs
     }
 )
 # Tensor methods whose tensor arguments must be on the receiver's device.
@@ -151,6 +152,11 @@ SELF_RETURNING_METHODS = frozenset({"train", "eval", "requires_grad_", "apply", 
                                     "double", "half", "bfloat16", "share_memory",
                                     "zero_grad"})
 PARAMETER_METHODS = frozenset({"parameters", "buffers"})
+# Module methods that take tensors without computing on them.
+MODULE_BOOKKEEPING = frozenset({"load_state_dict", "register_parameter", "register_buffer",
+                                "add_module", "register_module", "set_extra_state", "copy_",
+                                "register_forward_hook", "register_forward_pre_hook",
+                                "register_full_backward_hook", "apply", "__setattr__", "__getattr__"})
 NAMED_PARAMETER_METHODS = frozenset({"named_parameters", "named_buffers"})
 
 # --- data ------------------------------------------------------------------------------------
