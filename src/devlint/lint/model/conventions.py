@@ -18,6 +18,7 @@ places as `assumed`, so rules can tell.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Optional
 
 LOADER_NAME = re.compile(r"loader|(^|_)dl$|(^|_)dls$|(^|_)iter$|^batches$", re.IGNORECASE)
@@ -50,27 +51,33 @@ GPU_PARAMETER = re.compile(r"^(gpu|gpu_ids?|cuda_device|cuda_id|gpu_index)$", re
 DTYPE_NAME = re.compile(r"(^|_)dtype$|^(float|half|double|bfloat16|long|int)\d*$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def names_loader(name: str) -> bool:
     return LOADER_NAME.search(last_part(name)) is not None
 
 
+@lru_cache(maxsize=4096)
 def names_model(name: str) -> bool:
     part = last_part(name)
     return MODEL_NAME.search(part) is not None and TENSOR_WORDS.search(part) is None
 
 
+@lru_cache(maxsize=4096)
 def names_loss(name: str) -> bool:
     return LOSS_NAME.match(last_part(name)) is not None
 
 
+@lru_cache(maxsize=4096)
 def names_device(name: str) -> bool:
     return DEVICE_NAME.search(last_part(name)) is not None
 
 
+@lru_cache(maxsize=4096)
 def names_object_batch(name: str) -> bool:
     return OBJECT_BATCH_NAME.search(last_part(name)) is not None
 
 
+@lru_cache(maxsize=4096)
 def device_flag(name: str) -> Optional[bool]:
     """True: the flag chooses the accelerator; False: it chooses the CPU; None: neither."""
     part = last_part(name)
@@ -81,6 +88,7 @@ def device_flag(name: str) -> Optional[bool]:
     return None
 
 
+@lru_cache(maxsize=4096)
 def names_rank(name: str) -> bool:
     return not name.startswith("<") and RANK_WORDS.search(name) is not None
 

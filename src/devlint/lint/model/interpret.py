@@ -34,6 +34,13 @@ from devlint.lint.model.values import (
 from devlint.lint.syntax import dotted, string_value, walk
 
 MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
+# What a function must mention to observe anything when run alone (see `may_observe`).
+RELEVANT_NAMES = frozenset({"to", "cpu", "load", "save", "numpy", "Variable", "prepare",
+                            "set_device", "init_process_group", "DataParallel", "register_buffer",
+                            "ModuleList", "ModuleDict", "Parameter", "DataLoader"})
+RELEVANT_PARTS = ("cuda", "device", "gpu", "loader", "batch", "model", "net", "criterion", "loss",
+                  "mps", "xla", "accelerat", "fabric", "encoder", "decoder", "discriminator",
+                  "backbone", "classifier", "policy", "critic")
 MAX_DEPTH = 8  # calls inside calls
 MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall the run
 
@@ -95,12 +102,34 @@ class Interpreter(Evaluator):
 
     def run_uncalled(self) -> None:
         """Functions and methods no code of this file called: once each, on their own."""
+        placed = self.placed_globals()
         for info in list(self.functions.values()):
             if id(info) in self.analyzed or info.node is None or type(info.node) is cst.Lambda:
                 continue
-            if info.never_runs:
+            if info.never_runs or not self.may_observe(info, placed):
                 continue
             self.run_alone(info)
+
+    def placed_globals(self) -> frozenset:
+        """Module-level names holding something on the device, a device, a loader or a model."""
+        return frozenset(name for name, value in self.module_env.items()
+                         if type(unwrap(value)) in (Module, Device, Iterable)
+                         or (type(unwrap(value)) is Tensor and unwrap(value).place is Place.DEVICE))
+
+    def may_observe(self, info: FuncInfo, placed: frozenset) -> bool:
+        """Whether a function run on its own, with unknown arguments, can observe anything: it
+        names a device, a move, a loader, a model or a checkpoint (or a global holding one), or
+        is `forward` of a module. Library files are mostly functions that do none of this; they
+        are read, not run (three quarters of the interpreter's time on the torch tree)."""
+        if info.cls is not None and runs_on_device(info.name):
+            return True
+        for word in _identifiers(info.node):
+            if word in placed or word in RELEVANT_NAMES:
+                return True
+            lowered = word.lower()
+            if any(part in lowered for part in RELEVANT_PARTS):
+                return True
+        return False
 
     def run_alone(self, info: FuncInfo) -> None:
         st = State(dict(self.module_env), cpu=info.defined_cpu)
@@ -1196,3 +1225,13 @@ def _gpu_marker(decorator: Any) -> bool:
     return type(decorator) is cst.Call and any(
         a.keyword is not None and names.CUDA_PURPOSE.search(a.keyword.value) and
         not (type(a.value) is cst.Integer and a.value.value == "0") for a in decorator.args)
+
+
+def _identifiers(node: Any) -> Iterator[str]:
+    """The names, attribute names and string values a function's code holds."""
+    for sub in walk(node):
+        kind = type(sub)
+        if kind is cst.Name:
+            yield sub.value
+        elif kind is cst.SimpleString:
+            yield sub.value

@@ -49,18 +49,34 @@ def join_states(states: list) -> State:
         return live[0]
     chosen = [s for s in live if s.accel] or live
     cpu_paths = [s for s in live if s.cpu]
-    env: dict = {}
-    names = dict.fromkeys(k for s in chosen for k in s.env)
-    for name in names:
-        values = [s.env.get(name) for s in chosen]
-        value = values[0]
-        for other in values[1:]:
-            if other is not value:
-                value = join(value, other)
-        if cpu_paths is not chosen and type(unwrap(value)) in (Device, Flag):
-            value = _with_cpu_world(value, [s.env.get(name) for s in cpu_paths])
-        env[name] = value
+    if len(chosen) == 2:
+        env = _join_two(chosen[0].env, chosen[1].env)
+    else:
+        env = {}
+        for name in dict.fromkeys(k for s in chosen for k in s.env):
+            values = [s.env.get(name) for s in chosen]
+            value = values[0]
+            for other in values[1:]:
+                if other is not value:
+                    value = join(value, other)
+            env[name] = value
+    if len(cpu_paths) != len(chosen) or any(a is not b for a, b in zip(cpu_paths, chosen)):
+        for name, value in env.items():
+            if type(unwrap(value)) in (Device, Flag):
+                env[name] = _with_cpu_world(value, [s.env.get(name) for s in cpu_paths])
     return State(env, any(s.accel for s in live), any(s.cpu for s in live))
+
+
+def _join_two(a: dict, b: dict) -> dict:
+    """Two paths' names: most values are the same objects on both (one branch changed a few)."""
+    env = dict(a)
+    for name, value in b.items():
+        mine = env.get(name)
+        if mine is not value:
+            env[name] = join(mine, value)
+    for name in a.keys() - b.keys():
+        env[name] = join(a[name], None)
+    return env
 
 
 def _with_cpu_world(value: Value, cpu_values: list) -> Value:
