@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Iterator, Optional
 import libcst as cst
 
 from devlint.lint.facts import Facts
+from devlint.lint.fix_gate import refusal
 from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
 from devlint.lint.positions import spans_of
@@ -88,7 +89,9 @@ def resolve_positions(
         fix = None
         if raw.fix is not None:
             edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)
-            fix = Fix(raw.fix.description, raw.fix.applicability, edits)
+            # The one gate of every fix: a finding whose fix fails it stays, unfixable.
+            if refusal(text, edits) is None:
+                fix = Fix(raw.fix.description, raw.fix.applicability, edits)
         findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
     return findings
 

@@ -43,6 +43,9 @@ from devlint.lint.syntax import (
 )
 
 LOADER_NAME = re.compile(r"loader|(^|_)dl$|(^|_)iter$|^batches$", re.IGNORECASE)
+# Sequence lengths stay on the host: pack_padded_sequence wants them there (a tensor on the
+# GPU raises), and a collate_fn often yields them as a Python list, which has no `.to()`.
+LENGTHS_NAME = re.compile(r"(^|_)(lengths?|lens?)$", re.IGNORECASE)
 MODEL_NAME = re.compile(
     r"model|net|encoder|decoder|classifier|generator|discriminator|backbone|^[GD]$|policy|critic",
     re.IGNORECASE,
@@ -1662,10 +1665,21 @@ def _is_device_value(value: cst.BaseExpression) -> bool:
     if type(value) is cst.Call:
         return dotted(value.func) == "torch.device"
     if type(value) is cst.IfExp:
-        return string_value(value.body) is not None or type(value.body) is cst.Call
+        # `'cuda' if ... else 'cpu'`, `torch.device(...) if ... else None`; not
+        # `head(x) if ... else None`, a tensor, whatever its arms call.
+        return _is_device_arm(value.body) and (
+            _is_device_arm(value.orelse) or type(value.orelse) in (cst.Name, cst.Attribute))
     if type(value) is cst.Attribute:
         return value.attr.value == "device"
     return False
+
+
+def _is_device_arm(value: cst.BaseExpression) -> bool:
+    if string_value(value) is not None:
+        return True
+    if type(value) is cst.Call:
+        return _names_a_device(last_part(dotted(value.func)))  # torch.device(...), get_device()
+    return _is_device_value(value)
 
 
 def _binding_kind(key: str, value: cst.BaseExpression) -> str:
@@ -1966,7 +1980,7 @@ class Facts:
                 loop = use.batch.loop
                 if id(loop) not in cpu_loops:
                     cpu_loops[id(loop)] = self.is_cpu_loader_loop(loop)
-                if not cpu_loops[id(loop)]:
+                if not cpu_loops[id(loop)] or LENGTHS_NAME.search(use.batch.var):
                     continue
                 ident = (id(loop), batch_path(use.arg))
                 if ident in seen:
