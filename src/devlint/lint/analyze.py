@@ -122,10 +122,14 @@ class LineIndex:
     def line_start(self, line: int) -> int:
         return self.starts[line - 1] if line <= len(self.starts) else len(self.text)
 
+    def indent_of(self, line: int) -> str:
+        """The line's own indentation, tabs included: an inserted line must match it."""
+        start = self.line_start(line)
+        return re.match(r"[ \t]*", self.text[start:start + 200]).group()
+
     def resolve(self, edit: Edit, positions) -> TextEdit:
         where = positions[edit.node]
         end = positions[edit.end_node or edit.node].end
-        indent = " " * where.start.column if edit.action in ("insert_before", "insert_after") else ""
         if edit.action == "replace":
             return TextEdit(
                 self.offset(where.start.line, where.start.column),
@@ -134,12 +138,12 @@ class LineIndex:
             )
         if edit.action == "insert_before":
             at = self.line_start(where.start.line)
-            indent = self.text[at: self.offset(where.start.line, where.start.column)]
-            return TextEdit(at, at, indent + edit.text + self.newline)
+            return TextEdit(at, at, self.indent_of(where.start.line) + edit.text + self.newline)
         if edit.action == "insert_after":
             at = self.line_start(end.line + 1)
             unterminated = at == len(self.text) and not self.text.endswith(("\n", "\r"))
             prefix = self.newline if unterminated else ""
+            indent = self.indent_of(where.start.line)
             return TextEdit(at, at, prefix + indent + edit.text + self.newline)
         if edit.action == "delete":
             return TextEdit(self.line_start(where.start.line), self.line_start(end.line + 1), "")

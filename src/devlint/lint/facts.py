@@ -1020,6 +1020,8 @@ class _FactsVisitor(cst.CSTVisitor):
         callees = _element_callees(value)
         if callees is not None:
             info.containers[attr] = Container(attr, statement, value, tuple(callees))
+        elif method == "__init__":
+            info.containers.pop(attr, None)  # `self.layers = nn.ModuleList(...)` replaced the list
         origin = tensor_origin(value)
         if method == "__init__" and origin is not None and origin.on_host and origin.rank == "tensor":
             info.tensor_attributes.setdefault(attr, TensorAttribute(attr, statement, value))
