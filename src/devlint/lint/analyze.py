@@ -13,6 +13,7 @@ import libcst as cst
 
 from devlint.lint.facts import Facts
 from devlint.lint.fix_gate import refusal
+from devlint.lint.lines import NEWLINE, line_starts, split_lines
 from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
 from devlint.lint.positions import spans_of
@@ -108,12 +109,12 @@ def _anchors(raws: list[RawFinding]) -> Iterator[cst.CSTNode]:
 
 
 class LineIndex:
-    """Offsets of line starts, splitting lines exactly where libcst does (\\r\\n, \\r, \\n)."""
+    """Offsets of line starts, splitting lines exactly where Python and libcst do."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
-        match = re.search(r"\r\n|\r|\n", text)
+        self.starts = line_starts(text)
+        match = NEWLINE.search(text)
         self.newline = match.group() if match else "\n"
 
     def offset(self, line: int, column: int) -> int:
@@ -162,7 +163,7 @@ def noqa_codes(line: str) -> Optional[tuple[str, ...]]:
 def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
     if not findings or "noqa" not in text.lower():
         return findings
-    lines = text.splitlines()
+    lines = split_lines(text)  # not str.splitlines: a form feed must not shift the lines
     kept = []
     for finding in findings:
         line = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""

@@ -22,18 +22,17 @@ from __future__ import annotations
 
 import ast
 import builtins
-import re
 import warnings
 from bisect import bisect_right
 from typing import Iterator, Optional, Sequence
 
 from devlint.lint.findings import TextEdit
+from devlint.lint.lines import line_starts
 
 _BUILTINS = frozenset(dir(builtins))
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _EXIT_CALLS = frozenset({"exit", "quit", "sys.exit", "os._exit"})
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 def refusal(text: str, edits: Sequence[TextEdit]) -> Optional[str]:
@@ -42,7 +41,7 @@ def refusal(text: str, edits: Sequence[TextEdit]) -> Optional[str]:
     tree = _parse(fixed)
     if tree is None:
         return "the fixed code would not parse"
-    starts = _line_starts(fixed)
+    starts = line_starts(fixed)
     for start, end, carried in landed:
         first, last = _point(fixed, starts, start), _point(fixed, starts, end)
         for chain in _names_within(tree, first, last):
@@ -85,11 +84,6 @@ def _names_in(fragment: str) -> frozenset:
     if tree is None:
         return frozenset()
     return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
-
-
-def _line_starts(text: str) -> list[int]:
-    # CPython's tokenizer ends lines at \r\n, \r and \n only, as libcst does.
-    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
 
 
 def _point(text: str, starts: list[int], offset: int) -> tuple[int, int]:

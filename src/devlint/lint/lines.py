@@ -29,3 +29,8 @@ def line_at(text: str, number: int) -> str:
     """Line `number` (from 1) without its line break; "" past the end."""
     lines = split_lines(text)
     return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def line_number(text: str, offset: int) -> int:
+    """The line (from 1) that the character at `offset` is on."""
+    return len(NEWLINE.findall(text, 0, offset)) + 1

@@ -14,6 +14,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from devlint.lint.lines import line_number
 from devlint.lint.traverse import NODE_TYPES
 
 
@@ -33,7 +34,7 @@ def decode_source_with_encoding(data: bytes) -> tuple[str, str]:
     """Decode as Python would (PEP 263 cookie, BOM), refusing NUL bytes; the encoding is
     what writing the text back must use ('utf-8-sig' keeps a BOM)."""
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        line = line_number(data.decode("latin-1"), data.index(b"\x00"))
         raise SourceError(line, 1, "source contains NUL bytes")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
@@ -50,7 +51,7 @@ def decode_source_with_encoding(data: bytes) -> tuple[str, str]:
     except (UnicodeDecodeError, LookupError) as exc:
         line = 1
         if isinstance(exc, UnicodeDecodeError):
-            line = data[: exc.start].count(b"\n") + 1
+            line = line_number(data.decode("latin-1"), exc.start)
         raise SourceError(line, 1, f"cannot decode as {encoding}: {exc.reason if isinstance(exc, UnicodeDecodeError) else exc}") from None
     return (text[1:] if text.startswith("\ufeff") else text), encoding
 
