@@ -33,3 +33,15 @@ def test_readme_rule_table_links_every_rule() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for rule in ALL_RULES:
         assert f"[{rule.code}](docs/rules/{rule.code}.md)" in readme
+
+
+def test_dev998_documents_itself_and_its_example_is_real(capsys) -> None:
+    from devlint.cli import main
+    from devlint.lint.rules import DOCUMENTED_BY_CODE
+
+    page = DOCUMENTED_BY_CODE["DEV998"]
+    assert "DEV998" in {f.code for f in analyze_source(textwrap.dedent(page.bad), "example.py")}
+    assert "DEV998" not in {f.code for f in analyze_source(textwrap.dedent(page.good), "example.py")}
+    assert main(["rule", "dev998"]) == 0
+    assert capsys.readouterr().out == page.docs()
+    assert "[DEV998](docs/rules/DEV998.md)" in (ROOT / "README.md").read_text(encoding="utf-8")

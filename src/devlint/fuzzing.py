@@ -36,7 +36,8 @@ def mutate(text: str, rng: random.Random, rounds: int = 3) -> str:
 
 
 def check_invariants(text: str, findings) -> None:
-    """What must hold for any input: positions inside the file, DEV999 iff Python refuses it."""
+    """What must hold for any input: positions inside the file; DEV999 exactly when Python
+    refuses it; DEV998 only for valid Python that devlint's limits or libcst keep out."""
     import ast
 
     line_count = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
@@ -50,17 +51,21 @@ def check_invariants(text: str, findings) -> None:
         compiles = True
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         compiles = False
-    has_parse_error = any(f.code == "DEV999" for f in findings)
-    assert not compiles or not has_parse_error or _libcst_only_refuses(text), findings
-    assert compiles or has_parse_error, "a file Python refuses must come back as DEV999"
+    codes = {f.code for f in findings}
+    assert (not compiles) == ("DEV999" in codes), findings
+    assert "DEV998" not in codes or (compiles and _devlint_refuses(text)), findings
 
 
-def _libcst_only_refuses(text: str) -> bool:
-    """Files CPython parses and libcst does not (or facts nest too deep): DEV999 is allowed."""
-    from devlint.lint.parse import SourceError, parse_module
+def _devlint_refuses(text: str) -> bool:
+    """Files CPython parses that the screen or libcst refuses: DEV998 is the honest answer."""
+    from devlint.lint.limits import Unanalysable, check_size, deep_recursion, screen
+    from devlint.lint.parse import check_syntax, parse_module
 
     try:
-        parse_module(text)
-    except (SourceError, RecursionError):
+        check_size(text)
+        screen(check_syntax(text))
+        with deep_recursion():
+            parse_module(text)
+    except (Unanalysable, RecursionError):
         return True
     return False

@@ -14,13 +14,13 @@ def add_rule_parser(sub) -> None:
 
 
 def run_rule(args: argparse.Namespace) -> int:
-    from devlint.lint.rules import ALL_RULES, RULES_BY_CODE
+    from devlint.lint.rules import ALL_RULES, DOCUMENTED_BY_CODE
 
     if args.all or not args.code:
         for rule in ALL_RULES:
             print(f"{rule.code}  {rule.name:<28} {rule.summary}")
         return EXIT_CLEAN
-    rule = RULES_BY_CODE.get(args.code.upper())
+    rule = DOCUMENTED_BY_CODE.get(args.code.upper())
     if rule is None:
         error(f"unknown rule {args.code!r}; `devlint rule --all` lists them")
         return EXIT_ERROR

@@ -13,12 +13,19 @@ import libcst as cst
 
 from devlint.lint.facts import Facts
 from devlint.lint.fix_gate import refusal
+from devlint.lint import limits
+from devlint.lint.limits import (
+    CANNOT_ANALYSE_CODE, MAX_SOURCE_CHARS, OutOfTime, Unanalysable, check_size, cpu_budget,
+    deep_recursion, screen,
+)
 from devlint.lint.lines import NEWLINE, line_starts, split_lines
 from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
 from devlint.lint.positions import spans_of
 from devlint.lint.prefilter import could_match
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
+
+SPECIAL_CODES = (PARSE_ERROR_CODE, CANNOT_ANALYSE_CODE)  # about the file, not its code
 from devlint.lint.selection import Selection
 
 # flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
@@ -27,26 +34,45 @@ NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+
 
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
                    describe_line: Callable[[int], str] = str) -> list[Finding]:
-    """All findings of one file's text; a parse error becomes a DEV999 finding.
-    `describe_line` words a line number inside messages ("3 of cell 2" in a notebook)."""
+    """All findings of one file's text; a parse error becomes a DEV999 finding, a file devlint
+    cannot analyse a DEV998 one. `describe_line` words a line number inside messages ("3 of
+    cell 2" in a notebook)."""
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
+    codes = [rule.code for rule in rules]
     try:
-        # CPython's parser first, for every file: 10x cheaper than libcst's, it reports syntax
-        # errors as Python would, and it refuses what crashes or stalls libcst's parser
-        # (brackets nested a few thousand deep segfault it; long operator chains are quadratic).
-        check_syntax(text)
-        if not could_match(text, [rule.code for rule in rules]):
-            return []
-        module = parse_module(text)
-        raws = run_rules(module, rules)
-        findings = resolve_positions(module, raws, path, text, describe_line) if raws else []
+        with cpu_budget():
+            findings = _analyze(text, path, rules, codes, describe_line)
     except SourceError as exc:
         findings = [parse_error(path, exc)]
+    except Unanalysable as exc:
+        findings = [cannot_analyse(path, exc)]
     except RecursionError:
-        findings = [parse_error(path, SourceError(1, 1, "nesting too deep to analyze"))]
-    if not selection.enabled(PARSE_ERROR_CODE):
-        findings = [f for f in findings if f.code != PARSE_ERROR_CODE]
+        findings = [cannot_analyse(path, Unanalysable(1, 1, "it nests too deep for devlint"))]
+    except MemoryError:
+        findings = [cannot_analyse(path, Unanalysable(1, 1, "devlint ran out of memory on it"))]
+    except OutOfTime:
+        findings = [cannot_analyse(path, Unanalysable(
+            1, 1, f"its analysis took over {limits.FILE_CPU_SECONDS} s of CPU and was stopped"))]
+    findings = [f for f in findings if f.code not in SPECIAL_CODES or selection.enabled(f.code)]
     return sorted(apply_noqa(findings, text), key=Finding.sort_key)
+
+
+def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
+             describe_line: Callable[[int], str]) -> list[Finding]:
+    if len(text) > MAX_SOURCE_CHARS and not could_match(text, codes):
+        return []  # nothing a rule looks for is in it: not worth gigabytes of parsing
+    check_size(text)
+    # CPython's parser first, for every file: 10x cheaper than libcst's, it reports syntax
+    # errors as Python would, and its tree tells what would crash or stall libcst's parser.
+    tree = check_syntax(text)
+    if not could_match(text, codes):
+        return []
+    screen(tree)
+    del tree  # before libcst's tree, the larger one, is built
+    with deep_recursion():
+        module = parse_module(text)
+        raws = run_rules(module, rules)
+        return resolve_positions(module, raws, path, text, describe_line) if raws else []
 
 
 def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) -> list[Finding]:
@@ -61,6 +87,11 @@ def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) ->
 
 def parse_error(path: str, exc: SourceError) -> Finding:
     return Finding(path, exc.line, exc.column, PARSE_ERROR_CODE, f"cannot parse: {exc.reason}")
+
+
+def cannot_analyse(path: str, exc: Unanalysable) -> Finding:
+    return Finding(path, exc.line, exc.column, CANNOT_ANALYSE_CODE,
+                   f"devlint cannot analyse this file: {exc.reason}")
 
 
 def run_rules(module: cst.Module, rules: list[Rule]) -> list[RawFinding]:

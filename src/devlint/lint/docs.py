@@ -1,17 +1,17 @@
-"""docs/rules/DEV0xx.md are generated from the rule classes: `python -m devlint.lint.docs`."""
+"""docs/rules/DEVxxx.md are generated from the rule classes: `python -m devlint.lint.docs`."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from devlint.lint.rules import ALL_RULES
+from devlint.lint.rules import DOCUMENTED_BY_CODE
 
 DOCS_DIR = Path("docs") / "rules"
 
 
 def rendered() -> dict[str, str]:
     """File name -> content for every rule's page."""
-    return {f"{rule.code}.md": rule.docs() for rule in ALL_RULES}
+    return {f"{rule.code}.md": rule.docs() for rule in DOCUMENTED_BY_CODE.values()}
 
 
 def write(root: Path) -> list[Path]:

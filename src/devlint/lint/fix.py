@@ -99,11 +99,12 @@ def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
 
 def _parses(text: str) -> bool:
     """libcst too, not only CPython: the next run (and the next fix) must be able to read it."""
-    from devlint.lint.parse import SourceError, parse_module
+    from devlint.lint.limits import Unanalysable
+    from devlint.lint.parse import parse_module
 
     try:
         parse_module(text)
-    except SourceError:
+    except Unanalysable:
         return False
     return True
 

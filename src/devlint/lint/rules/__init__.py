@@ -15,6 +15,7 @@ from devlint.lint.rules.dev010_plain_tensor_attribute import PlainTensorAttribut
 from devlint.lint.rules.dev011_numpy_on_device_tensor import NumpyOnDeviceTensor
 from devlint.lint.rules.dev012_loss_weight_on_cpu import LossWeightOnCpu
 from devlint.lint.rules.dev013_fixed_gpu_index_in_distributed import FixedGpuIndexInDistributed
+from devlint.lint.rules.dev998_cannot_analyse import CannotAnalyse
 
 ALL_RULES: tuple[type[Rule], ...] = (
     HardCodedCuda,
@@ -32,5 +33,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     FixedGpuIndexInDistributed,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
+# Codes the engine reports about a file, documented as rules are.
+DOCUMENTED_BY_CODE: dict[str, type[Rule]] = {**RULES_BY_CODE, CannotAnalyse.code: CannotAnalyse}
 PARSE_ERROR_CODE = "DEV999"
 
