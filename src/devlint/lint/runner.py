@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional
 
-from devlint.workspace.cache import Cache, file_key
+from devlint.workspace.cache import Cache, file_key, kind_of
 from devlint.workspace.discovery import is_notebook
 from devlint.lint.selection import Selection
 from devlint.lint.findings import Finding
@@ -51,7 +51,7 @@ def analyze_path(path: str, selection: Selection) -> FileOutcome:
         return _cannot_analyse(path, selection, "devlint ran out of memory on it")
     except Exception as exc:  # a bug in devlint must not hide the other files' findings
         return FileOutcome(path, error=f"{path}: internal error: {type(exc).__name__}: {exc}")
-    return FileOutcome(path, findings, key=file_key(data, selection))
+    return FileOutcome(path, findings, key=file_key(data, selection, kind_of(path)))
 
 
 def check_files(
@@ -84,7 +84,7 @@ def _from_cache(path: Path, selection: Selection, cache: Optional[Cache]) -> Opt
         data = path.read_bytes()
     except OSError:
         return None  # the worker reports it
-    findings = cache.get(file_key(data, selection), str(path))
+    findings = cache.get(file_key(data, selection, kind_of(path)), str(path))
     return None if findings is None else FileOutcome(str(path), findings, cached=True)
 
 

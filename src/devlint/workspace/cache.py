@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -26,9 +27,10 @@ except ImportError:  # pragma: no cover - another interpreter
 
 from devlint import __version__
 from devlint.lint.selection import Selection
+from devlint.workspace.discovery import is_notebook
 from devlint.lint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
-FORMAT = 4  # 4: keys are BLAKE2b digests
+FORMAT = 5  # 4: keys are BLAKE2b digests; 5: of the file's kind too (a notebook or Python)
 MAX_ENTRIES = 200_000  # about 40 MB of index at most; the oldest entries go first
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -37,10 +39,16 @@ CACHEDIR_TAG = (
 )
 
 
-def file_key(data: bytes, selection: Selection) -> str:
+def file_key(data: bytes, selection: Selection, kind: str) -> str:
+    """`kind`: how the bytes are read (`kind_of`): an empty `Untitled.ipynb` is a malformed
+    notebook, the same empty bytes as `__init__.py` a clean module."""
     digest = blake2b(data, digest_size=32)
-    digest.update(b"\0" + repr((selection.select, selection.ignore)).encode())
+    digest.update(b"\0" + repr((kind, selection.select, selection.ignore)).encode())
     return digest.hexdigest()
+
+
+def kind_of(path) -> str:
+    return "notebook" if is_notebook(path) else "python"
 
 
 @dataclass
@@ -66,9 +74,9 @@ class Cache:
         if rows is None:
             return None
         try:
-            findings = [_finding(path, row) for row in rows]
-        except (TypeError, ValueError, KeyError, IndexError):
-            return None  # a hand-edited or foreign entry: compute it again
+            findings = [_finding(path, row) for row in _listed(rows)]
+        except ValueError:
+            return None  # a hand-edited or foreign entry: compute it again, and replace it
         self.used.add(key)
         self.hits += 1
         return findings
@@ -105,9 +113,12 @@ def default_directory(project_root: Optional[Path]) -> Path:
 
 
 def _read_entries(index: Path) -> dict[str, list]:
+    """The index's entries; {} for anything that is not this format (the next save rewrites
+    it): not JSON, `Infinity` or `NaN` (valid to Python's reader, never written here),
+    nesting too deep for the reader."""
     try:
-        payload = json.loads(index.read_bytes())
-    except (OSError, ValueError):
+        payload = json.loads(index.read_bytes(), parse_constant=_not_a_number)
+    except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         return {}
@@ -157,11 +168,49 @@ def _row(finding: Finding, path: str) -> list:
     return [finding.line, finding.column, finding.code, finding.message, related, fix, suffix]
 
 
+def _not_a_number(name: str) -> float:
+    raise ValueError(f"{name} is not a number this cache writes")
+
+
 def _finding(path: str, row: list) -> Finding:
-    line, column, code, message, related, fix, suffix = row
-    return Finding(
-        path + str(suffix), int(line), int(column), str(code), str(message),
-        Related(Location(int(related[0]), int(related[1])), str(related[2])) if related else None,
-        Fix(str(fix[0]), Applicability(fix[1]),
-            tuple(TextEdit(int(a), int(b), str(t)) for a, b, t in fix[2])) if fix else None,
-    )
+    """The finding a row stores, checked field by field: a ValueError for any other shape."""
+    line, column, code, message, related, fix, suffix = _listed(row, 7)
+    if not (_CODE.fullmatch(_text(code)) and _CELL.fullmatch(_text(suffix))):
+        raise ValueError(f"not a finding: {row!r}")
+    if related is not None:
+        r_line, r_column, label = _listed(related, 3)
+        related = Related(Location(_count(r_line), _count(r_column)), _text(label))
+    if fix is not None:
+        description, applicability, edits = _listed(fix, 3)
+        fix = Fix(_text(description), Applicability(applicability),
+                  tuple(_edit(edit) for edit in _listed(edits)))
+    return Finding(path + suffix, _count(line), _count(column), code, _text(message), related, fix)
+
+
+_CODE = re.compile(r"DEV\d{3}")
+_CELL = re.compile(r"(:cell_\d+)?")
+
+
+def _edit(edit) -> TextEdit:
+    start, end, text = _listed(edit, 3)
+    if _count(end, 0) < _count(start, 0):
+        raise ValueError(f"not an edit: {edit!r}")
+    return TextEdit(start, end, _text(text))
+
+
+def _listed(value, length: Optional[int] = None) -> list:
+    if type(value) is not list or (length is not None and len(value) != length):
+        raise ValueError(f"not a list of {length or 'any'}: {value!r}")
+    return value
+
+
+def _count(value, least: int = 1) -> int:
+    if type(value) is not int or value < least:  # not a float, not a bool
+        raise ValueError(f"not a count: {value!r}")
+    return value
+
+
+def _text(value) -> str:
+    if type(value) is not str:
+        raise ValueError(f"not a string: {value!r}")
+    return value
