@@ -58,26 +58,33 @@ def check_size(text: str) -> None:
 def screen(tree: ast.AST) -> None:
     """Refuse, before libcst sees it, a file too deep or too costly for it (CPython's tree)."""
     cost = 0
-    # node, its depth, the length of the chain it ends so far, the nearest line and column
-    stack: list[tuple[ast.AST, int, int, tuple[int, int]]] = [(tree, 1, 1, (1, 1))]
+    # node, its depth, the length of the chain it ends so far, the nearest node with a line
+    stack: list[tuple[ast.AST, int, int, ast.AST]] = [(tree, 1, 1, tree)]
     while stack:
-        node, depth, chain, where = stack.pop()
-        if hasattr(node, "lineno"):
-            where = (node.lineno, node.col_offset + 1)
+        node, depth, chain, located = stack.pop()
         if depth > MAX_DEPTH:
-            raise Unanalysable(*where, f"an expression here nests or chains more than "
-                                       f"{MAX_DEPTH} levels deep; devlint analyses up to that")
-        link = getattr(node, _CHAIN_FIELDS.get(type(node), ""), None)
-        if type(link) not in _CHAIN_FIELDS and chain >= LONG_CHAIN:
+            raise Unanalysable(*_where(located), f"an expression here nests or chains more than "
+                                                 f"{MAX_DEPTH} levels deep; devlint analyses up to that")
+        field = _CHAIN_FIELDS.get(type(node))
+        link = getattr(node, field) if field else None
+        if field and chain >= LONG_CHAIN and type(link) not in _CHAIN_FIELDS:
             cost += chain * chain  # the innermost link: the chain is complete
             if cost > CHAIN_BUDGET:
-                raise Unanalysable(*where, f"the file chains attributes, calls, subscripts or "
-                                           f"operators too long (here {chain}) for devlint's "
-                                           "parser, whose time grows with the square of a chain")
-        children = list(ast.iter_child_nodes(node))
+                raise Unanalysable(*_where(located), f"the file chains attributes, calls, "
+                                                     f"subscripts or operators too long (here "
+                                                     f"{chain}) for devlint's parser, whose time "
+                                                     "grows with the square of a chain")
+        children = [c for c in ast.iter_child_nodes(node) if type(c) not in _CONTEXTS]
         # Reversed onto the stack: the first statement is looked at first, and named.
-        stack.extend((child, depth + 1, chain + 1 if child is link else 1, where)
-                     for child in reversed(children))
+        stack.extend((child, depth + 1, chain + 1 if child is link else 1,
+                      child if hasattr(child, "lineno") else located) for child in reversed(children))
+
+
+_CONTEXTS = (ast.Load, ast.Store, ast.Del)  # a leaf under every name: nothing to look at
+
+
+def _where(node: ast.AST) -> tuple[int, int]:
+    return getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1
 
 
 @contextlib.contextmanager
