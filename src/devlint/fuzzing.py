@@ -105,7 +105,7 @@ def check_fix(text: str) -> str:
     result parses (CPython and libcst) whenever the input did, a second run changes nothing,
     and each round changes nothing outside the text its edits replaced. Returns the result."""
     from devlint.lint.analyze import analyze_source
-    from devlint.lint.fix import apply_fixes, settle
+    from devlint.lint.fix import parses, apply_fixes, settle
 
     def fix_round(current: str):
         findings = analyze_source(current, "fuzz.py")
@@ -118,7 +118,7 @@ def check_fix(text: str) -> str:
     assert not settled.errors or "would not parse" in settled.errors[0], settled.errors
     fixed = settled.content
     if settled.changed:
-        assert _parses(fixed), fixed
+        assert parses(fixed), fixed
         assert not [f for f in settled.remaining if f.code in ("DEV998", "DEV999")]
     again = settle(fix_round, fixed)
     assert not again.changed, "a second --fix changed the file"
@@ -126,8 +126,7 @@ def check_fix(text: str) -> str:
 
 
 def _assert_only_edits_changed(before: str, outcome) -> None:
-    from devlint.lint.lines import split_lines
-    from devlint.workspace.notebook import surviving_lines
+    from devlint.lint.lines import split_lines, surviving_lines
 
     kept = surviving_lines(before, outcome.edits, outcome.text)
     untouched = [i for i, line in enumerate(split_lines(before, keepends=True))
@@ -136,25 +135,11 @@ def _assert_only_edits_changed(before: str, outcome) -> None:
 
 
 def _touched(index: int, text: str, edits) -> bool:
-    from devlint.lint.lines import line_starts, split_lines
-    from devlint.workspace.notebook import _touches
+    from devlint.lint.lines import line_starts, split_lines, touches
 
     begin = line_starts(text)[index]
     end = begin + len(split_lines(text, keepends=True)[index])
-    return any(_touches(edit, begin, end) for edit in edits)
-
-
-def _parses(text: str) -> bool:
-    from devlint.lint.limits import Unanalysable, deep_recursion
-    from devlint.lint.parse import SourceError, check_syntax, parse_module
-
-    try:
-        check_syntax(text)
-        with deep_recursion():
-            parse_module(text)
-    except (SourceError, Unanalysable):
-        return False
-    return True
+    return any(touches(edit, begin, end) for edit in edits)
 
 
 # --- notebooks built from real scripts -------------------------------------------------------
@@ -229,9 +214,9 @@ def _in_script(findings, layout) -> list[tuple[int, int, str]]:
 def _check_notebook_fix(data: bytes) -> None:
     import json
 
-    from devlint.lint.fix import settle
+    from devlint.lint.fix import parses, settle
     from devlint.lint.selection import Selection
-    from devlint.workspace.notebook import _source_spans, fix_round, load, program
+    from devlint.workspace.notebook import fix_round, load, program
 
     settled = settle(lambda current: fix_round(current, "nb.ipynb", Selection(), True), data)
     if not settled.changed:
@@ -243,14 +228,14 @@ def _check_notebook_fix(data: bytes) -> None:
                {k: v for k, v in new_cell.items() if k != "source"}
     assert len(before["cells"]) == len(after["cells"]) and before["metadata"] == after["metadata"]
     assert _outside_sources(data) == _outside_sources(new), "bytes outside the sources changed"
-    assert _parses(program(load(new)).text)
+    assert parses(program(load(new)).text)
     assert not settle(lambda current: fix_round(current, "nb.ipynb", Selection(), True), new).changed
 
 
 def _outside_sources(data: bytes) -> list[str]:
-    from devlint.workspace.notebook import _source_spans
+    from devlint.workspace.notebook import source_spans
 
     text = data.decode("utf-8")
-    spans = sorted(_source_spans(text).values())
+    spans = sorted(source_spans(text).values())
     edges = [0] + [edge for span in spans for edge in span] + [len(text)]
     return [text[a:b] for a, b in zip(edges[::2], edges[1::2])]

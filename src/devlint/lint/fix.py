@@ -42,13 +42,13 @@ def apply_fixes(text: str, findings: list[Finding], unsafe: bool = False) -> Fix
     if not chosen:
         return FixOutcome(text)
     fixed, edits = _splice(text, chosen)
-    if _parses(fixed):
+    if parses(fixed):
         return FixOutcome(fixed, chosen, edits=edits)
     kept: list[Finding] = []
     dropped: list[Finding] = []
     for finding in chosen:
         candidate, candidate_edits = _splice(text, kept + [finding])
-        if _parses(candidate):
+        if parses(candidate):
             kept.append(finding)
             fixed, edits = candidate, candidate_edits
         else:
@@ -97,14 +97,16 @@ def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return False
 
 
-def _parses(text: str) -> bool:
-    """libcst too, not only CPython: the next run (and the next fix) must be able to read it."""
-    from devlint.lint.limits import Unanalysable
-    from devlint.lint.parse import parse_module
+def parses(text: str) -> bool:
+    """CPython and libcst: the script must run, and the next run (and fix) must read it."""
+    from devlint.lint.limits import Unanalysable, deep_recursion
+    from devlint.lint.parse import SourceError, check_syntax, parse_module
 
     try:
-        parse_module(text)
-    except Unanalysable:
+        check_syntax(text)
+        with deep_recursion():
+            parse_module(text)
+    except (SourceError, Unanalysable):
         return False
     return True
 

@@ -9,6 +9,9 @@ and flake8.
 from __future__ import annotations
 
 import re
+from typing import Sequence
+
+from devlint.lint.findings import TextEdit
 
 NEWLINE = re.compile(r"\r\n|\r|\n")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -25,12 +28,27 @@ def line_starts(text: str) -> list[int]:
     return [0] + [match.end() for match in NEWLINE.finditer(text)]
 
 
-def line_at(text: str, number: int) -> str:
-    """Line `number` (from 1) without its line break; "" past the end."""
-    lines = split_lines(text)
-    return lines[number - 1] if 0 < number <= len(lines) else ""
-
-
 def line_number(text: str, offset: int) -> int:
     """The line (from 1) that the character at `offset` is on."""
     return len(NEWLINE.findall(text, 0, offset)) + 1
+
+
+def surviving_lines(old: str, edits: Sequence[TextEdit], new: str) -> dict[int, int]:
+    """Lines of `old` that no edit touched, found in `new`: {new line index: old line index}."""
+    new_starts = {offset: i for i, offset in enumerate(line_starts(new))}
+    starts = line_starts(old)
+    kept: dict[int, int] = {}
+    for i, text in enumerate(split_lines(old, keepends=True)):
+        begin, end = starts[i], starts[i] + len(text)
+        if any(touches(edit, begin, end) for edit in edits):
+            continue
+        at = begin + sum(len(e.text) - (e.end - e.start) for e in edits if e.end <= begin)
+        if at in new_starts and new.startswith(text, at):
+            kept[new_starts[at]] = i
+    return kept
+
+
+def touches(edit: TextEdit, begin: int, end: int) -> bool:
+    if edit.start == edit.end:
+        return begin < edit.start < end  # an insertion at a line's start leaves the line be
+    return edit.start < end and edit.end > begin

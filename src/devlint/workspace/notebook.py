@@ -20,7 +20,7 @@ from dataclasses import replace as replaced
 from typing import Iterator, Optional, Sequence
 
 from devlint.lint.findings import Finding, Location, Related, TextEdit
-from devlint.lint.lines import NEWLINE, line_starts, split_lines
+from devlint.lint.lines import NEWLINE, split_lines, surviving_lines
 from devlint.lint.selection import Selection
 
 BOUNDARY = "# devlint: cell boundary"
@@ -218,7 +218,10 @@ def fix_round(data: bytes, path: str, selection: Selection, unsafe: bool):
     if cells is None:
         return None, "a fix crossed a cell boundary; nothing written", findings
     changed = {n: lines for n, lines in cells.items() if [t for t, _ in lines] != prog.sources[n]}
-    return rewrite_sources(data, changed), outcome.error, findings
+    try:
+        return rewrite_sources(data, changed), outcome.error, findings
+    except NotebookError as exc:
+        return None, str(exc), findings
 
 
 # --- from the fixed program back to cells ----------------------------------------------------
@@ -276,27 +279,6 @@ def _cell_lines(prog: Program, number: int, lines: list[str],
     return out
 
 
-def surviving_lines(old: str, edits: Sequence[TextEdit], new: str) -> dict[int, int]:
-    """Lines of `old` that no edit touched, found in `new`: {new line index: old line index}."""
-    new_starts = {offset: i for i, offset in enumerate(line_starts(new))}
-    starts = line_starts(old)
-    kept: dict[int, int] = {}
-    for i, text in enumerate(split_lines(old, keepends=True)):
-        begin, end = starts[i], starts[i] + len(text)
-        if any(_touches(edit, begin, end) for edit in edits):
-            continue
-        at = begin + sum(len(e.text) - (e.end - e.start) for e in edits if e.end <= begin)
-        if at in new_starts and new.startswith(text, at):
-            kept[new_starts[at]] = i
-    return kept
-
-
-def _touches(edit: TextEdit, begin: int, end: int) -> bool:
-    if edit.start == edit.end:
-        return begin < edit.start < end  # an insertion at a line's start leaves the line be
-    return edit.start < end and edit.end > begin
-
-
 # --- writing the changed sources into the JSON text ------------------------------------------
 
 
@@ -305,8 +287,10 @@ def rewrite_sources(data: bytes, changed: dict[int, list[tuple[str, Optional[int
     bom = _BOM if data.startswith(_BOM) else b""
     text = data[len(bom):].decode("utf-8")
     ascii_only = text.isascii()  # the file escapes non-ASCII (\u00e9): so do the new lines
-    spans = _source_spans(text)
+    spans = source_spans(text)
     for number in sorted(changed, reverse=True):
+        if number not in spans:
+            raise NotebookError(f"cell {number} has no `source` to write the fix into; nothing written")
         start, end = spans[number]
         text = text[:start] + _source_json(text[start:end], changed[number], ascii_only) + text[end:]
     return bom + text.encode("utf-8")
@@ -372,7 +356,7 @@ def _object_members(text: str, i: int) -> dict[str, tuple[int, int]]:
     return members
 
 
-def _source_spans(text: str) -> dict[int, tuple[int, int]]:
+def source_spans(text: str) -> dict[int, tuple[int, int]]:
     """{cell number: (start, end) of its `source` value} in the notebook's JSON text."""
     top = _object_members(text, _skip(text, 0))
     spans = {}
