@@ -248,3 +248,11 @@ def test_ignoring_dev_itself_is_a_choice_and_no_warning(tmp_path: Path) -> None:
 def test_the_readme_gives_the_remedy() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "extend-ignore = D" in readme and "extend-select = DEV" in readme
+
+
+def test_a_file_devlint_cannot_analyse_is_dev998_under_flake8_too(tmp_path: Path) -> None:
+    """CPython (and so flake8) accepts it, libcst does not: never a silent pass."""
+    (tmp_path / "t.py").write_text(BUGGY + "(threshold): float = 0.5\n")
+    result = flake8("--select", "DEV", "t.py", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("t.py:3:1: DEV998 devlint cannot analyse this file: ")
