@@ -175,3 +175,14 @@ def test_dev998_is_selected_and_ignored_like_any_code() -> None:
     assert [f.code for f in analyze_source(text, "t.py")] == ["DEV998"]
     assert analyze_source(text, "t.py", Selection(ignore=("DEV998",))) == []
     assert analyze_source(text, "t.py", Selection(select=("DEV001",))) == []
+
+
+@pytest.mark.parametrize("text, code", [
+    ("import torch\nx = = 1  # noqa\n", "DEV999"),
+    ("import torch\nd = torch.device('cuda')\n(z): int = 3  # noqa: DEV998\n", "DEV998"),
+], ids=["syntax error", "cannot analyse"])
+def test_a_line_noqa_never_hides_that_a_file_was_not_checked(text: str, code: str) -> None:
+    """Found by the fuzz campaign: `# noqa` on the broken line silenced DEV999, exit 0."""
+    from devlint.lint.analyze import analyze_source
+
+    assert [f.code for f in analyze_source(text, "t.py")] == [code]

@@ -192,13 +192,16 @@ def noqa_codes(line: str) -> Optional[tuple[str, ...]]:
 
 
 def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
+    """Drop what a line's `# noqa` silences. Never DEV998 or DEV999: they say the file was not
+    checked at all, which a comment on one line (`x = = 1  # noqa`) must not hide; `ignore`
+    and `per-file-ignores` turn them off."""
     if not findings or "noqa" not in text.lower():
         return findings
     lines = split_lines(text)  # not str.splitlines: a form feed must not shift the lines
     kept = []
     for finding in findings:
         line = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
-        codes = noqa_codes(line)
+        codes = None if finding.code in SPECIAL_CODES else noqa_codes(line)
         if codes is None or (codes and not any(finding.code.startswith(c) for c in codes)):
             kept.append(finding)
     return kept

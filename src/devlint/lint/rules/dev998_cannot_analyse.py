@@ -49,5 +49,6 @@ class CannotAnalyse(Rule):
         Nothing is wrong with the file as Python. To have it analysed, rewrite the line named
         (`threshold: float = 0.5`, indent with one kind of whitespace, split a very long
         chain, move generated data out of the code). To accept that it is not analysed, add
-        `DEV998` to `ignore` or to the file's `per-file-ignores`. No automatic fix.
+        `DEV998` to `ignore` or to the file's `per-file-ignores`; a line's `# noqa` does not
+        silence it, as it does not silence DEV999. No automatic fix.
     """
