@@ -179,3 +179,20 @@ def test_the_pool_is_gone_when_the_last_result_is_out() -> None:
     assert len(outcomes(FILES[:4], jobs=2)) == 4
     assert multiprocessing.active_children() == []
     assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="patches a forked process")
+def test_a_file_run_alone_that_hangs_is_stopped_and_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wait, not CPU (the CPU limit cannot see it): the wall-clock bound stops the process."""
+    import multiprocessing
+    import time
+
+    from devlint.lint import limits
+
+    parent = os.getpid()
+    monkeypatch.setattr(limits, "FILE_CPU_SECONDS", 0.5)
+    _patch_analysis(monkeypatch, lambda path: time.sleep(60) if os.getpid() != parent else None)
+    outcome = pipeline._isolated(str(FILES[0]), Selection())
+    (finding,) = outcome.findings
+    assert finding.code == "DEV998" and "ran past 2 s and was stopped" in finding.message
+    assert multiprocessing.active_children() == []

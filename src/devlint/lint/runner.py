@@ -191,21 +191,28 @@ def _isolated(path: str, selection: Selection) -> FileOutcome:
     process = context.Process(target=_isolated_child, args=(writer, path, selection), daemon=True)
     process.start()
     writer.close()
+    answered = False
     try:
-        if reader.poll(3 * FILE_CPU_SECONDS):  # wall time; the child stops itself on CPU time
-            try:
-                return reader.recv()
-            except EOFError:
-                pass  # it died before answering
-        why = "it took too long"
+        answered = reader.poll(3 * FILE_CPU_SECONDS)  # wall time; the child stops itself on CPU
+        if answered:
+            return reader.recv()
+    except EOFError:
+        pass  # it died before answering
     finally:
         if process.is_alive():
             process.kill()
         process.join()
         reader.close()
-    if process.exitcode is not None and process.exitcode < 0:
-        why = f"it killed the worker process analysing it ({signal.Signals(-process.exitcode).name}; out of memory?)"
-    return _cannot_analyse(path, selection, why)
+    return _cannot_analyse(path, selection, _death(process.exitcode, answered, 3 * FILE_CPU_SECONDS))
+
+
+def _death(exitcode: Optional[int], answered: bool, waited: float) -> str:
+    if not answered:
+        return f"its analysis ran past {waited:.0f} s and was stopped"
+    if exitcode is not None and exitcode < 0:
+        return (f"it killed the worker process analysing it ({signal.Signals(-exitcode).name}; "
+                "out of memory?)")
+    return f"the worker process analysing it exited with status {exitcode}"
 
 
 def _isolated_child(writer, path: str, selection: Selection) -> None:
