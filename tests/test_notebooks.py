@@ -205,3 +205,11 @@ def test_a_non_string_in_a_source_list_is_a_malformed_notebook(tmp_path: Path, c
     out = capsys.readouterr()
     assert "DEV999 cannot parse: not a notebook: cell 1 has no source text" in out.out
     assert "internal error" not in out.err
+
+
+def test_a_cell_indented_after_a_blank_first_line_is_dedented_as_ipython_does() -> None:
+    """Found by the fuzz campaign: IPython drops leading blank lines before it takes the
+    indent away; devlint took it from the blank line (none), and reported DEV999."""
+    source = ["\n", "\tdef f():\n", "\t    return 1\n", "\tx = torch.zeros(3).cuda()\n"]
+    findings = analyze_notebook(json.dumps(_notebook(["import torch\n"], source)).encode(), "nb.ipynb")
+    assert [(f.path, f.line, f.column, f.code) for f in findings] == [("nb.ipynb:cell_2", 4, 21, "DEV001")]

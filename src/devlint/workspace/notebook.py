@@ -87,12 +87,14 @@ def program(notebook: dict) -> Program:
             continue
         prog.sources[number] = split_lines(cell_source(cell), keepends=True)
         lines = [NEWLINE.sub("", text, count=1) for text in prog.sources[number]]
-        indent = re.match(r"[ \t]*", lines[0]).group() if lines else ""
+        # IPython drops a cell's leading blank lines, then runs ` x = 1\n y = 2` as if
+        # unindented: the indent of the first line with code goes from every line with it.
+        first = next((text for text in lines if text.strip()), "")
+        indent = re.match(r"[ \t]*", first).group()
         if indent:
-            # IPython runs ` x = 1\n y = 2` as if unindented: the first line's indent goes.
             prog.indents[number] = indent
             lines = [text[len(indent):] if text.startswith(indent) else text for text in lines]
-        if lines and lines[0].lstrip().startswith("%%"):
+        if first.lstrip().startswith("%%"):
             lines = [_placeholder(prog, text, "") for text in lines]  # the cell is not Python
         else:
             lines = list(_hide_ipython_lines(prog, lines))
