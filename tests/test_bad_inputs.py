@@ -17,6 +17,11 @@ def nested(depth: int) -> bytes:
     return b"x = " + b"(" * depth + b"1" + b")" * depth + b"\n"
 
 
+def big_line_file(size: int) -> bytes:
+    line = b"value = compute(alpha, [1, 2, 3], key='k')  # a generated table\n"
+    return line * (size // len(line) + 1)
+
+
 def big_file() -> bytes:
     line = b"value_%07d = compute(alpha, beta, gamma)  # padding to make the file large\n"
     return b"".join(line % i for i in range(130_000))  # about 10 MB
@@ -44,6 +49,25 @@ CASES: dict[str, tuple[Callable[[], bytes], str | None]] = {
     "chain_50000_with_cuda": (
         lambda: b"import torch\nd = torch.device('cuda')\nx = 1" + b" + 1" * 50_000 + b"\n", "DEV999"),
     "python2": (lambda: b"print 'hello'\n", "DEV999 cannot parse"),
+    # Valid Python: never DEV999. Either analysed, or DEV998 with the reason.
+    "paren_annotated_target": (
+        lambda: b"import torch\nd = torch.device('cuda')\n(z): int = 3\n",
+        "3:1: DEV998 devlint cannot analyse this file: its parser cannot read the syntax here"),
+    "tab_after_spaces": (
+        lambda: b"import torch\nd = torch.device('cuda')\nif True:\n    if True:\n\t        x = 1\n",
+        "DEV998 devlint cannot analyse this file"),
+    "implicit_concat_500_with_cuda": (
+        lambda: b"import torch\nd = torch.device('cuda')\nx = (\n"
+                + b"".join(b"    'line %d'\n" % i for i in range(500)) + b")\n",
+        "2:18: DEV001"),
+    "attribute_chain_800_with_cuda": (
+        lambda: b"import torch\nd = torch.device('cuda')\nx = df" + b".a" * 800 + b"\n", "2:18: DEV001"),
+    "subscript_chain_2000_with_cuda": (
+        lambda: b"import torch\nd = torch.device('cuda')\nx = a" + b"[0]" * 2000 + b"\n",
+        "3:5: DEV998 devlint cannot analyse this file: an expression here nests or chains more than"),
+    "four_megabytes_with_cuda": (
+        lambda: b"import torch\nd = torch.device('cuda')\n" + big_line_file(4_100_000),
+        "1:1: DEV998 devlint cannot analyse this file: the file is 4.1 MB; devlint analyses files up to 4 MB"),
     "executes_on_import": (
         lambda: b"import pathlib\npathlib.Path('IMPORTED').write_text('ran')\nraise SystemExit(3)\n",
         None),
@@ -76,10 +100,13 @@ def test_bad_input_through_the_cli(name: str, tmp_path: Path) -> None:
     assert not (tmp_path / "IMPORTED").exists()  # check parses, never imports
 
 
-FLAKE8_OWN_CRASHES = {"chain_50000_with_cuda"}  # flake8's ast.parse raises before any plugin
+# flake8's ast.parse raises before any plugin runs; pyflakes recurses once per chained link.
+FLAKE8_OWN_CRASHES = {"chain_50000_with_cuda", "attribute_chain_800_with_cuda",
+                      "subscript_chain_2000_with_cuda"}
+FLAKE8_OWN_COST = {"four_megabytes_with_cuda"}  # flake8 builds CPython's tree of it first: slow
 
 
-@pytest.mark.parametrize("name", sorted(set(CASES) - FLAKE8_OWN_CRASHES))
+@pytest.mark.parametrize("name", sorted(set(CASES) - FLAKE8_OWN_CRASHES - FLAKE8_OWN_COST))
 def test_bad_input_through_flake8(name: str, tmp_path: Path) -> None:
     make, expected = CASES[name]
     (tmp_path / f"{name}.py").write_bytes(make())
@@ -122,3 +149,40 @@ def test_a_directory_of_every_bad_input_gives_one_line_per_bad_file(tmp_path: Pa
         mine = [line for line in result.stdout.splitlines() if line.startswith(f"{name}.py:")]
         assert len(mine) == (0 if expected is None else 1), (name, mine)
     assert result.stderr == ""
+
+
+def test_an_input_too_costly_for_libcst_never_reaches_it(monkeypatch) -> None:
+    """Ten chains of 1900 subscripts (57 kB) took libcst 37 CPU s; ten of 900 still take
+    seconds each. CPython's tree is screened first: libcst is never asked."""
+    import devlint.lint.analyze as analyze
+
+    def parse_module(text):
+        raise AssertionError("libcst was asked to parse it")
+
+    monkeypatch.setattr(analyze, "parse_module", parse_module)
+    head = "import torch\nd = torch.device('cuda')\n"
+    for length in (1900, 900):
+        text = head + "".join(f"x{i} = a" + "[0]" * length + "\n" for i in range(10))
+        (finding,) = analyze.analyze_source(text, "chains.py")
+        assert finding.code == "DEV998" and finding.line >= 3, finding
+
+
+def test_dev998_is_selected_and_ignored_like_any_code() -> None:
+    from devlint.lint.analyze import analyze_source
+    from devlint.lint.selection import Selection
+
+    text = "import torch\nd = torch.device('cuda')\n(z): int = 3\n"
+    assert [f.code for f in analyze_source(text, "t.py")] == ["DEV998"]
+    assert analyze_source(text, "t.py", Selection(ignore=("DEV998",))) == []
+    assert analyze_source(text, "t.py", Selection(select=("DEV001",))) == []
+
+
+@pytest.mark.parametrize("text, code", [
+    ("import torch\nx = = 1  # noqa\n", "DEV999"),
+    ("import torch\nd = torch.device('cuda')\n(z): int = 3  # noqa: DEV998\n", "DEV998"),
+], ids=["syntax error", "cannot analyse"])
+def test_a_line_noqa_never_hides_that_a_file_was_not_checked(text: str, code: str) -> None:
+    """Found by the fuzz campaign: `# noqa` on the broken line silenced DEV999, exit 0."""
+    from devlint.lint.analyze import analyze_source
+
+    assert [f.code for f in analyze_source(text, "t.py")] == [code]

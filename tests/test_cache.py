@@ -66,7 +66,7 @@ def test_an_edit_a_new_selection_or_a_new_place_decide_right(tmp_path: Path) -> 
 def test_a_corrupt_cache_is_ignored(tmp_path: Path, content: bytes) -> None:
     target = FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py"
     expected = run([target], Cache(tmp_path / "none"))[0].findings
-    key = file_key(target.read_bytes(), Selection())
+    key = file_key(target.read_bytes(), Selection(), "python")
     cache = Cache.open(tmp_path)
     cache.index.parent.mkdir(parents=True, exist_ok=True)
     cache.index.write_bytes(content.replace(b"%s", key.encode()))
@@ -147,3 +147,63 @@ def test_the_engine_digest_follows_the_rules_bytes(monkeypatch) -> None:
     monkeypatch.setattr(cache_module, "_ENGINE_DIGEST", None)
     monkeypatch.setattr(Path, "read_bytes", edited)
     assert cache_module.engine_digest() != before
+
+
+def test_an_empty_notebook_and_an_empty_module_do_not_share_an_entry(tmp_path: Path) -> None:
+    """The same bytes read as a notebook (malformed: DEV999) and as Python (clean)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "pkg").mkdir()
+    notebook, module = tmp_path / "a" / "Untitled.ipynb", tmp_path / "pkg" / "__init__.py"
+    notebook.write_bytes(b"")
+    module.write_bytes(b"")
+    for order in ([notebook, module], [module, notebook], [module], [notebook]):
+        cache = Cache.open(tmp_path / "cache")
+        got = {o.path: [f.code for f in o.findings] for o in run(order, cache)}
+        cache.save()
+        assert got == {str(p): (["DEV999"] if p == notebook else []) for p in order}, order
+
+
+@pytest.mark.parametrize("index", [
+    # valid JSON to Python's reader, never written by this cache
+    '{"format": %d, "entries": {"%%s": [[Infinity, 1, "DEV001", "m", null, null, null, null]]}}' % FORMAT,
+    '{"format": %d, "entries": {"%%s": [[NaN, 1, "DEV001", "m", null, null, null, null]]}}' % FORMAT,
+    '{"format": %d, "entries": ' % FORMAT + "[" * 100_000 + "]" * 100_000 + "}",
+], ids=["Infinity", "NaN", "deep nesting"])
+def test_a_corrupt_index_is_no_traceback_and_is_rewritten(tmp_path: Path, index: str) -> None:
+    target = tmp_path / "a.py"
+    target.write_text("import torch\nmodel = torch.nn.Linear(4, 1).cuda()\n")
+    cache_dir = tmp_path / "cache"
+    env = {**os.environ, "DEVLINT_CACHE_DIR": str(cache_dir)}
+    check = [sys.executable, "-m", "devlint", "check", "--format", "json", "a.py"]
+    cold = subprocess.run(check, cwd=tmp_path, capture_output=True, text=True, env=env)
+    key = next(iter(json.loads(Cache.open(cache_dir).index.read_text())["entries"]))
+    Cache.open(cache_dir).index.write_text(index.replace("%s", key))
+    for _ in range(2):  # and the next run reads a good index again
+        again = subprocess.run(check, cwd=tmp_path, capture_output=True, text=True, env=env)
+        assert (again.returncode, again.stdout, again.stderr) == (1, cold.stdout, "")
+    rewritten = Cache.open(cache_dir).index.read_text()
+    assert "Infinity" not in rewritten and "NaN" not in rewritten and len(rewritten) < 10_000
+
+
+@pytest.mark.parametrize("row", [
+    [1.5, 1, "DEV001", "m", None, None, None, None], # a float line
+    [True, 1, "DEV001", "m", None, None, None, None], # a bool is an int to Python
+    [0, 1, "DEV001", "m", None, None, None, None], # lines count from 1
+    ["3", 1, "DEV001", "m", None, None, None, None],
+    [3, 1, "E501", "m", None, None, None, None], # not a devlint code
+    [3, 1, "DEV001", 7, None, None, None, None],
+    [3, 1, "DEV001", "m", [1, 2], None, None, None], # a related location of two fields
+    [3, 1, "DEV001", "m", None, ["d", "sometimes", []], None, None],
+    [3, 1, "DEV001", "m", None, ["d", "safe", [[5, 2, "x"]]], None, None],  # an edit that ends first
+    [3, 1, "DEV001", "m", None, None, "/etc/passwd", None],  # not a cell
+    [3, 1, "DEV001", "m", None, None, None],  # seven fields
+    "DEV001",
+    [3, 1, "DEV001", "m", None, None, None, [0, 1]],  # a place before line 1
+], ids=lambda row: repr(row)[:40])
+def test_an_entry_of_another_shape_is_computed_again(tmp_path: Path, row) -> None:
+    target = FIXTURES / "DEV001" / "bad_torch_device_cuda_script.py"
+    expected = run([target], Cache(tmp_path / "none"))[0].findings
+    cache = Cache.open(tmp_path)
+    cache.entries[file_key(target.read_bytes(), Selection(), "python")] = [row]
+    outcome = run([target], cache)[0]
+    assert outcome.findings == expected and not outcome.cached

@@ -178,7 +178,7 @@ def test_rule_explains_itself(tmp_path: Path) -> None:
     from devlint.lint.docs import entries
 
     assert [line.split()[0] for line in listing.stdout.splitlines()] == [e.code for e in entries()]
-    assert devlint("rule", "DEV998", cwd=tmp_path).returncode == 2
+    assert devlint("rule", "DEV990", cwd=tmp_path).returncode == 2
 
 
 def test_usage_error_exits_2(tmp_path: Path) -> None:

@@ -213,3 +213,67 @@ def test_fix_keeps_the_mathematics_on_cpu(fixed_copy: Path) -> None:
     for before, after in zip(originals, fixed):
         assert outputs[str(before)], f"{before.name} printed nothing"
         assert outputs[str(after)] == outputs[str(before)], before.name
+
+
+TAB_INDENTED = (
+    "import torch\n"
+    "device = torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")\n"
+    "model = torch.nn.Linear(4, 1).to(device)\n"
+    "w = torch.zeros(3)\n"
+    "w.to(device)\n"
+    "for batch in loader:\n"
+    "\tx, y = batch\n"
+    "\tout = model(x)\n"
+)
+
+
+def test_a_tab_indented_file_gets_its_fixes(tmp_path: Path) -> None:
+    path = tmp_path / "t.py"
+    path.write_text(TAB_INDENTED)
+    result = devlint("check", "--no-cache", "--fix", "t.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Fixed 2 findings (0 remaining)." in result.stdout
+    assert "\tx, y = batch\n\tx = x.to(device)\n\tout = model(x)\n" in path.read_text()
+
+
+def test_one_fix_run_reaches_the_point_where_nothing_is_left(tmp_path: Path) -> None:
+    """DEV005 and DEV001 overlap on `x.to('cuda')`: the first rewrites the line, the second
+    then fixes the literal on it, in the same run, so a second run has nothing to do."""
+    path = tmp_path / "t.py"
+    path.write_text("import torch\nx = torch.zeros(3)\nx.to('cuda')\nprint(x)\n")
+    first = devlint("check", "--no-cache", "--fix", "t.py", cwd=tmp_path)
+    assert first.returncode == 0 and "Fixed 2 findings (0 remaining)." in first.stdout, first.stdout
+    assert "x = x.to(device)\n" in path.read_text()
+    fixed = path.read_bytes()
+    second = devlint("check", "--no-cache", "--fix", "t.py", cwd=tmp_path)
+    assert second.returncode == 0 and "Fixed" not in second.stdout
+    assert path.read_bytes() == fixed
+
+
+def test_a_repeated_assignment_is_fixed_where_it_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "dup.py"
+    path.write_text(
+        "import torch.nn as nn\n\n\nclass MLP(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.hidden = [nn.Linear(4, 4)]\n"
+        "        self.hidden = [nn.Linear(4, 8)]\n\n"
+        "    def forward(self, x):\n        for layer in self.hidden:\n            x = layer(x)\n"
+        "        return x\n")
+    diff = devlint("check", "--no-cache", "--diff", "--unsafe-fixes", "dup.py", cwd=tmp_path)
+    assert "dup.py:8:23: DEV009" in devlint("check", "--no-cache", "dup.py", cwd=tmp_path).stdout
+    assert "+        self.hidden = nn.ModuleList([nn.Linear(4, 8)])" in diff.stdout
+    assert "Would fix 1 finding (0 remaining)." in diff.stdout
+    fixed = devlint("check", "--no-cache", "--fix", "--unsafe-fixes", "dup.py", cwd=tmp_path)
+    assert fixed.returncode == 0 and "Fixed 1 finding (0 remaining)." in fixed.stdout
+    text = path.read_text()  # the overwritten list, dead code, is left alone
+    assert "self.hidden = [nn.Linear(4, 4)]\n        self.hidden = nn.ModuleList([" in text
+
+
+def test_a_fix_that_breaks_the_file_drops_only_itself() -> None:
+    text = "import torch\nx = torch.zeros(3)\nx.to('cuda')\n"
+    good = next(f for f in analyze_source(text, "t.py") if f.code == "DEV005")
+    broken = Finding("t.py", 1, 1, "DEV001", "m",
+                     fix=Fix("break it", Applicability.SAFE, (TextEdit(0, 0, "def (\n"),)))
+    outcome = apply_fixes(text, [broken, good])
+    assert outcome.applied == [good] and "x = x.to('cuda')" in outcome.text
+    assert outcome.error == "the DEV001 fix at line 1 was dropped: with it the file would not parse"

@@ -2,9 +2,12 @@
 paths, failed writes. Each is one error line, the file is untouched, the findings still show."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BUGGY = "import torch\nmodel = torch.nn.Linear(4, 1)\nmodel.cuda()\n"  # DEV001 (and DEV005)
 
@@ -48,3 +51,110 @@ def test_a_symlink_out_of_the_checked_tree_is_not_followed(tmp_path: Path) -> No
     assert "outside the checked paths" in result.stderr
     assert (outside / "shared.py").read_text() == BUGGY
     assert (tree / "link.py").is_symlink()
+
+
+def test_an_edit_saved_during_the_fix_is_kept(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The user saves while devlint analyses: the replace must not overwrite the new bytes."""
+    import devlint.lint.analyze as analyze
+    from devlint.cli import main
+
+    target = tmp_path / "train.py"
+    target.write_text(BUGGY)
+    real = analyze.analyze_source
+
+    def analyse_while_the_user_saves(text, *args, **kwargs):
+        if not target.read_text().endswith("# saved\n"):
+            with target.open("a") as handle:
+                handle.write("# saved\n")
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(analyze, "analyze_source", analyse_while_the_user_saves)
+    assert main(["check", "--no-cache", "--fix", str(target)]) == 2
+    assert target.read_text() == BUGGY + "# saved\n"
+    err = capsys.readouterr().err
+    assert err.strip() == f"devlint: error: {target}: not fixed: it changed while devlint was fixing it; your edit is kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]  # no temp file left
+
+
+NOBODY = 65534
+
+
+def _as_nobody(call) -> int:
+    """Run `call()` in a forked child as user nobody (everything it needs is imported here
+    first: the child may not be able to read this checkout); its exit status."""
+    import difflib  # noqa: F401
+    import tempfile  # noqa: F401
+
+    import devlint.lint.analyze  # noqa: F401
+    import devlint.lint.fix  # noqa: F401
+    import devlint.lint.report.text  # noqa: F401
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 70
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            code = call()
+        except BaseException:
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+needs_root = pytest.mark.skipif(not hasattr(os, "fork") or os.geteuid() != 0,
+                                reason="needs root, to act as another user")
+
+
+@pytest.fixture
+def open_dir():
+    """A directory user nobody can reach (pytest's tmp_path sits below a private one)."""
+    import shutil
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="devlint-perm-", dir="/tmp"))
+    yield path
+    shutil.rmtree(path)
+
+
+def _fix_in_process(path: Path):
+    from devlint.cli import main
+
+    return lambda: main(["check", "--no-cache", "--fix", str(path)])
+
+
+@needs_root
+@pytest.mark.parametrize("directory_mode, file_mode, reason", [
+    # The rename would succeed in a world-writable directory, and change the owner.
+    (0o777, 0o644, "you do not have permission to write it"),
+    (0o755, 0o666, "you do not have permission to create files in {dir}"),
+    # Writable by all, owned by root: only root could give the new file that owner.
+    (0o777, 0o666, "it belongs to user 0, group 0; rewriting it would change its owner"),
+], ids=["file not writable", "directory not writable", "owner cannot be kept"])
+def test_a_file_that_cannot_be_rewritten_as_it_was_is_left_alone(
+        open_dir: Path, capfd, directory_mode: int, file_mode: int, reason: str) -> None:
+    open_dir.chmod(directory_mode)
+    target = open_dir / "train.py"
+    target.write_text(BUGGY)
+    target.chmod(file_mode)
+    assert _as_nobody(_fix_in_process(target)) == 2
+    assert target.read_text() == BUGGY and target.stat().st_uid == 0
+    assert f"not fixed: {reason.format(dir=open_dir)}" in capfd.readouterr().err
+    assert sorted(p.name for p in open_dir.iterdir()) == ["train.py"]  # no temp file left
+
+
+@needs_root
+def test_the_owner_and_mode_are_kept(tmp_path: Path) -> None:
+    target = tmp_path / "train.py"
+    target.write_text(BUGGY)
+    os.chown(target, NOBODY, NOBODY)
+    target.chmod(0o640)
+    result = fix("train.py", cwd=tmp_path)
+    assert result.returncode in (0, 1), result.stderr
+    stat = target.stat()
+    assert target.read_text() != BUGGY
+    assert (stat.st_uid, stat.st_gid, stat.st_mode & 0o777) == (NOBODY, NOBODY, 0o640)

@@ -201,3 +201,58 @@ def test_importing_the_plugin_is_cheap() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+def _shadow_project(tmp_path: Path, config: str) -> Path:
+    for n in range(4):
+        (tmp_path / f"t{n}.py").write_text(BUGGY)
+    (tmp_path / "setup.cfg").write_text(textwrap.dedent(config))
+    return tmp_path
+
+
+def _flake8_with_config(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flake8", *args, "."], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_ignoring_d_for_docstrings_drops_devlint_and_says_so_once(tmp_path: Path) -> None:
+    """`extend-ignore = D` (pydocstyle off) also matches DEV: one warning names the remedy."""
+    project = _shadow_project(tmp_path, """\
+        [flake8]
+        extend-ignore = D
+        """)
+    result = _flake8_with_config(project, "-j", "2")
+    assert result.returncode == 0 and "DEV001" not in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("devlint: warning:")]
+    assert warnings == ["devlint: warning: flake8 ignores 'D', which also drops every devlint finding "
+                        "(DEV001-DEV013); add `extend-select = DEV` to the flake8 config (or pass "
+                        "--extend-select DEV) to keep them"]
+
+
+def test_the_documented_remedy_keeps_devlint_with_d_ignored(tmp_path: Path) -> None:
+    project = _shadow_project(tmp_path, """\
+        [flake8]
+        extend-ignore = D
+        extend-select = DEV
+        """)
+    result = _flake8_with_config(project)
+    assert result.returncode == 1 and result.stdout.count(": DEV001 ") == 4
+    assert "devlint: warning" not in result.stderr
+
+
+def test_ignoring_dev_itself_is_a_choice_and_no_warning(tmp_path: Path) -> None:
+    result = flake8("--extend-ignore", "DEV", str(_shadow_project(tmp_path, "")))
+    assert result.returncode == 0 and result.stderr == ""
+
+
+def test_the_readme_gives_the_remedy() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "extend-ignore = D" in readme and "extend-select = DEV" in readme
+
+
+def test_a_file_devlint_cannot_analyse_is_dev998_under_flake8_too(tmp_path: Path) -> None:
+    """CPython (and so flake8) accepts it, libcst does not: never a silent pass."""
+    (tmp_path / "t.py").write_text(BUGGY + "(threshold): float = 0.5\n")
+    result = flake8("--select", "DEV", "t.py", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("t.py:3:1: DEV998 devlint cannot analyse this file: ")

@@ -1,5 +1,7 @@
 """The engine never raises and never points outside the file, on generated programs and on
-mutated fixtures. A bounded slice; `python scripts/fuzz.py --examples 100000` runs long."""
+mutated fixtures; the prefilter changes no result; `--fix` keeps every file parsing and is
+stable; notebooks built from real scripts have the scripts' findings. A bounded slice of
+`scripts/fuzz.py`, the long campaign (figures in the README)."""
 from __future__ import annotations
 
 import random
@@ -7,9 +9,9 @@ import random
 import pytest
 
 from devlint.lint.analyze import analyze_source
-from devlint.fuzzing import check_invariants, mutate
+from devlint.fuzzing import check_fix, check_invariants, check_notebook, check_prefilter, mutate
 
-from conftest import fixture_files
+from conftest import ROOT, fixture_files
 
 hypothesis = pytest.importorskip("hypothesis")
 hypothesmith = pytest.importorskip("hypothesmith")
@@ -55,3 +57,27 @@ def test_mutations_do_break_files() -> None:
         except (SyntaxError, ValueError):
             broken += 1
     assert broken >= 10
+
+
+SCRIPTS = fixture_files() + sorted((ROOT / "examples").glob("*.py"))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_prefilter_changes_no_result_on_mutants(seed: int) -> None:
+    rng = random.Random(seed)
+    for path in rng.sample(SCRIPTS, 40):
+        check_prefilter(mutate(path.read_text(encoding="utf-8"), rng))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_fix_on_mutants_parses_is_stable_and_changes_only_its_edits(seed: int) -> None:
+    rng = random.Random(seed)
+    for path in rng.sample(SCRIPTS, 30):
+        check_fix(mutate(path.read_text(encoding="utf-8"), rng))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_notebooks_built_from_real_scripts(seed: int) -> None:
+    rng = random.Random(seed)
+    for path in rng.sample(SCRIPTS, 40):
+        check_notebook(path.read_text(encoding="utf-8"), rng)

@@ -187,3 +187,97 @@ def test_a_related_location_names_its_own_cell(tmp_path: Path, capsys) -> None:
     assert related["message"]["text"] == "model moved here (cell 3)"
     region = related["physicalLocation"]["region"]
     assert at(text, {"line": region["startLine"], "column": region["startColumn"]}, 15) == "nn.Linear(4, 3)"
+
+
+def _notebook(*sources, **cell) -> dict:
+    return {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                       "source": source, **cell} for source in sources],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.mark.parametrize("source", [
+    ["msg = ('loss %.3f'\n", "       % 0.5)\n", "print(msg)\n"],  # black's style
+    ["a, b = 1, 2\n", "if (a\n", "    != b):\n", "    print('x')\n"],
+    ["x = (10\n", "% 3)\n"],
+    ['s = """\n', "%matplotlib inline\n", "!ls\n", '"""\n'],
+    ["total = 1 + \\\n", "    2\n"],
+    ["caption = 'pasted\u2028text'\n", "print(caption)\n"],
+    ["caption = 'a\x0cb\x1cc\x85d\u2029e'\n"],
+])
+def test_valid_python_in_a_cell_is_never_a_parse_error(source: list[str], tmp_path: Path) -> None:
+    assert compile("".join(source), "cell", "exec")
+    data = json.dumps(_notebook(source)).encode()
+    assert analyze_notebook(data, "nb.ipynb") == []
+
+
+def test_ipython_lines_start_statements_only() -> None:
+    source = ["import torch\n", "%time model = torch.nn.Linear(4, 1)\n", "!nvidia-smi\n",
+              "files = !ls\n", "if True:\n", "    %timeit torch.zeros(3).cuda()\n",
+              "x = torch.zeros(3).cuda()\n"]
+    findings = analyze_notebook(json.dumps(_notebook(source)).encode(), "nb.ipynb")
+    assert [(f.line, f.code) for f in findings] == [(7, "DEV001")]
+
+
+def test_the_line_of_a_finding_after_a_line_separator_is_python_s(tmp_path: Path) -> None:
+    source = ["import torch\n", "caption = 'a\u2028b'\n", "x = torch.zeros(3).cuda()\n"]
+    findings = analyze_notebook(json.dumps(_notebook(source)).encode(), "nb.ipynb")
+    assert [(f.line, f.code) for f in findings] == [(3, "DEV001")]
+
+
+def test_fix_never_reindents_inside_a_string(tmp_path: Path) -> None:
+    source = ["  import torch\n", "  sql = '''\n", "SELECT *\n", "FROM t\n", "'''\n",
+              "  x = torch.zeros(3)\n",
+              "  x.to(torch.device('cuda' if torch.cuda.is_available() else 'cpu'))\n"]
+    path = tmp_path / "indented.ipynb"
+    path.write_text(json.dumps(_notebook(source), indent=1) + "\n")
+    assert main(["check", "--fix", "--no-cache", str(path)]) == 0
+    new = load(path.read_bytes())["cells"][0]["source"]
+    assert new[:6] == source[:6]  # the string's lines, byte for byte
+    assert new[6] == "  x = x.to(torch.device('cuda' if torch.cuda.is_available() else 'cpu'))\n"
+
+
+def test_fix_of_a_crlf_escaped_notebook_changes_only_the_fixed_line(tmp_path: Path) -> None:
+    notebook = _notebook(["import torch\n", "x = torch.zeros(3)\n",
+                          "x.to(torch.device('cuda' if torch.cuda.is_available() else 'cpu'))\n"],
+                         ["print('unchanged \u00e9')"])
+    notebook["cells"][0]["outputs"] = [{"output_type": "stream", "name": "stdout",
+                                        "text": ["caf\u00e9 \u2603\n"]}]
+    notebook["metadata"] = {"x": 1e-05, "big": 1.5e+300}
+    original = json.dumps(notebook, indent=1).replace("\n", "\r\n").encode()
+    assert b"\\u00e9" in original and b"\r\n" in original
+    path = tmp_path / "crlf.ipynb"
+    path.write_bytes(original)
+    assert main(["check", "--fix", "--no-cache", str(path)]) == 0
+    before, after = original.split(b"\r\n"), path.read_bytes().split(b"\r\n")
+    assert len(before) == len(after)
+    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    assert changed == [(b'    "x.to(torch.device(\'cuda\' if torch.cuda.is_available() else \'cpu\'))\\n"',
+                        b'    "x = x.to(torch.device(\'cuda\' if torch.cuda.is_available() else \'cpu\'))\\n"')]
+
+
+def test_a_fix_that_adds_lines_keeps_the_cell_style(tmp_path: Path) -> None:
+    source = ("import torch\r\nmodel = torch.nn.Linear(4, 1).to('cpu')\r\n"
+              "for x, y in loader:\r\n    out = model(x)")  # one string, CRLF, no final newline
+    notebook = _notebook(source)
+    notebook["cells"][0]["source"] = source
+    path = tmp_path / "one_string.ipynb"
+    path.write_text(json.dumps(notebook, indent=2))
+    main(["check", "--fix", "--no-cache", str(path)])
+    new = load(path.read_bytes())["cells"][0]["source"]
+    assert isinstance(new, str) and not new.endswith("\n") and "\n" not in new.replace("\r\n", "")
+
+
+def test_a_non_string_in_a_source_list_is_a_malformed_notebook(tmp_path: Path, capsys) -> None:
+    (tmp_path / "odd.ipynb").write_text(json.dumps(_notebook(["import torch\n", 7])))
+    assert main(["check", "--no-cache", str(tmp_path / "odd.ipynb")]) == 1
+    out = capsys.readouterr()
+    assert "DEV999 cannot parse: not a notebook: cell 1 has no source text" in out.out
+    assert "internal error" not in out.err
+
+
+def test_a_cell_indented_after_a_blank_first_line_is_dedented_as_ipython_does() -> None:
+    """Found by the fuzz campaign: IPython drops leading blank lines before it takes the
+    indent away; devlint took it from the blank line (none), and reported DEV999."""
+    source = ["\n", "\tdef f():\n", "\t    return 1\n", "\tx = torch.zeros(3).cuda()\n"]
+    findings = analyze_notebook(json.dumps(_notebook(["import torch\n"], source)).encode(), "nb.ipynb")
+    assert [(f.path, f.cell, f.line, f.column, f.code) for f in findings] == [("nb.ipynb", 2, 4, 21, "DEV001")]

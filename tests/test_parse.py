@@ -28,7 +28,7 @@ def test_validation_is_back_after_a_parse_and_after_a_failed_one() -> None:
     engine.parse_module("x = f(1)\n")
     with pytest.raises(cst.CSTValidationError):
         cst.Name("not a name")
-    with pytest.raises(engine.SourceError):
+    with pytest.raises(engine.Unanalysable):
         engine.parse_module("x = = 1\n")
     with pytest.raises(cst.CSTValidationError):
         cst.Name("not a name")

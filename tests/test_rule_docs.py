@@ -48,10 +48,23 @@ def test_every_page_says_its_fix_kind_when_it_is_silent_and_how_to_silence_it(en
     page = docs.page(entry)
     assert re.search(r"^## When it stays silent\n\n\S", page, re.M), page
     assert re.search(r"^Fix kind: \*\*(safe|unsafe|none)\*\*", page, re.M)
-    assert f"# noqa: {entry.code}\n" in page and f"# devlint: noqa: {entry.code}" in page
+    assert f"# devlint: noqa: {entry.code}" in page
+    line_noqa = f"# noqa: {entry.code}\n" in page
+    assert line_noqa == (entry not in SPECIAL_CODES)  # a file not checked is not one line's
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=[e.code for e in ENTRIES])
+@pytest.mark.parametrize("entry", SPECIAL_CODES, ids=[e.code for e in SPECIAL_CODES])
+def test_a_line_noqa_never_hides_a_file_that_was_not_checked(entry) -> None:
+    bad = textwrap.dedent(entry.bad).strip("\n")
+    (finding,) = [f for f in analyze_source(bad + "\n", "example.py") if f.code == entry.code]
+    lines = bad.splitlines()
+    lines[finding.line - 1] += f"  # noqa: {entry.code}"
+    assert entry.code in {f.code for f in analyze_source("\n".join(lines) + "\n", "example.py")}
+    assert entry.code not in {f.code for f in analyze_source(
+        f"# devlint: noqa: {entry.code}\n" + bad + "\n", "example.py")}
+
+
+@pytest.mark.parametrize("entry", ALL_RULES, ids=[e.code for e in ALL_RULES])
 def test_the_noqa_example_silences_the_example(entry) -> None:
     bad = textwrap.dedent(entry.bad).strip("\n")
     line = docs.noqa_example(entry).rsplit("  # noqa", 1)[0]
@@ -96,3 +109,13 @@ def test_devlint_rule_knows_special_codes_and_names(asked: str, capsys) -> None:
 def test_devlint_rule_all_lists_every_code(capsys) -> None:
     assert main(["rule", "--all"]) == 0
     assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == [e.code for e in ENTRIES]
+
+
+def test_dev998_documents_itself_and_its_example_is_real(capsys) -> None:
+    entry = docs.find("DEV998")
+    assert "DEV998" in {f.code for f in analyze_source(textwrap.dedent(entry.bad), "example.py")}
+    good = {f.code for f in analyze_source(textwrap.dedent(entry.good), "example.py")}
+    assert "DEV998" not in good and "DEV001" in good  # the file is analysed once it reads
+    assert main(["rule", "dev998"]) == 0
+    assert capsys.readouterr().out == docs.page(entry)
+    assert "[DEV998](docs/rules/DEV998.md)" in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -8,16 +8,34 @@ the rules are imported only when `devlint.lint.prefilter` says a file can hold a
 """
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any, Iterator, Sequence
 
 from devlint import __version__
 from devlint.lint.prefilter import REQUIREMENTS, could_match
 
+# Set once the warning is out: flake8's worker processes parse the options again.
+_WARNED = "DEVLINT_FLAKE8_SHADOW_WARNED"
+
+
 class DevlintChecker:
-    """flake8 tree plugin (codes DEV001-DEV013; flake8 reports syntax errors itself as E999)."""
+    """flake8 tree plugin (codes DEV001-DEV013, and DEV998 for a file devlint cannot analyse;
+    flake8 reports syntax errors itself as E999)."""
 
     name = "devlint"
     version = __version__
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        """`DEV` lies inside flake8's `D` namespace: `--extend-ignore D`, the usual way to turn
+        off pydocstyle, drops every devlint finding too. Say so once, with the remedy."""
+        shadow = shadowing_ignore(options)
+        if shadow and not os.environ.get(_WARNED):
+            os.environ[_WARNED] = "1"
+            print(f"devlint: warning: flake8 ignores {shadow!r}, which also drops every devlint "
+                  "finding (DEV001-DEV013); add `extend-select = DEV` to the flake8 config "
+                  "(or pass --extend-select DEV) to keep them", file=sys.stderr)
 
     def __init__(self, tree: Any, lines: Sequence[str], filename: str) -> None:
         # flake8 wants `tree` to classify this as a tree plugin; devlint parses with libcst.
@@ -36,3 +54,19 @@ class DevlintChecker:
         for finding in analyze_source(text, self.filename, selection):
             # devlint columns are 1-based, flake8's are 0-based.
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+
+
+def shadowing_ignore(options: Any) -> str:
+    """The ignored prefix shorter than `DEV` that silences devlint's codes under these flake8
+    options ("D", "DE"), or "". An explicit `DEV` is the user's choice, and no warning."""
+    try:
+        from flake8.style_guide import Decision, DecisionEngine
+
+        if DecisionEngine(options).decision_for("DEV001") is not Decision.Ignored:
+            return ""
+        ignored = tuple(options.ignore or ()) + tuple(options.extend_ignore or ())
+    except Exception:  # another flake8: no warning rather than a broken flake8 run
+        return ""
+    if any(code.startswith("DEV") for code in ignored):
+        return ""
+    return next((code for code in ignored if code and "DEV".startswith(code)), "")

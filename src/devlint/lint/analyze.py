@@ -12,12 +12,21 @@ from typing import Callable, Iterable, Iterator, Optional
 import libcst as cst
 
 from devlint.lint.model import analyze
+from devlint.lint.fix_gate import refusal
+from devlint.lint import limits
+from devlint.lint.limits import (
+    CANNOT_ANALYSE_CODE, MAX_SOURCE_CHARS, OutOfTime, Unanalysable, check_size, cpu_budget,
+    deep_recursion, screen,
+)
+from devlint.lint.lines import NEWLINE, line_starts, split_lines
 from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
 from devlint.lint.positions import spans_of
 from devlint.lint.prefilter import could_match
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.lint.selection import Selection
+
+FILE_CODES = (PARSE_ERROR_CODE, CANNOT_ANALYSE_CODE)  # about the file, not its code
 
 # flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
 NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
@@ -32,26 +41,45 @@ FILE_NOQA = re.compile(
 
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
                    describe_line: Callable[[int], str] = str) -> list[Finding]:
-    """All findings of one file's text; a parse error becomes a DEV999 finding.
-    `describe_line` words a line number inside messages ("3 of cell 2" in a notebook)."""
+    """All findings of one file's text; a parse error becomes a DEV999 finding, a file devlint
+    cannot analyse a DEV998 one. `describe_line` words a line number inside messages ("3 of
+    cell 2" in a notebook)."""
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
+    codes = [rule.code for rule in rules]
     try:
-        # CPython's parser first, for every file: 10x cheaper than libcst's, it reports syntax
-        # errors as Python would, and it refuses what crashes or stalls libcst's parser
-        # (brackets nested a few thousand deep segfault it; long operator chains are quadratic).
-        check_syntax(text)
-        if not could_match(text, [rule.code for rule in rules]):
-            return []
-        module = parse_module(text)
-        raws = run_rules(module, rules, text, path)
-        findings = resolve_positions(module, raws, path, text, describe_line) if raws else []
+        with cpu_budget():
+            findings = _analyze(text, path, rules, codes, describe_line)
     except SourceError as exc:
         findings = [parse_error(path, exc)]
+    except Unanalysable as exc:
+        findings = [cannot_analyse(path, exc)]
     except RecursionError:
-        findings = [parse_error(path, SourceError(1, 1, "nesting too deep to analyze"))]
-    if not selection.enabled(PARSE_ERROR_CODE):
-        findings = [f for f in findings if f.code != PARSE_ERROR_CODE]
+        findings = [cannot_analyse(path, Unanalysable(1, 1, "it nests too deep for devlint"))]
+    except MemoryError:
+        findings = [cannot_analyse(path, Unanalysable(1, 1, "devlint ran out of memory on it"))]
+    except OutOfTime:
+        findings = [cannot_analyse(path, Unanalysable(
+            1, 1, f"its analysis took over {limits.FILE_CPU_SECONDS} s of CPU and was stopped"))]
+    findings = [f for f in findings if f.code not in FILE_CODES or selection.enabled(f.code)]
     return sorted(apply_file_noqa(apply_noqa(findings, text), text), key=Finding.sort_key)
+
+
+def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
+             describe_line: Callable[[int], str]) -> list[Finding]:
+    if len(text) > MAX_SOURCE_CHARS and not could_match(text, codes):
+        return []  # nothing a rule looks for is in it: not worth gigabytes of parsing
+    check_size(text)
+    # CPython's parser first, for every file: 10x cheaper than libcst's, it reports syntax
+    # errors as Python would, and its tree tells what would crash or stall libcst's parser.
+    tree = check_syntax(text)
+    if not could_match(text, codes):
+        return []
+    screen(tree)
+    del tree  # before libcst's tree, the larger one, is built
+    with deep_recursion():
+        module = parse_module(text)
+        raws = run_rules(module, rules, text, path)
+        return resolve_positions(module, raws, path, text, describe_line) if raws else []
 
 
 def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) -> list[Finding]:
@@ -66,6 +94,11 @@ def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) ->
 
 def parse_error(path: str, exc: SourceError) -> Finding:
     return Finding(path, exc.line, exc.column, PARSE_ERROR_CODE, f"cannot parse: {exc.reason}")
+
+
+def cannot_analyse(path: str, exc: Unanalysable) -> Finding:
+    return Finding(path, exc.line, exc.column, CANNOT_ANALYSE_CODE,
+                   f"devlint cannot analyse this file: {exc.reason}")
 
 
 def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str = "") -> list[RawFinding]:
@@ -95,7 +128,9 @@ def resolve_positions(
         fix = None
         if raw.fix is not None:
             edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)
-            fix = Fix(raw.fix.description, raw.fix.applicability, edits)
+            # The one gate of every fix: a finding whose fix fails it stays, unfixable.
+            if refusal(text, edits) is None:
+                fix = Fix(raw.fix.description, raw.fix.applicability, edits)
         findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
     return findings
 
@@ -112,12 +147,12 @@ def _anchors(raws: list[RawFinding]) -> Iterator[cst.CSTNode]:
 
 
 class LineIndex:
-    """Offsets of line starts, splitting lines exactly where libcst does (\\r\\n, \\r, \\n)."""
+    """Offsets of line starts, splitting lines exactly where Python and libcst do."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
-        match = re.search(r"\r\n|\r|\n", text)
+        self.starts = line_starts(text)
+        match = NEWLINE.search(text)
         self.newline = match.group() if match else "\n"
 
     def offset(self, line: int, column: int) -> int:
@@ -126,10 +161,14 @@ class LineIndex:
     def line_start(self, line: int) -> int:
         return self.starts[line - 1] if line <= len(self.starts) else len(self.text)
 
+    def indent_of(self, line: int) -> str:
+        """The line's own indentation, tabs included: an inserted line must match it."""
+        start = self.line_start(line)
+        return re.match(r"[ \t]*", self.text[start:start + 200]).group()
+
     def resolve(self, edit: Edit, positions) -> TextEdit:
         where = positions[edit.node]
         end = positions[edit.end_node or edit.node].end
-        indent = " " * where.start.column if edit.action in ("insert_before", "insert_after") else ""
         if edit.action == "replace":
             return TextEdit(
                 self.offset(where.start.line, where.start.column),
@@ -138,12 +177,12 @@ class LineIndex:
             )
         if edit.action == "insert_before":
             at = self.line_start(where.start.line)
-            indent = self.text[at: self.offset(where.start.line, where.start.column)]
-            return TextEdit(at, at, indent + edit.text + self.newline)
+            return TextEdit(at, at, self.indent_of(where.start.line) + edit.text + self.newline)
         if edit.action == "insert_after":
             at = self.line_start(end.line + 1)
             unterminated = at == len(self.text) and not self.text.endswith(("\n", "\r"))
             prefix = self.newline if unterminated else ""
+            indent = self.indent_of(where.start.line)
             return TextEdit(at, at, prefix + indent + edit.text + self.newline)
         if edit.action == "delete":
             return TextEdit(self.line_start(where.start.line), self.line_start(end.line + 1), "")
@@ -160,13 +199,16 @@ def noqa_codes(line: str) -> Optional[tuple[str, ...]]:
 
 
 def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
+    """Drop what a line's `# noqa` silences. Never DEV998 or DEV999: they say the file was not
+    checked at all, which a comment on one line (`x = = 1  # noqa`) must not hide; `ignore`
+    and `per-file-ignores` turn them off."""
     if not findings or "noqa" not in text.lower():
         return findings
-    lines = text.splitlines()
+    lines = split_lines(text)  # not str.splitlines: a form feed must not shift the lines
     kept = []
     for finding in findings:
         line = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
-        codes = noqa_codes(line)
+        codes = None if finding.code in FILE_CODES else noqa_codes(line)
         if codes is None or (codes and not any(finding.code.startswith(c) for c in codes)):
             kept.append(finding)
     return kept

@@ -54,9 +54,13 @@ def page(entry) -> str:
 
 
 def _silencing(entry) -> list[str]:
+    if entry in SPECIAL_CODES:  # a file not checked: one line's comment must not hide that
+        on_its_line = [f"Not on its line: `# noqa: {entry.code}` there does not silence it.", ""]
+    else:
+        on_its_line = ["On its line, with flake8's syntax (one comment serves flake8 too):", "",
+                       "```python", noqa_example(entry), "```", ""]
     return [
-        "On its line, with flake8's syntax (one comment serves flake8 too):", "",
-        "```python", noqa_example(entry), "```", "",
+        *on_its_line,
         f"In a whole file, on a comment line of its own: `# devlint: noqa: {entry.code}`. "
         f"For a set of files, in `[tool.devlint]`: "
         f'`per-file-ignores = {{ "scripts/*" = ["{entry.code}"] }}`.',
@@ -70,7 +74,7 @@ def noqa_example(entry: type) -> str:
     from devlint.lint.selection import Selection
 
     bad = _dedent(entry.bad)
-    findings = analyze_source(bad + "\n", "example.py", Selection(select=(entry.code,)))
+    findings = [f for f in analyze_source(bad + "\n", "example.py") if f.code == entry.code]
     line = bad.splitlines()[findings[0].line - 1] if findings else bad.splitlines()[0]
     return f"{line}  # noqa: {entry.code}"
 

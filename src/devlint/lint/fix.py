@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
 
-from devlint.lint.findings import Applicability, Finding
+from devlint.lint.findings import Applicability, Finding, TextEdit
 from devlint.workspace.discovery import is_notebook
 
 if TYPE_CHECKING:
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 class FixOutcome:
     text: str
     applied: list[Finding] = field(default_factory=list)
-    error: str = ""  # why nothing was applied, when the fixed text would not parse
+    error: str = ""  # what was dropped and why, when a fix would have broken the file
+    edits: list[TextEdit] = field(default_factory=list)  # what was spliced into `text`
 
 
 def fixable(finding: Finding, unsafe: bool) -> bool:
@@ -34,9 +35,33 @@ def fixable(finding: Finding, unsafe: bool) -> bool:
 
 def apply_fixes(text: str, findings: list[Finding], unsafe: bool = False) -> FixOutcome:
     """Splice every applicable fix that does not overlap an earlier one; identical edits
-    proposed by several findings (one tuple move for `x` and `y`) are applied once."""
+    proposed by several findings (one tuple move for `x` and `y`) are applied once. When the
+    result would not parse, the fixes are tried one at a time and only the ones that break it
+    are dropped."""
+    chosen = _compatible(findings, unsafe)
+    if not chosen:
+        return FixOutcome(text)
+    fixed, edits = _splice(text, chosen)
+    if parses(fixed):
+        return FixOutcome(fixed, chosen, edits=edits)
+    kept: list[Finding] = []
+    dropped: list[Finding] = []
+    for finding in chosen:
+        candidate, candidate_edits = _splice(text, kept + [finding])
+        if parses(candidate):
+            kept.append(finding)
+            fixed, edits = candidate, candidate_edits
+        else:
+            dropped.append(finding)
+    error = "; ".join(f"the {f.code} fix at line {f.line} was dropped: with it the file would "
+                      f"not parse" for f in dropped)
+    return FixOutcome(fixed if kept else text, kept, error, edits if kept else [])
+
+
+def _compatible(findings: list[Finding], unsafe: bool) -> list[Finding]:
+    """The fixes to apply together, in file order: each one's edits overlap no earlier one's."""
     chosen: list[Finding] = []
-    taken: dict[tuple[int, int, str], None] = {}
+    taken: set[tuple[int, int, str]] = set()
     spans: list[tuple[int, int]] = []
     for finding in sorted(findings, key=Finding.sort_key):
         if not fixable(finding, unsafe):
@@ -44,22 +69,23 @@ def apply_fixes(text: str, findings: list[Finding], unsafe: bool = False) -> Fix
         new = [(e.start, e.end, e.text) for e in finding.fix.edits if (e.start, e.end, e.text) not in taken]
         if any(_overlaps(start, end, spans) for start, end, _ in new):
             continue
-        for edit in new:
-            taken[edit] = None
-            spans.append(edit[:2])
+        taken.update(new)
+        spans.extend(edit[:2] for edit in new)
         chosen.append(finding)
-    if not chosen:
-        return FixOutcome(text)
-    fixed = text
+    return chosen
+
+
+def _splice(text: str, findings: list[Finding]) -> tuple[str, list[TextEdit]]:
+    unique: dict[tuple[int, int, str], None] = {}
+    for finding in findings:
+        for edit in finding.fix.edits:
+            unique.setdefault((edit.start, edit.end, edit.text), None)
     # From the end, so earlier offsets stay valid; two inserts at one offset keep their order.
-    ordered = sorted(enumerate(taken), key=lambda item: (item[1][0], item[1][1], item[0]),
+    ordered = sorted(enumerate(unique), key=lambda item: (item[1][0], item[1][1], item[0]),
                      reverse=True)
     for _, (start, end, replacement) in ordered:
-        fixed = fixed[:start] + replacement + fixed[end:]
-    error = _parse_error(fixed)
-    if error:
-        return FixOutcome(text, error=f"fixes dropped, the result would not parse: {error}")
-    return FixOutcome(fixed, chosen)
+        text = text[:start] + replacement + text[end:]
+    return text, [TextEdit(*edit) for edit in unique]
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
@@ -71,14 +97,22 @@ def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return False
 
 
-def _parse_error(text: str) -> str:
-    from devlint.lint.parse import SourceError, parse_module
+def parses(text: str) -> bool:
+    """CPython and libcst: the script must run, and the next run (and fix) must read it."""
+    from devlint.lint.limits import Unanalysable, deep_recursion
+    from devlint.lint.parse import SourceError, check_syntax, parse_module
 
     try:
-        parse_module(text)
-    except SourceError as exc:
-        return exc.reason
-    return ""
+        check_syntax(text)
+        with deep_recursion():
+            parse_module(text)
+    except (SourceError, Unanalysable):
+        return False
+    return True
+
+
+class NotWritten(Exception):
+    """The fixed file was not written, for a reason worth one line (the file is as it was)."""
 
 
 def refuse_write(path: Path, roots: Sequence[str]) -> Optional[str]:
@@ -89,21 +123,34 @@ def refuse_write(path: Path, roots: Sequence[str]) -> Optional[str]:
     if path.is_symlink() and not any(_inside(target, Path(os.path.realpath(r))) for r in roots):
         return f"a symlink to {target}, outside the checked paths"
     if not target.stat().st_mode & 0o222:
-        return "the file is read-only"
+        return "the file is read-only"  # even for root: a read-only file says "do not edit"
+    # The fix is written beside the file and renamed over it, which the directory's
+    # permissions allow even where the file's own do not: ask about both.
+    if not _may(target, os.W_OK):
+        return "you do not have permission to write it"
+    if not _may(target.parent, os.W_OK | os.X_OK):
+        return f"you do not have permission to create files in {target.parent}"
     return None
+
+
+def _may(path: Path, mode: int) -> bool:
+    effective = os.access in os.supports_effective_ids
+    return os.access(path, mode, effective_ids=effective)
 
 
 def _inside(target: Path, root: Path) -> bool:
     return target == root or root in target.parents
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes, expected: Optional[bytes] = None) -> None:
     """Temp file in the same directory, fsync, rename over: a crash leaves the old file or
-    the new one, never half of one. The file's mode is kept; a symlink is written through.
-    The temp file's name is chosen before it exists, so an interrupt at any point (Ctrl-C
-    inside `open`, too) leaves no temp file behind."""
+    the new one, never half of one. The file's mode and owner are kept (or nothing is
+    written); a symlink is written through. With `expected`, the file must still hold those
+    bytes just before the rename: an edit saved while devlint was fixing it is kept. The temp
+    file's name is chosen before it exists, so an interrupt at any point (Ctrl-C inside
+    `open`, too) leaves no temp file behind."""
     target = Path(os.path.realpath(path))
-    mode = target.stat().st_mode
+    before = target.stat()
     temp = os.path.join(target.parent, f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.devlint")
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -111,7 +158,10 @@ def write_atomically(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, mode & 0o7777)
+        _keep_owner(temp, before)
+        os.chmod(temp, before.st_mode & 0o7777)  # after chown, which clears set-id bits
+        if expected is not None and not _still_holds(target, before, expected):
+            raise NotWritten("it changed while devlint was fixing it; your edit is kept")
         os.replace(temp, target)
     except BaseException:
         try:
@@ -119,6 +169,24 @@ def write_atomically(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _keep_owner(temp: str, before: os.stat_result) -> None:
+    made = os.stat(temp)
+    if (made.st_uid, made.st_gid) == (before.st_uid, before.st_gid) or not hasattr(os, "chown"):
+        return
+    try:
+        os.chown(temp, before.st_uid, before.st_gid)
+    except PermissionError:
+        raise NotWritten(f"it belongs to user {before.st_uid}, group {before.st_gid}; "
+                         "rewriting it would change its owner") from None
+
+
+def _still_holds(target: Path, before: os.stat_result, expected: bytes) -> bool:
+    now = target.stat()
+    if (now.st_ino, now.st_size, now.st_mtime_ns) != (before.st_ino, before.st_size, before.st_mtime_ns):
+        return False
+    return target.read_bytes() == expected  # an edit within the clock's resolution
 
 
 def fix_files(files: list[Path], selection_for, args, fail: Callable[[str], None],
@@ -154,6 +222,40 @@ def _identity(path: Path) -> Optional[tuple[int, int, int]]:
     return found.st_ino, found.st_mtime_ns, found.st_size
 
 
+MAX_ROUNDS = 10
+
+
+@dataclass
+class Settled:
+    """Where fixing ended: a fix may uncover another, or unblock one it overlapped
+    (`x.to('cuda')`: DEV005 rewrites the line, then DEV001 fixes the literal on it), so fixes
+    run until nothing fixable is left and a second `--fix` finds nothing to do."""
+
+    content: object  # the fixed text (a notebook's bytes)
+    findings: list[Finding]  # before any fix
+    remaining: list[Finding]
+    errors: list[str] = field(default_factory=list)
+    changed: bool = False
+
+
+def settle(fix_round: Callable, content) -> Settled:
+    """`fix_round(content)` -> (fixed content or None, error, findings of `content`)."""
+    errors: list[str] = []
+    first: Optional[list[Finding]] = None
+    changed = False
+    for _ in range(MAX_ROUNDS):
+        fixed, error, findings = fix_round(content)
+        first = findings if first is None else first
+        if error and error not in errors:
+            errors.append(error)
+        if fixed is None:
+            return Settled(content, first, findings, errors, changed)
+        content, changed = fixed, True
+    _, _, findings = fix_round(content)
+    errors.append(f"fixes still changed the file after {MAX_ROUNDS} rounds; stopped there")
+    return Settled(content, first or [], findings, errors, changed)
+
+
 def check_and_fix(path: Path, data: bytes, selection, args, fail, result: RunResult) -> None:
     """Fix one file: only findings that `noqa` left and `--select` chose are ever fixed."""
     from devlint.lint.analyze import analyze_bytes, analyze_source
@@ -167,46 +269,52 @@ def check_and_fix(path: Path, data: bytes, selection, args, fail, result: RunRes
     except SourceError:
         result.findings.extend(analyze_bytes(data, str(path), selection))
         return
-    findings = analyze_source(text, str(path), selection)
-    outcome = apply_fixes(text, findings, unsafe=args.unsafe_fixes)
-    if outcome.error:
-        fail(f"{path}: {outcome.error}")
-    written = outcome.applied and (args.diff or write_fix(path, outcome.text.encode(encoding), args, fail))
-    if not written:
-        result.findings.extend(findings)
-        return
-    remaining = analyze_source(outcome.text, str(path), selection)
-    result.fixed += len(findings) - len(remaining)
-    result.findings.extend(remaining)
-    if args.diff:
-        result.diffs.append(unified_diff(str(path), text, outcome.text))
+
+    def fix_round(current: str):
+        findings = analyze_source(current, str(path), selection)
+        outcome = apply_fixes(current, findings, unsafe=args.unsafe_fixes)
+        return (outcome.text if outcome.applied else None), outcome.error, findings
+
+    settled = settle(fix_round, text)
+    new = settled.content.encode(encoding) if settled.changed else None
+    if finish(path, data, new, settled, args, fail, result) and args.diff:
+        result.diffs.append(unified_diff(str(path), text, settled.content))
 
 
 def fix_notebook_file(path: Path, data: bytes, selection, args, fail, result: RunResult) -> None:
     """Only the cells a fix changed are rewritten; outputs and metadata stay as they were."""
-    from devlint.workspace.notebook import fix_notebook
+    from devlint.workspace.notebook import fix_round
 
-    outcome = fix_notebook(data, str(path), selection, unsafe=args.unsafe_fixes)
-    if outcome.error:
-        fail(f"{path}: {outcome.error}")
-    if outcome.data is None or not (args.diff or write_fix(path, outcome.data, args, fail)):
-        result.findings.extend(outcome.findings)
-        return
-    result.fixed += len(outcome.findings) - len(outcome.remaining)
-    result.findings.extend(outcome.remaining)
-    if args.diff:
-        result.diffs.append(unified_diff(str(path), data.decode("utf-8-sig"),
-                                         outcome.data.decode("utf-8")))
+    settled = settle(lambda current: fix_round(current, str(path), selection, args.unsafe_fixes), data)
+    new = settled.content if settled.changed else None
+    if finish(path, data, new, settled, args, fail, result) and args.diff:
+        result.diffs.append(unified_diff(str(path), data.decode("utf-8-sig"), new.decode("utf-8")))
 
 
-def write_fix(path: Path, data: bytes, args, fail: Callable[[str], None]) -> bool:
-    """Write a fixed file; a read-only file, a symlink leading out of the checked paths or a
-    failed write is one error line, and the file stays as it was."""
+def finish(path: Path, data: bytes, new: Optional[bytes], settled: Settled, args, fail,
+           result: RunResult) -> bool:
+    """Count and write what was fixed (`--diff` writes nothing); False when nothing was."""
+    for line in settled.errors:
+        fail(f"{path}: {line}")
+    if new is None or not (args.diff or write_fix(path, data, new, args, fail)):
+        result.findings.extend(settled.findings)
+        return False
+    result.fixed += max(0, len(settled.findings) - len(settled.remaining))
+    result.findings.extend(settled.remaining)
+    return True
+
+
+def write_fix(path: Path, before: bytes, data: bytes, args, fail: Callable[[str], None]) -> bool:
+    """Write a fixed file; a file the user may not write, a symlink leading out of the checked
+    paths, a file edited meanwhile or a failed write is one error line, and the file stays as
+    it was."""
     reason = refuse_write(path, args.paths)
     if reason is None:
         try:
-            write_atomically(path, data)
+            write_atomically(path, data, expected=before)
             return True
+        except NotWritten as exc:
+            reason = str(exc)
         except OSError as exc:
             reason = f"cannot write: {exc.strerror or exc}"
     fail(f"{path}: not fixed: {reason}")

@@ -1,7 +1,7 @@
 """From bytes to a libcst tree: decode as Python does, CPython's parser first, then libcst.
 
-A `SourceError` is what every step raises for text it cannot take; the caller turns it into a
-DEV999 finding.
+A `SourceError` is what a step raises for text Python itself refuses (the caller reports
+DEV999); an `Unanalysable` is valid Python that libcst cannot take (DEV998).
 """
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from typing import Iterator
 
 import libcst as cst
 
+from devlint.lint.limits import Unanalysable
+from devlint.lint.lines import line_number
 from devlint.lint.traverse import NODE_TYPES
 
 
@@ -33,7 +35,7 @@ def decode_source_with_encoding(data: bytes) -> tuple[str, str]:
     """Decode as Python would (PEP 263 cookie, BOM), refusing NUL bytes; the encoding is
     what writing the text back must use ('utf-8-sig' keeps a BOM)."""
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        line = line_number(data.decode("latin-1"), data.index(b"\x00"))
         raise SourceError(line, 1, "source contains NUL bytes")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
@@ -50,20 +52,22 @@ def decode_source_with_encoding(data: bytes) -> tuple[str, str]:
     except (UnicodeDecodeError, LookupError) as exc:
         line = 1
         if isinstance(exc, UnicodeDecodeError):
-            line = data[: exc.start].count(b"\n") + 1
+            line = line_number(data.decode("latin-1"), exc.start)
         raise SourceError(line, 1, f"cannot decode as {encoding}: {exc.reason if isinstance(exc, UnicodeDecodeError) else exc}") from None
     return (text[1:] if text.startswith("\ufeff") else text), encoding
 
 
 def parse_module(text: str) -> cst.Module:
+    """libcst's tree of text CPython has accepted: what libcst still refuses is devlint's limit
+    (DEV998), said in devlint's words (libcst's own message names its grammar's tokens)."""
     try:
         with _parser_output_trusted():
             return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else "syntax error"
-        raise SourceError(exc.raw_line, exc.raw_column + 1, reason) from None
+        raise Unanalysable(exc.raw_line, exc.raw_column + 1,
+                           "its parser cannot read the syntax here (Python can)") from None
     except RecursionError:
-        raise SourceError(1, 1, "nesting too deep to parse") from None
+        raise Unanalysable(1, 1, "it nests too deep for devlint") from None
 
 
 def _no_validation(node: cst.CSTNode) -> None:
@@ -91,12 +95,13 @@ def _parser_output_trusted() -> Iterator[None]:
         cst.CSTNode.__post_init__ = checked
 
 
-def check_syntax(text: str) -> None:
+def check_syntax(text: str) -> ast.Module:
+    """CPython's tree of `text`, or a SourceError where Python refuses it (DEV999)."""
     try:
         with warnings.catch_warnings():
             # `x = 1[0]`-style SyntaxWarnings are the compiler talking to a script's author.
             warnings.simplefilter("ignore", SyntaxWarning)
-            ast.parse(text)
+            return ast.parse(text)
     except SyntaxError as exc:
         raise SourceError(exc.lineno or 1, exc.offset or 1, exc.msg) from None
     except (ValueError, RecursionError, MemoryError) as exc:

@@ -12,7 +12,6 @@ fixture against PositionProvider.
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +20,8 @@ from typing import Iterable, Iterator, Optional
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
+
+from devlint.lint.lines import line_starts
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def spans_of(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNo
     ends = [0, *accumulate(map(len, state.tokens))]
     # Lines of the generated code, not the source: they differ only by the newline libcst adds
     # at the end of a file without one, and PositionProvider counts that newline too.
-    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", "".join(state.tokens))]
+    starts = line_starts("".join(state.tokens))
 
     def point(token_index: int) -> Point:
         offset = ends[token_index]

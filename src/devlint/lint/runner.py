@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
 
-from devlint.workspace.cache import Cache, file_key
+from devlint.workspace.cache import Cache, file_key, kind_of
 from devlint.workspace.discovery import is_notebook
 from devlint.workspace.source import ReadError, read_source
 from devlint.lint.selection import Selection
@@ -52,9 +52,11 @@ def analyze_path(path: str, selection: Selection, data: Optional[bytes] = None) 
     analyze = analyze_notebook if is_notebook(path) else analyze_bytes
     try:
         findings = analyze(data, path, selection)
+    except MemoryError:  # reading a notebook's JSON, say; the analysis reports its own
+        return _cannot_analyse(path, selection, "devlint ran out of memory on it")
     except Exception as exc:  # a bug in devlint must not hide the other files' findings
         return FileOutcome(path, error=f"{path}: internal error: {type(exc).__name__}: {exc}")
-    return FileOutcome(path, findings, key=file_key(data, selection))
+    return FileOutcome(path, findings, key=file_key(data, selection, kind_of(path)))
 
 
 def check_files(
@@ -93,7 +95,7 @@ def _from_cache(path: Path, selection: Selection, cache: Optional[Cache],
             data = read_source(path)
         except ReadError as exc:
             return FileOutcome(str(path), error=f"{path}: {exc}"), None
-    findings = cache.get(file_key(data, selection), str(path))
+    findings = cache.get(file_key(data, selection, kind_of(path)), str(path))
     return (None if findings is None else FileOutcome(str(path), findings, cached=True)), data
 
 
@@ -104,35 +106,140 @@ def _analyze_all(misses: list[tuple[str, Selection, Optional[bytes]]],
             yield analyze_path(path, selection, data)
         return
     # Imported here: a run of one process (and a warm run) never loads the pool's machinery.
-    from concurrent.futures import ProcessPoolExecutor
+    import devlint.lint.analyze  # noqa: F401  (imported once here, inherited by every forked worker)
+
+    yield from _pooled(misses, min(jobs, len(misses)))
+
+
+def _pooled(misses: list[tuple[str, Selection, Optional[bytes]]], workers: int) -> Iterator[FileOutcome]:
+    """The files in a pool of worker processes, outcomes in order. A worker that dies (killed,
+    out of memory, a crash in libcst's native parser) takes only its own files with it: the
+    files it was analysing then run again each in a process of its own, where a second death
+    is that file's DEV998, and a fresh pool goes on with the rest. No file ever runs in this
+    process after killing a worker: it would kill the whole run."""
     from concurrent.futures.process import BrokenProcessPool
 
-    import devlint.lint.analyze  # noqa: F401  (imported once here, inherited by every forked worker)
-    workers = min(jobs, len(misses))
+    known: dict[int, FileOutcome] = {}  # outcomes of files run alone after a break
+    start = 0
+    while start < len(misses):
+        todo = [i for i in range(start, len(misses)) if i not in known]
+        if not todo:
+            yield from (known.pop(i) for i in range(start, len(misses)))
+            return
+        slots = _context().Array("q", [_FREE] * workers)  # what each worker is analysing
+        pool, outcomes = _start_pool(workers, slots, [(i, *misses[i]) for i in todo])
+        try:
+            for i in range(start, len(misses)):
+                yield known.pop(i) if i in known else next(outcomes)
+                start = i + 1
+        except BrokenProcessPool:
+            _stop(pool)
+            suspects = [i for i in slots[:] if i >= start]
+            for i in suspects or [next(i for i in range(start, len(misses)) if i not in known)]:
+                known[i] = _isolated(*misses[i])
+            continue
+        except BaseException:  # Ctrl-C, or the consumer stopped early: stop the workers now
+            _stop(pool)
+            raise
+        pool.shutdown(wait=True)
+
+
+def _start_pool(workers: int, slots, items: list[tuple[int, str, Selection, Optional[bytes]]]):
+    from concurrent.futures import ProcessPoolExecutor
+
     # Small chunks: one 1 MB file can take as long as a thousand small ones.
-    chunksize = max(1, min(8, len(misses) // (workers * 32)))
-    pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_ignore_sigint)
-    done = 0
+    chunksize = max(1, min(8, len(items) // (workers * 32)))
+    pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_start_worker,
+                               initargs=(slots,))
+    indexes, paths, selections, datas = zip(*items)
+    return pool, pool.map(_analyze_marked, indexes, paths, selections, datas, chunksize=chunksize)
+
+
+def _stop(pool) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    if manager is not None:
+        manager.join(timeout=10)  # gone before the interpreter's exit hooks run
+
+
+_slots = None  # in a worker: the shared array of what each worker analyses, and its own slot
+_slot = 0
+_IDLE, _FREE = -2, -1
+
+
+def _start_worker(slots) -> None:
+    global _slots, _slot
+    _ignore_sigint()
+    from devlint.lint.limits import limit_memory
+
+    limit_memory()
+    with slots.get_lock():
+        _slot = next(i for i in range(len(slots)) if slots[i] == _FREE)
+        slots[_slot] = _IDLE
+    _slots = slots
+
+
+def _analyze_marked(index: int, path: str, selection: Selection, data: Optional[bytes]) -> FileOutcome:
+    _slots[_slot] = index
     try:
-        paths, selections, datas = zip(*misses)
-        for outcome in pool.map(analyze_path, paths, selections, datas, chunksize=chunksize):
-            done += 1
-            yield outcome
-    except BrokenProcessPool:
-        # A worker died (killed, out of memory): the rest run here, one at a time.
-        for path, selection, data in misses[done:]:
-            yield analyze_path(path, selection, data)
-    except BaseException:  # Ctrl-C, or the consumer stopped early: stop the workers now
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        manager = getattr(pool, "_executor_manager_thread", None)
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-        if manager is not None:
-            manager.join(timeout=10)  # gone before the interpreter's exit hooks run
-        raise
-    pool.shutdown(wait=True)
+        return analyze_path(path, selection, data)
+    finally:
+        _slots[_slot] = _IDLE
+
+
+def _isolated(path: str, selection: Selection, data: Optional[bytes] = None) -> FileOutcome:
+    """`path` analysed in a process of its own: its outcome, or DEV998 when that process dies
+    or outlives the CPU limit by far."""
+    from devlint.lint.limits import FILE_CPU_SECONDS
+
+    context = _context()
+    reader, writer = context.Pipe(duplex=False)
+    process = context.Process(target=_isolated_child, args=(writer, path, selection, data), daemon=True)
+    process.start()
+    writer.close()
+    answered = False
+    try:
+        answered = reader.poll(3 * FILE_CPU_SECONDS)  # wall time; the child stops itself on CPU
+        if answered:
+            return reader.recv()
+    except EOFError:
+        pass  # it died before answering
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        reader.close()
+    return _cannot_analyse(path, selection, _death(process.exitcode, answered, 3 * FILE_CPU_SECONDS))
+
+
+def _death(exitcode: Optional[int], answered: bool, waited: float) -> str:
+    if not answered:
+        return f"its analysis ran past {waited:.0f} s and was stopped"
+    if exitcode is not None and exitcode < 0:
+        return (f"it killed the worker process analysing it ({signal.Signals(-exitcode).name}; "
+                "out of memory?)")
+    return f"the worker process analysing it exited with status {exitcode}"
+
+
+def _isolated_child(writer, path: str, selection: Selection, data: Optional[bytes]) -> None:
+    _ignore_sigint()
+    from devlint.lint.limits import limit_memory
+
+    limit_memory()
+    writer.send(analyze_path(path, selection, data))
+    writer.close()
+
+
+def _cannot_analyse(path: str, selection: Selection, why: str) -> FileOutcome:
+    from devlint.lint.analyze import cannot_analyse
+    from devlint.lint.limits import CANNOT_ANALYSE_CODE, Unanalysable
+
+    findings = [cannot_analyse(path, Unanalysable(1, 1, why))] if selection.enabled(CANNOT_ANALYSE_CODE) else []
+    return FileOutcome(path, findings)
 
 
 def _context():

@@ -100,9 +100,9 @@ class Memo:
         self.size = size
         self.entries: OrderedDict[str, list[Finding]] = OrderedDict()
 
-    def get(self, data: bytes, selection: Selection,
-            compute: Callable[[], list[Finding]]) -> list[Finding]:
-        key = file_key(data, selection)
+    def get(self, data: bytes, selection: Selection, compute: Callable[[], list[Finding]],
+            kind: str = "python") -> list[Finding]:
+        key = file_key(data, selection, kind)
         found = self.entries.get(key)
         if found is None:
             found = self.entries[key] = compute()
@@ -137,7 +137,7 @@ def _analyze_notebook(snapshot: Snapshot, selection: Selection, memo: Memo) -> l
     # The cells' numbers are not in the joined text, yet messages name them ("line 3 of cell 2").
     layout = _bytes(prog.text) + repr(prog.cells).encode()
     findings = memo.get(layout, selection, lambda: analyze_source(
-        prog.text, snapshot.label, selection, describe_line=prog.describe))
+        prog.text, snapshot.label, selection, describe_line=prog.describe), "notebook")
     return [_in_cell(finding, prog, snapshot) for finding in findings]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -28,9 +29,10 @@ except ImportError:  # pragma: no cover - another interpreter
 from devlint import __version__
 from devlint.workspace.atomic import replace_file
 from devlint.lint.selection import Selection
+from devlint.workspace.discovery import is_notebook
 from devlint.lint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
-FORMAT = 5  # 4: keys are BLAKE2b digests; 5: a notebook's cell and place in the file
+FORMAT = 6  # 4: BLAKE2b keys; 5: a notebook's cell and place; 6: of the file's kind too
 MAX_ENTRIES = 200_000  # about 40 MB of index at most; the oldest entries go first
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -58,10 +60,16 @@ def engine_digest() -> str:
     return _ENGINE_DIGEST
 
 
-def file_key(data: bytes, selection: Selection) -> str:
+def file_key(data: bytes, selection: Selection, kind: str) -> str:
+    """`kind`: how the bytes are read (`kind_of`): an empty `Untitled.ipynb` is a malformed
+    notebook, the same empty bytes as `__init__.py` a clean module."""
     digest = blake2b(data, digest_size=32)
-    digest.update(b"\0" + repr((selection.select, selection.ignore)).encode())
+    digest.update(b"\0" + repr((kind, selection.select, selection.ignore)).encode())
     return digest.hexdigest()
+
+
+def kind_of(path) -> str:
+    return "notebook" if is_notebook(path) else "python"
 
 
 @dataclass
@@ -87,9 +95,9 @@ class Cache:
         if rows is None:
             return None
         try:
-            findings = [_finding(path, row) for row in rows]
-        except (TypeError, ValueError, KeyError, IndexError):
-            return None  # a hand-edited or foreign entry: compute it again
+            findings = [_finding(path, row) for row in _listed(rows)]
+        except ValueError:
+            return None  # a hand-edited or foreign entry: compute it again, and replace it
         self.used.add(key)
         self.hits += 1
         return findings
@@ -127,9 +135,12 @@ def default_directory(project_root: Optional[Path]) -> Path:
 
 
 def _read_entries(index: Path) -> dict[str, list]:
+    """The index's entries; {} for anything that is not this format (the next save rewrites
+    it): not JSON, `Infinity` or `NaN` (valid to Python's reader, never written here),
+    nesting too deep for the reader."""
     try:
-        payload = json.loads(index.read_bytes())
-    except (OSError, ValueError):
+        payload = json.loads(index.read_bytes(), parse_constant=_not_a_number)
+    except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         return {}
@@ -166,20 +177,60 @@ def _location_row(location: Optional[Location]) -> Optional[list]:
 
 
 def _location(row: Optional[list]) -> Optional[Location]:
-    return None if row is None else Location(int(row[0]), int(row[1]))
+    if row is None:
+        return None
+    line, column = _listed(row, 2)
+    return Location(_count(line), _count(column))
 
 
 def _cell(value) -> Optional[int]:
-    return None if value is None else int(value)
+    return None if value is None else _count(value)
+
+
+def _not_a_number(name: str) -> float:
+    raise ValueError(f"{name} is not a number this cache writes")
 
 
 def _finding(path: str, row: list) -> Finding:
-    line, column, code, message, related, fix, cell, in_file = row
-    return Finding(
-        path, int(line), int(column), str(code), str(message),
-        Related(Location(int(related[0]), int(related[1])), str(related[2]), _cell(related[3]),
-                _location(related[4])) if related else None,
-        Fix(str(fix[0]), Applicability(fix[1]),
-            tuple(TextEdit(int(a), int(b), str(t)) for a, b, t in fix[2])) if fix else None,
-        _cell(cell), _location(in_file),
-    )
+    """The finding a row stores, checked field by field: a ValueError for any other shape."""
+    line, column, code, message, related, fix, cell, in_file = _listed(row, 8)
+    if not _CODE.fullmatch(_text(code)):
+        raise ValueError(f"not a finding: {row!r}")
+    if related is not None:
+        r_line, r_column, label, r_cell, r_in_file = _listed(related, 5)
+        related = Related(Location(_count(r_line), _count(r_column)), _text(label),
+                          _cell(r_cell), _location(r_in_file))
+    if fix is not None:
+        description, applicability, edits = _listed(fix, 3)
+        fix = Fix(_text(description), Applicability(applicability),
+                  tuple(_edit(edit) for edit in _listed(edits)))
+    return Finding(path, _count(line), _count(column), code, _text(message), related, fix,
+                   _cell(cell), _location(in_file))
+
+
+_CODE = re.compile(r"DEV\d{3}")
+
+
+def _edit(edit) -> TextEdit:
+    start, end, text = _listed(edit, 3)
+    if _count(end, 0) < _count(start, 0):
+        raise ValueError(f"not an edit: {edit!r}")
+    return TextEdit(start, end, _text(text))
+
+
+def _listed(value, length: Optional[int] = None) -> list:
+    if type(value) is not list or (length is not None and len(value) != length):
+        raise ValueError(f"not a list of {length or 'any'}: {value!r}")
+    return value
+
+
+def _count(value, least: int = 1) -> int:
+    if type(value) is not int or value < least:  # not a float, not a bool
+        raise ValueError(f"not a count: {value!r}")
+    return value
+
+
+def _text(value) -> str:
+    if type(value) is not str:
+        raise ValueError(f"not a string: {value!r}")
+    return value

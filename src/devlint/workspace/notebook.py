@@ -5,16 +5,22 @@ and a loop in cell 5 meet as they do when the notebook runs), reported per cell 
 
 IPython lines (`%time`, `!pip install`, `x = !ls`, `obj?`) become `pass` with the same
 indentation while checking, so positions do not move; a cell magic (`%%bash`) hides its cell.
-Cells are numbered from 1 in notebook order, markdown cells included, as Jupyter shows them.
+Only a line that starts a statement can be an IPython line: `% 0.5)` continuing a bracket, or
+`!= b` continuing a condition, is Python. Cells are numbered from 1 in notebook order,
+markdown cells included, as Jupyter shows them.
+
+A fix rewrites the JSON text in place: the `source` of a changed cell is replaced, keeping the
+file's escapes, line endings and indentation, and every other byte stays as it was.
 """
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
-from devlint.lint.findings import Finding, Location, Related
+from devlint.lint.findings import Finding, Location, Related, TextEdit
+from devlint.lint.lines import NEWLINE, split_lines, surviving_lines
 from devlint.lint.selection import Selection
 
 if TYPE_CHECKING:
@@ -24,6 +30,7 @@ BOUNDARY = "# devlint: cell boundary"
 _IPYTHON_LINE = re.compile(
     r"^\s*(?:[%!]|\?|[\w.]+\?\??\s*$|[\w.,\s()\[\]]+=\s*[%!])"
 )
+_BOM = b"\xef\xbb\xbf"
 
 
 class NotebookError(Exception):
@@ -38,6 +45,7 @@ class Program:
     cells: list[tuple[int, int, int]] = field(default_factory=list)  # (cell no, first line, lines)
     placeholders: dict[str, str] = field(default_factory=dict)  # `pass  # devlint-ipython-N` -> line
     indents: dict[int, str] = field(default_factory=dict)  # cell no -> the indent IPython strips
+    sources: dict[int, list[str]] = field(default_factory=dict)  # cell no -> its lines, as written
 
     def locate(self, line: int) -> tuple[int, int]:
         """(cell number, line inside the cell) of a line of the joined text."""
@@ -54,13 +62,17 @@ class Program:
 def load(data: bytes) -> dict:
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise NotebookError(f"not a notebook: {exc}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        reason = "nesting too deep" if isinstance(exc, RecursionError) else exc
+        raise NotebookError(f"not a notebook: {reason}") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise NotebookError("not a notebook: no list of cells")
-    for cell in notebook["cells"]:
-        if not isinstance(cell, dict) or not isinstance(cell.get("source", ""), (str, list)):
-            raise NotebookError("not a notebook: a cell without a source")
+    for number, cell in enumerate(notebook["cells"], start=1):
+        source = cell.get("source", "") if isinstance(cell, dict) else None
+        if not (isinstance(source, str) or (
+                isinstance(source, list) and all(isinstance(part, str) for part in source))):
+            raise NotebookError(f"not a notebook: cell {number} has no source text "
+                                "(a string, or a list of strings)")
     return notebook
 
 
@@ -76,23 +88,89 @@ def program(notebook: dict) -> Program:
     for number, cell in enumerate(notebook["cells"], start=1):
         if cell.get("cell_type") != "code":
             continue
-        lines = cell_source(cell).splitlines()
-        indent = re.match(r"[ \t]*", lines[0]).group() if lines else ""
+        prog.sources[number] = split_lines(cell_source(cell), keepends=True)
+        lines = [NEWLINE.sub("", text, count=1) for text in prog.sources[number]]
+        # IPython drops a cell's leading blank lines, then runs ` x = 1\n y = 2` as if
+        # unindented: the indent of the first line with code goes from every line with it.
+        first = next((text for text in lines if text.strip()), "")
+        indent = re.match(r"[ \t]*", first).group()
         if indent:
-            # IPython runs ` x = 1\n y = 2` as if unindented: the first line's indent goes.
             prog.indents[number] = indent
             lines = [text[len(indent):] if text.startswith(indent) else text for text in lines]
-        if lines and lines[0].lstrip().startswith("%%"):
+        if first.lstrip().startswith("%%"):
             lines = [_placeholder(prog, text, "") for text in lines]  # the cell is not Python
         else:
-            lines = [_placeholder(prog, text, re.match(r"\s*", text).group())
-                     if _IPYTHON_LINE.match(text) else text for text in lines]
+            lines = list(_hide_ipython_lines(prog, lines))
         prog.cells.append((number, line, len(lines)))
         parts.extend(text + "\n" for text in lines)
         parts.append(BOUNDARY + "\n")
         line += len(lines) + 1
     prog.text = "".join(parts)
     return prog
+
+
+def _hide_ipython_lines(prog: Program, lines: list[str]) -> Iterator[str]:
+    scanner = _Continuation()
+    for text in lines:
+        if scanner.at_statement_start() and _IPYTHON_LINE.match(text):
+            yield _placeholder(prog, text, re.match(r"\s*", text).group())
+        else:
+            scanner.feed(text)
+            yield text
+
+
+TRIPLE_QUOTES = ("'''", '"""')
+
+
+class _Continuation:
+    """Whether the next line starts a statement: not inside brackets, a string, or after a
+    backslash. A light scan, not the tokenizer: IPython lines are not Python."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote = ""  # the quote of a string still open at the end of the last line
+        self.backslash = False
+
+    def at_statement_start(self) -> bool:
+        return self.depth == 0 and not self.quote and not self.backslash
+
+    def feed(self, line: str) -> None:
+        i, n = 0, len(line)
+        self.backslash = False
+        while i < n:
+            if self.quote:
+                i = self._past_string(line, i)
+                continue
+            char = line[i]
+            if char == "#":
+                break
+            if char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            elif char in "'\"":
+                self.quote = line[i:i + 3] if line[i:i + 3] in TRIPLE_QUOTES else char
+                i += len(self.quote)
+                continue
+            elif char == "\\" and i == n - 1:
+                self.backslash = True
+            i += 1
+        if len(self.quote) == 1 and not self.backslash:
+            self.quote = ""  # a one-quote string ends with its line unless a backslash goes on
+
+    def _past_string(self, line: str, i: int) -> int:
+        while i < len(line):
+            if line[i] == "\\":
+                if i == len(line) - 1:
+                    self.backslash = True
+                i += 2
+            elif line.startswith(self.quote, i):
+                end = i + len(self.quote)
+                self.quote = ""
+                return end
+            else:
+                i += 1
+        return i
 
 
 def _placeholder(prog: Program, original: str, indent: str) -> str:
@@ -136,54 +214,170 @@ def to_cells(finding: Finding, prog: Program, text: "NotebookText") -> Finding:
                    in_file=text.locate(number, line, column))
 
 
-@dataclass
-class NotebookFix:
-    data: Optional[bytes]  # the new notebook, None when nothing changed
-    findings: list[Finding]  # before fixing, per cell
-    remaining: list[Finding]
-    error: Optional[str] = None
-
-
-def fix_notebook(data: bytes, path: str, selection: Selection, unsafe: bool) -> NotebookFix:
+def fix_round(data: bytes, path: str, selection: Selection, unsafe: bool):
+    """One round of fixes, for `devlint.lint.fix.settle`: (the new notebook's bytes or None,
+    what went wrong, the findings of `data`, per cell)."""
     from devlint.lint.analyze import analyze_source
     from devlint.lint.fix import apply_fixes
 
     try:
         notebook = load(data)
     except NotebookError:
-        findings = analyze_notebook(data, path, selection)
-        return NotebookFix(None, findings, findings)
+        return None, None, analyze_notebook(data, path, selection)
     prog = program(notebook)
     raw = analyze_source(prog.text, path, selection, describe_line=prog.describe)
     findings = in_cells(raw, prog, data)
     outcome = apply_fixes(prog.text, raw, unsafe=unsafe)
-    if outcome.error or not outcome.applied:
-        return NotebookFix(None, findings, findings, outcome.error)
-    sources = outcome.text.split(BOUNDARY + "\n")[:-1]
-    if len(sources) != len(prog.cells):
-        return NotebookFix(None, findings, findings, "a fix crossed a cell boundary; nothing written")
-    for (number, _, _), source in zip(prog.cells, sources):
-        cell = notebook["cells"][number - 1]
-        restored = _restore(source, prog, cell_source(cell), prog.indents.get(number, ""))
-        if restored != cell_source(cell):
-            cell["source"] = (restored.splitlines(keepends=True)
-                              if isinstance(cell["source"], list) else restored)
-    new = dump(notebook, data)
-    remaining = analyze_notebook(new, path, selection)
-    return NotebookFix(new, findings, remaining)
+    if not outcome.applied:
+        return None, outcome.error, findings
+    cells = _restore(prog, outcome.text, outcome.edits)
+    if cells is None:
+        return None, "a fix crossed a cell boundary; nothing written", findings
+    changed = {n: lines for n, lines in cells.items() if [t for t, _ in lines] != prog.sources[n]}
+    try:
+        return rewrite_sources(data, changed), outcome.error, findings
+    except NotebookError as exc:
+        return None, str(exc), findings
 
 
-def _restore(source: str, prog: Program, original: str, indent: str = "") -> str:
-    lines = [prog.placeholders.get(line, line) for line in source.splitlines()]
-    lines = [indent + line if indent and line else line for line in lines]
-    text = "\n".join(lines)
-    return text + "\n" if original.endswith("\n") else text
+# --- from the fixed program back to cells ----------------------------------------------------
 
 
-def dump(notebook: dict, original: bytes) -> bytes:
-    """Written as Jupyter writes it (indent 1, non-ASCII kept), or with the file's own indent."""
-    text = original.decode("utf-8-sig")
-    match = re.match(r"\{\r?\n( +)\"", text)
-    indent = len(match.group(1)) if match else None
-    out = json.dumps(notebook, indent=indent, ensure_ascii=False)
-    return (out + ("\n" if text.endswith("\n") else "")).encode("utf-8")
+def _restore(prog: Program, fixed: str, edits: Sequence[TextEdit]):
+    """Each cell's new lines as (text, index of the original line it is, or None). A line no
+    edit touched is the cell's own line, byte for byte (its indent, its line break, the inside
+    of a string); a line a fix wrote gets the cell's indent and line break."""
+    lines = split_lines(fixed)
+    origin: list[Optional[tuple[int, int]]] = [None] * len(lines)
+    for new, old in surviving_lines(prog.text, edits, fixed).items():
+        origin[new] = _cell_line(prog, old)
+    boundaries = [i for i, where in enumerate(origin) if where is not None and where[1] < 0]
+    if len(boundaries) != len(prog.cells):
+        return None
+    cells: dict[int, list[tuple[str, Optional[int]]]] = {}
+    start = 0
+    for (number, _, _), end in zip(prog.cells, boundaries):
+        if any(where is not None and where[0] != number for where in origin[start:end + 1]):
+            return None
+        cells[number] = _cell_lines(prog, number, lines[start:end], origin[start:end])
+        start = end + 1
+    return cells
+
+
+def _cell_line(prog: Program, line: int) -> Optional[tuple[int, int]]:
+    """(cell number, index in the cell, -1 for the boundary after it) of program line `line`
+    (from 0)."""
+    for number, first, count in prog.cells:
+        if first - 1 <= line <= first - 1 + count:
+            index = line - (first - 1)
+            return number, (index if index < count else -1)
+    return None
+
+
+def _cell_lines(prog: Program, number: int, lines: list[str],
+                origin: list[Optional[tuple[int, int]]]) -> list[tuple[str, Optional[int]]]:
+    original = prog.sources[number]
+    breaks = [match.group() for match in map(NEWLINE.search, original) if match]
+    newline = breaks[0] if breaks else "\n"
+    indent = prog.indents.get(number, "")
+    out: list[tuple[str, Optional[int]]] = []
+    for text, where in zip(lines, origin):
+        if where is not None:
+            out.append((original[where[1]], where[1]))
+        else:
+            text = prog.placeholders.get(text, text)
+            out.append(((indent + text if indent and text else text) + newline, None))
+    for i, (text, where) in enumerate(out[:-1]):
+        if not NEWLINE.search(text):  # the cell's last line, no longer last
+            out[i] = (text + newline, None)
+    if out and original and not NEWLINE.search(original[-1]) and NEWLINE.search(out[-1][0]):
+        out[-1] = (NEWLINE.sub("", out[-1][0], count=1), None)  # as the cell ended, unterminated
+    return out
+
+
+# --- writing the changed sources into the JSON text ------------------------------------------
+
+
+def rewrite_sources(data: bytes, changed: dict[int, list[tuple[str, Optional[int]]]]) -> bytes:
+    """The notebook's bytes with the `source` of each changed cell replaced, and nothing else."""
+    bom = _BOM if data.startswith(_BOM) else b""
+    text = data[len(bom):].decode("utf-8")
+    ascii_only = text.isascii()  # the file escapes non-ASCII (\u00e9): so do the new lines
+    spans = source_spans(text)
+    for number in sorted(changed, reverse=True):
+        if number not in spans:
+            raise NotebookError(f"cell {number} has no `source` to write the fix into; nothing written")
+        start, end = spans[number]
+        text = text[:start] + _source_json(text[start:end], changed[number], ascii_only) + text[end:]
+    return bom + text.encode("utf-8")
+
+
+def _source_json(old: str, lines: list[tuple[str, Optional[int]]], ascii_only: bool) -> str:
+    """The new `source` value, written as the old one was: a string stays a string; a list of
+    one line per item keeps each unchanged item's own text and the separators between items."""
+    def dumps(value: str) -> str:
+        return json.dumps(value, ensure_ascii=ascii_only)
+
+    items = _array_items(old) if old.startswith("[") else []
+    if not items:
+        joined = dumps("".join(text for text, _ in lines))
+        return f"[{joined}]" if old.startswith("[") else joined
+    values = json.loads(old)
+    head, tail = old[:items[0][0]], old[items[-1][1]:]
+    separator = old[items[0][1]:items[1][0]] if len(items) > 1 else "," + head[1:]
+    one_per_line = all(len(split_lines(value, keepends=True)) == 1 for value in values)
+    out = []
+    for text, where in lines:
+        if one_per_line and where is not None and values[where] == text:
+            out.append(old[items[where][0]:items[where][1]])
+        else:
+            out.append(dumps(text))
+    return head + separator.join(out) + tail
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def _skip(text: str, i: int) -> int:
+    return _SPACE.match(text, i).end()
+
+
+def _array_items(text: str, i: int = 0) -> list[tuple[int, int]]:
+    """(start, end) of each item of the JSON array at text[i]."""
+    items = []
+    i = _skip(text, i + 1)
+    while text[i] != "]":
+        _, end = _DECODER.raw_decode(text, i)
+        items.append((i, end))
+        i = _skip(text, end)
+        if text[i] == ",":
+            i = _skip(text, i + 1)
+    return items
+
+
+def _object_members(text: str, i: int) -> dict[str, tuple[int, int]]:
+    """{key: (start, end) of its value} of the JSON object at text[i]; a repeated key's last
+    value, as `json.loads` keeps it."""
+    members = {}
+    i = _skip(text, i + 1)
+    while text[i] != "}":
+        key, i = json.decoder.scanstring(text, i + 1)
+        i = _skip(text, _skip(text, i) + 1)  # past the colon
+        _, end = _DECODER.raw_decode(text, i)
+        members[key] = (i, end)
+        i = _skip(text, end)
+        if text[i] == ",":
+            i = _skip(text, i + 1)
+    return members
+
+
+def source_spans(text: str) -> dict[int, tuple[int, int]]:
+    """{cell number: (start, end) of its `source` value} in the notebook's JSON text."""
+    top = _object_members(text, _skip(text, 0))
+    spans = {}
+    for number, (start, _) in enumerate(_array_items(text, top["cells"][0]), start=1):
+        source = _object_members(text, start).get("source")
+        if source is not None:
+            spans[number] = source
+    return spans

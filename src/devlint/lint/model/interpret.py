@@ -121,8 +121,9 @@ class Interpreter(Evaluator):
         names a device, a move, a loader, a model or a checkpoint (or a global holding one), or
         is `forward` of a module. Library files are mostly functions that do none of this; they
         are read, not run (three quarters of the interpreter's time on the torch tree)."""
-        if info.cls is not None and runs_on_device(info.name):
-            return True
+        if info.cls is not None and (runs_on_device(info.name) or
+                                     (info.name == "__init__" and info.cls.is_module)):
+            return True  # `__init__` of a module: its containers and plain tensors (DEV009/10)
         for word in _identifiers(info.node):
             if word in placed or word in RELEVANT_NAMES:
                 return True
@@ -903,8 +904,10 @@ class Interpreter(Evaluator):
         """`self.layers = [nn.Linear(...), ...]` in a module: a plain list of submodules."""
         if type(value) is Seq and value.kind in ("list", "dict") and value.node is not None and \
                 _holds_modules(value):
-            if attr not in owner.cls.containers:
-                owner.cls.containers[attr] = ModuleContainer(owner.cls, attr, value.node, statement)
+            # the last assignment is the live one: a finding and its fix land there
+            owner.cls.containers[attr] = ModuleContainer(owner.cls, attr, value.node, statement)
+        elif type(unwrap(value)) is Module:  # replaced by a registered module (`nn.ModuleList`)
+            owner.cls.containers.pop(attr, None)
 
     def note_wrapped(self, name: str) -> None:
         info = self.frame.function

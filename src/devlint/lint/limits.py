@@ -1,0 +1,136 @@
+"""What devlint will analyse, and how much a file may cost: where the limits lie and why.
+
+Every file goes through CPython's parser first (a syntax error is DEV999), then libcst's. Some
+valid Python stays out of libcst's reach: a little syntax its parser refuses (`(x): int = 1`,
+a tab after spaces in an indent), and inputs whose cost grows faster than their size (libcst's
+parse of a chain of N subscripts, calls or attributes takes time in N squared; 2000 chained
+subscripts take 6 s, ten of them a minute). libcst also needs about 700 MB of memory per MB of
+source. Such a file is reported as DEV998, "devlint cannot analyse this file", with the
+reason, and the run goes on: it is devlint's limit, not the file's fault, and it is never
+silent, because a file that was not analysed was not checked.
+
+The screen reads CPython's tree, which the syntax check has built anyway: its deepest nesting
+and the squares of its long chains, a cheap bound on libcst's time. The limits are set so that
+a file within them costs at most a few seconds and a few GB.
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import signal
+import sys
+import threading
+from typing import Iterator, Optional
+
+CANNOT_ANALYSE_CODE = "DEV998"
+MAX_SOURCE_CHARS = 4_000_000  # about 3 GB for libcst (and 0.7 GB more for CPython's tree)
+MAX_DEPTH = 1000  # CPython-tree levels; the analysis recurses a few frames per level
+CHAIN_BUDGET = 2_000_000  # sum of squared lengths of long chains: about 2-3 s of libcst's parse
+LONG_CHAIN = 64  # shorter chains cost libcst nothing worth counting
+RECURSION_LIMIT = 20 * MAX_DEPTH  # what MAX_DEPTH needs, far below where the C stack ends
+FILE_CPU_SECONDS = 60  # one file's analysis, in a worker process or this one
+WORKER_MEMORY_BYTES = 8 << 30  # a worker's address space: an allocation past it fails there
+
+# A chain continues through these fields: `a.b`, `a[0]`, `f(x)`, `a + b` nest on the left.
+_CHAIN_FIELDS = {ast.Attribute: "value", ast.Subscript: "value", ast.Call: "func", ast.BinOp: "left"}
+
+
+class Unanalysable(Exception):
+    """The file is valid Python that devlint cannot analyse: (line, column, reason)."""
+
+    def __init__(self, line: int, column: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line, self.column, self.reason = line, column, reason
+
+
+class OutOfTime(BaseException):
+    """Raised into the analysis when its CPU time is up. A BaseException, so that no
+    `except Exception` on the way (libcst's, the rules') can swallow it."""
+
+
+def check_size(text: str) -> None:
+    if len(text) > MAX_SOURCE_CHARS:
+        raise Unanalysable(1, 1, f"the file is {len(text) / 1e6:.1f} MB; devlint analyses files "
+                                 f"up to {MAX_SOURCE_CHARS / 1e6:.0f} MB (its parser needs about "
+                                 "0.7 GB of memory per MB)")
+
+
+def screen(tree: ast.AST) -> None:
+    """Refuse, before libcst sees it, a file too deep or too costly for it (CPython's tree)."""
+    cost = 0
+    # node, its depth, the length of the chain it ends so far, the nearest node with a line
+    stack: list[tuple[ast.AST, int, int, ast.AST]] = [(tree, 1, 1, tree)]
+    while stack:
+        node, depth, chain, located = stack.pop()
+        if depth > MAX_DEPTH:
+            raise Unanalysable(*_where(located), f"an expression here nests or chains more than "
+                                                 f"{MAX_DEPTH} levels deep; devlint analyses up to that")
+        field = _CHAIN_FIELDS.get(type(node))
+        link = getattr(node, field) if field else None
+        if field and chain >= LONG_CHAIN and type(link) not in _CHAIN_FIELDS:
+            cost += chain * chain  # the innermost link: the chain is complete
+            if cost > CHAIN_BUDGET:
+                raise Unanalysable(*_where(located), f"the file chains attributes, calls, "
+                                                     f"subscripts or operators too long (here "
+                                                     f"{chain}) for devlint's parser, whose time "
+                                                     "grows with the square of a chain")
+        children = [c for c in ast.iter_child_nodes(node) if type(c) not in _CONTEXTS]
+        # Reversed onto the stack: the first statement is looked at first, and named.
+        stack.extend((child, depth + 1, chain + 1 if child is link else 1,
+                      child if hasattr(child, "lineno") else located) for child in reversed(children))
+
+
+_CONTEXTS = (ast.Load, ast.Store, ast.Del)  # a leaf under every name: nothing to look at
+
+
+def _where(node: ast.AST) -> tuple[int, int]:
+    return getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1
+
+
+@contextlib.contextmanager
+def deep_recursion() -> Iterator[None]:
+    """Room for MAX_DEPTH levels: the walk and the code generation recurse per level, and
+    Python's default limit (1000 frames) ends near 300 chained calls."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
+@contextlib.contextmanager
+def cpu_budget() -> Iterator[None]:
+    """Raise OutOfTime into the analysis after FILE_CPU_SECONDS of this process's CPU time.
+    Only in the main thread (the only one signals reach); elsewhere no limit."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def out_of_time(signum, frame) -> None:
+        raise OutOfTime()
+
+    previous = signal.signal(signal.SIGPROF, out_of_time)
+    signal.setitimer(signal.ITIMER_PROF, FILE_CPU_SECONDS)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def limit_memory(limit: Optional[int] = None) -> None:
+    """Cap this process's address space (the soft limit, in a worker process): an allocation
+    past it fails in that worker, which the run survives, rather than the machine swapping."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return
+    limit = WORKER_MEMORY_BYTES if limit is None else limit
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    wanted = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    if soft == resource.RLIM_INFINITY or soft > wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+        except (ValueError, OSError):
+            pass  # no cap: the size limit still bounds what a file may cost
