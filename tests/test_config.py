@@ -191,3 +191,34 @@ def test_a_gitignore_above_the_repository_is_not_read(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     write(repo / "t.py", BUGGY)
     assert reported(devlint("check", ".", cwd=repo)) == {"t.py"}
+
+
+CROSS_FILE = {
+    "settings.py": 'import torch\nDEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n',
+    "train.py": ("import torch\nfrom settings import DEVICE\n"
+                 "model = torch.nn.Linear(4, 1).to(DEVICE)\n"
+                 "for x in torch.utils.data.DataLoader(torch.randn(8, 4)):\n"
+                 "    print(model(x).sum().item())\n"),
+}
+
+
+@pytest.mark.parametrize("how", ["flag", "config"])
+def test_project_mode_is_on_by_default_and_can_be_turned_off(tmp_path: Path, how: str) -> None:
+    for name, text in CROSS_FILE.items():
+        write(tmp_path / name, text)
+    write(tmp_path / "pyproject.toml", "[tool.devlint]\n")
+    on = devlint("check", "--no-cache", "train.py", cwd=tmp_path)
+    assert on.returncode == 1 and "train.py:5:" in on.stdout and "DEV002" in on.stdout
+    if how == "config":
+        write(tmp_path / "pyproject.toml", "[tool.devlint]\nproject = false\n")
+        off = devlint("check", "--no-cache", "train.py", cwd=tmp_path)
+    else:
+        off = devlint("check", "--no-cache", "--no-project", "train.py", cwd=tmp_path)
+    assert off.returncode == 0, off.stdout  # DEVICE unknown when the file stands alone
+
+
+def test_project_must_be_a_boolean(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.devlint]\nproject = "yes"\n')
+    write(tmp_path / "train.py", BUGGY)
+    result = devlint("check", "train.py", cwd=tmp_path)
+    assert result.returncode == 2 and "project must be true or false" in result.stderr

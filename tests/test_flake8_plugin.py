@@ -256,3 +256,25 @@ def test_a_file_devlint_cannot_analyse_is_dev998_under_flake8_too(tmp_path: Path
     result = flake8("--select", "DEV", "t.py", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith("t.py:3:1: DEV998 devlint cannot analyse this file: ")
+
+
+def test_the_plugin_follows_imports_of_the_project_as_devlint_check_does() -> None:
+    """flake8 hands the plugin one file at a time: its imports of the project's own files are
+    still read (summaries cached per flake8 process)."""
+    projects = FIXTURES / "projects"
+    expected = {(str(Path(p).relative_to(projects)), line, code)
+                for p, found in _devlint_positions(projects).items() for line, _, code in found}
+    assert any(code == "DEV002" for _, _, code in expected)
+    got = {(str(Path(p).relative_to(projects)), line, code)
+           for p, found in flake8_positions("--select=DEV", "--jobs=1", ".", cwd=projects).items()
+           for line, _, code in found if code != "E999"}
+    assert got == {e for e in expected if e[2] != "DEV999"}
+
+
+def _devlint_positions(folder: Path) -> Positions:
+    result = subprocess.run([sys.executable, "-m", "devlint", "check", "--no-cache", "--format",
+                             "json", "."], cwd=folder, capture_output=True, text=True, timeout=300)
+    found: Positions = defaultdict(set)
+    for f in json.loads(result.stdout)["findings"]:
+        found[str(folder / f["path"])].add((f["line"], f["column"], f["code"]))
+    return found

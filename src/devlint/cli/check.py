@@ -70,6 +70,9 @@ def add_check_parser(sub) -> None:
                        help="print the fixes as a unified diff and change nothing")
     check.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
                        help="processes to check files with (default 0: one per core)")
+    check.add_argument("--no-project", action="store_true",
+                       help="check every file alone: imports of the project's own files stay "
+                            "unknown (config: project = false)")
     check.add_argument("--no-cache", action="store_true",
                        help="analyze every file; neither read nor write the cache")
     check.add_argument("--cache-dir", metavar="DIR",
@@ -119,6 +122,8 @@ def effective_config(args: argparse.Namespace) -> Config:
         overrides["respect_gitignore"] = args.respect_gitignore
     if args.force_exclude:
         overrides["force_exclude"] = True
+    if args.no_project:
+        overrides["project"] = False
     return Config(**{**config.__dict__, **overrides}) if overrides else config
 
 

@@ -48,7 +48,7 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
     codes = [rule.code for rule in rules]
     try:
         with cpu_budget():
-            findings = _analyze(text, path, rules, codes, describe_line)
+            findings = _analyze(text, path, rules, codes, describe_line, selection.project)
     except SourceError as exc:
         findings = [parse_error(path, exc)]
     except Unanalysable as exc:
@@ -65,7 +65,7 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
 
 
 def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
-             describe_line: Callable[[int], str]) -> list[Finding]:
+             describe_line: Callable[[int], str], project: bool = True) -> list[Finding]:
     if len(text) > MAX_SOURCE_CHARS and not could_match(text, codes):
         return []  # nothing a rule looks for is in it: not worth gigabytes of parsing
     check_size(text)
@@ -78,7 +78,7 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
     del tree  # before libcst's tree, the larger one, is built
     with deep_recursion():
         module = parse_module(text)
-        raws = run_rules(module, rules, text, path)
+        raws = run_rules(module, rules, text, path, project)
         return resolve_positions(module, raws, path, text, describe_line) if raws else []
 
 
@@ -101,10 +101,11 @@ def cannot_analyse(path: str, exc: Unanalysable) -> Finding:
                    f"devlint cannot analyse this file: {exc.reason}")
 
 
-def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str = "") -> list[RawFinding]:
+def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str = "",
+              project: bool = False) -> list[RawFinding]:
     if not rules:
         return []
-    model = analyze(module, text, path)
+    model = analyze(module, text, path, project)
     return [raw for rule in rules for raw in rule.check(model)]
 
 

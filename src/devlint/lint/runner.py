@@ -29,6 +29,7 @@ class FileOutcome:
     error: Optional[str] = None  # one line, for stderr
     key: Optional[str] = None  # the cache key of the bytes that were analyzed
     cached: bool = False
+    dependencies: Optional[list] = None  # what the result stands on besides the file's bytes
 
 
 def default_jobs() -> int:
@@ -47,16 +48,21 @@ def analyze_path(path: str, selection: Selection, data: Optional[bytes] = None) 
         except ReadError as exc:
             return FileOutcome(path, error=f"{path}: {exc}")
     from devlint.lint.analyze import analyze_bytes  # libcst: only where a file is analyzed
+    from devlint.lint.model.summaries import recording
     from devlint.workspace.notebook import analyze_notebook
+    from devlint.workspace.project import portable
 
     analyze = analyze_notebook if is_notebook(path) else analyze_bytes
     try:
-        findings = analyze(data, path, selection)
+        with recording() as used:
+            findings = analyze(data, path, selection)
     except MemoryError:  # reading a notebook's JSON, say; the analysis reports its own
         return _cannot_analyse(path, selection, "devlint ran out of memory on it")
     except Exception as exc:  # a bug in devlint must not hide the other files' findings
         return FileOutcome(path, error=f"{path}: internal error: {type(exc).__name__}: {exc}")
-    return FileOutcome(path, findings, key=file_key(data, selection, kind_of(path)))
+    dependencies = portable(path, used.files, used.probes) if used.files or used.probes else None
+    return FileOutcome(path, findings, key=file_key(data, selection, kind_of(path)),
+                       dependencies=dependencies)
 
 
 def check_files(
@@ -77,7 +83,7 @@ def check_files(
         if outcome is None:
             outcome = next(computed)
             if cache is not None and outcome.key is not None:
-                cache.put(outcome.key, outcome.findings)
+                cache.put(outcome.key, outcome.findings, outcome.dependencies)
         yield outcome
     # Let the pool generator run to its end: it shuts the pool down there. Left suspended, it
     # would be closed at interpreter exit, racing the executor's own exit hook.

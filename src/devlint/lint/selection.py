@@ -11,6 +11,9 @@ class Selection:
 
     select: tuple[str, ...] = ("DEV",)
     ignore: tuple[str, ...] = ()
+    # Imports of the project's own files bind what those files define (`lint.model.summaries`);
+    # off: every file alone, its imports unknown.
+    project: bool = True
 
     def enabled(self, code: str) -> bool:
         chosen = [p for p in self.select if code.startswith(p)]

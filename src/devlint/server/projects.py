@@ -50,7 +50,7 @@ class Projects:
         if path is not None and walk_skips(path, self._root(config, path), exclusions):
             return Settings(None)
         if path is None:
-            return Settings(Selection(config.select, config.ignore))
+            return Settings(Selection(config.select, config.ignore, config.project))
         return Settings(config.selection_for(path))
 
     def _config(self, pyproject: Optional[Path]) -> Config:

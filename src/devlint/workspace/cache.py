@@ -32,7 +32,8 @@ from devlint.lint.selection import Selection
 from devlint.workspace.discovery import is_notebook
 from devlint.lint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
-FORMAT = 6  # 4: BLAKE2b keys; 5: a notebook's cell and place; 6: of the file's kind too
+FORMAT = 7  # 4: BLAKE2b keys; 5: a notebook's cell and place; 6: of the file's kind too;
+# 7: what a result stands on in other files of the project (`dependencies`)
 MAX_ENTRIES = 200_000  # about 40 MB of index at most; the oldest entries go first
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -64,7 +65,7 @@ def file_key(data: bytes, selection: Selection, kind: str) -> str:
     """`kind`: how the bytes are read (`kind_of`): an empty `Untitled.ipynb` is a malformed
     notebook, the same empty bytes as `__init__.py` a clean module."""
     digest = blake2b(data, digest_size=32)
-    digest.update(b"\0" + repr((kind, selection.select, selection.ignore)).encode())
+    digest.update(b"\0" + repr((kind, selection.select, selection.ignore, selection.project)).encode())
     return digest.hexdigest()
 
 
@@ -77,6 +78,9 @@ class Cache:
     directory: Path
     entries: dict[str, list] = field(default_factory=dict)
     added: dict[str, list] = field(default_factory=dict)
+    # key -> rows of `workspace.project.portable`: the other files a result was computed from
+    dependencies: dict[str, list] = field(default_factory=dict)
+    digests: dict = field(default_factory=dict)  # of the project files looked at in this run
     used: set[str] = field(default_factory=set)
     hits: int = 0
 
@@ -87,13 +91,19 @@ class Cache:
     @classmethod
     def open(cls, directory: Path) -> "Cache":
         cache = cls(directory)
-        cache.entries = _read_entries(cache.index)
+        cache.entries, cache.dependencies = _read_index(cache.index)
         return cache
 
     def get(self, key: str, path: str) -> Optional[list[Finding]]:
         rows = self.entries.get(key)
         if rows is None:
             return None
+        standing_on = self.dependencies.get(key)
+        if standing_on is not None:
+            from devlint.workspace.project import still_holds
+
+            if not isinstance(standing_on, list) or not still_holds(path, standing_on, self.digests):
+                return None  # an imported file changed: this file is checked again
         try:
             findings = [_finding(path, row) for row in _listed(rows)]
         except ValueError:
@@ -102,15 +112,23 @@ class Cache:
         self.hits += 1
         return findings
 
-    def put(self, key: str, findings: list[Finding]) -> None:
+    def put(self, key: str, findings: list[Finding], dependencies: Optional[list] = None) -> None:
         self.added[key] = [_row(f) for f in findings]
+        if dependencies:
+            self.dependencies[key] = dependencies
+        else:
+            self.dependencies.pop(key, None)
 
     def save(self) -> Optional[str]:
         """Write this run's entries; the reason when the cache could not be written."""
         if not self.added:
             return None
-        latest = _read_entries(self.index)  # what other runs wrote since this one started
+        latest, latest_dependencies = _read_index(self.index)  # what other runs wrote since
         merged = {**latest, **self.entries, **self.added}
+        dependencies = {**latest_dependencies, **self.dependencies}
+        for key in self.added:  # this run's entries stand on what this run saw
+            if key not in self.dependencies:
+                dependencies.pop(key, None)
         if len(merged) > MAX_ENTRIES:
             keep = set(self.added) | self.used
             old = [k for k in merged if k not in keep][: len(merged) - MAX_ENTRIES]
@@ -118,7 +136,9 @@ class Cache:
                 del merged[key]
         try:
             _prepare(self.directory)
-            payload = json.dumps({"format": FORMAT, "entries": merged}).encode("utf-8")
+            dependencies = {k: v for k, v in dependencies.items() if k in merged}
+            payload = json.dumps({"format": FORMAT, "entries": merged,
+                                  "dependencies": dependencies}).encode("utf-8")
             replace_file(self.index, payload, mode=0o644, durable=False)
         except OSError as exc:
             return f"cannot write the cache in {self.directory}: {exc.strerror or exc}"
@@ -135,17 +155,23 @@ def default_directory(project_root: Optional[Path]) -> Path:
 
 
 def _read_entries(index: Path) -> dict[str, list]:
+    return _read_index(index)[0]
+
+
+def _read_index(index: Path) -> tuple[dict[str, list], dict[str, list]]:
     """The index's entries; {} for anything that is not this format (the next save rewrites
     it): not JSON, `Infinity` or `NaN` (valid to Python's reader, never written here),
     nesting too deep for the reader."""
     try:
         payload = json.loads(index.read_bytes(), parse_constant=_not_a_number)
     except (OSError, ValueError, RecursionError):
-        return {}
+        return {}, {}
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        return {}
+        return {}, {}
     entries = payload.get("entries")
-    return entries if isinstance(entries, dict) else {}
+    dependencies = payload.get("dependencies")
+    return (entries if isinstance(entries, dict) else {},
+            dependencies if isinstance(dependencies, dict) else {})
 
 
 def _prepare(directory: Path) -> None:

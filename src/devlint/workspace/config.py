@@ -17,7 +17,7 @@ from devlint.lint.selection import Selection
 from devlint.workspace.patterns import Patterns
 
 KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "per-file-ignores",
-        "respect-gitignore", "force-exclude")
+        "respect-gitignore", "force-exclude", "project")
 
 
 class ConfigError(Exception):
@@ -34,11 +34,12 @@ class Config:
     root: Optional[Path] = None  # the directory of the pyproject.toml it came from
     respect_gitignore: bool = True
     force_exclude: bool = False  # exclude also what the user names (pre-commit names every file)
+    project: bool = True  # imports of the project's own files are followed (`lint.model.summaries`)
 
     def selection_for(self, path: Path) -> Selection:
         extra = tuple(code for patterns, codes in self.per_file_ignores
                       if patterns.matches(path) for code in codes)
-        return Selection(self.select + self.extend_select, self.ignore + extra)
+        return Selection(self.select + self.extend_select, self.ignore + extra, self.project)
 
 
 def find_pyproject(start: Path) -> Optional[Path]:
@@ -115,6 +116,7 @@ def load_config(pyproject: Optional[Path]) -> Config:
         root=root,
         respect_gitignore=flag(table.get("respect-gitignore", True), where + "respect-gitignore"),
         force_exclude=flag(table.get("force-exclude", False), where + "force-exclude"),
+        project=flag(table.get("project", True), where + "project"),
     )
 
 

@@ -53,11 +53,21 @@ class Project:
             for _ in range(level - 1):
                 base = os.path.dirname(base)
             return _module_file(base, parts)
-        for top in self.search:
+        for top in self._search_from(importer):
             found = _module_file(top, parts)
             if found is not None:
                 return found
         return None
+
+
+    def _search_from(self, importer: str) -> list:
+        """Where an absolute import looks: the importer's own folder first when it is a script's
+        folder (no `__init__.py`: `python scripts/train.py` puts `scripts/` first on sys.path),
+        then the root and `src/`."""
+        here = os.path.dirname(os.path.abspath(importer))
+        if here in self.search or os.path.isfile(os.path.join(here, "__init__.py")):
+            return self.search
+        return [here] + self.search
 
 
 def _module_file(base: str, parts: list) -> Optional[str]:
@@ -85,3 +95,66 @@ def readable_source(path: str) -> Optional[bytes]:
         return Path(path).read_bytes()
     except OSError:
         return None
+
+
+# --- what a cached result stands on ------------------------------------------------------------
+# Rows name paths relative to the checked file's folder, so that a moved tree still hits and two
+# identical files in different folders each check their own neighbours.
+
+def portable(path: str, files: set, probes: set) -> list:
+    """The dependency rows of the file `path` for the cache."""
+    base = os.path.dirname(os.path.abspath(path))
+    rows: list = [["file", _rel(p, base), digest] for p, digest in files]
+    for probe in probes:
+        if probe[0] == "import":
+            _, importer, module, level, found = probe
+            rows.append(["import", _rel(importer, base), module, level, _rel(found, base)])
+        else:
+            _, folder, name, found = probe
+            rows.append(["child", _rel(folder, base), name, _rel(found, base)])
+    return sorted(rows, key=repr)
+
+
+def still_holds(path: str, rows, digests: dict) -> bool:
+    """Whether every dependency of a cached result of `path` is as it was: each file has the
+    same bytes, each import resolves to the same file. Any other shape of row (a hand-edited
+    cache) is stale. `digests`: file digests computed so far in this run."""
+    base = os.path.dirname(os.path.abspath(path))
+    try:
+        for row in rows:
+            kind = row[0]
+            if kind == "file":
+                _, rel, digest = row
+                if _digest(os.path.join(base, rel), digests) != digest:
+                    return False
+            elif kind == "import":
+                _, importer, module, level, found = row
+                importer = os.path.join(base, importer)
+                now = project_of(importer).resolve(importer, module, int(level))
+                if _rel(now, base) != found:
+                    return False
+            elif kind == "child":
+                _, folder, name, found = row
+                if _rel(_module_file(os.path.join(base, folder), [name]), base) != found:
+                    return False
+            else:
+                return False
+    except (TypeError, ValueError, OSError):
+        return False
+    return True
+
+
+def _rel(path: Optional[str], base: str) -> Optional[str]:
+    return None if path is None else os.path.relpath(path, base).replace(os.sep, "/")
+
+
+def _digest(path: str, digests: dict) -> Optional[str]:
+    path = os.path.normpath(path)
+    if path not in digests:
+        try:
+            from _blake2 import blake2b
+        except ImportError:  # pragma: no cover - another interpreter
+            from hashlib import blake2b
+        data = readable_source(path)
+        digests[path] = None if data is None else blake2b(data, digest_size=16).hexdigest()
+    return digests[path]

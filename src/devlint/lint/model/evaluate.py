@@ -506,6 +506,10 @@ class Evaluator:
                 # the device named in its arguments is no choice of its own.
                 self.requires_cuda = True
             args, kwargs = self.arguments(node, st)
+            if type(receiver) is ProjectModule:  # `utils.init_distributed_mode(args)`
+                callee = self.module_member(receiver.path, func.attr.value, None)
+                if callee is not None:
+                    return self.call_value(node, callee, args, kwargs, st)
             return self.call_method(node, receiver, func.attr.value, args, kwargs, st)
         callee = self.value(func, st)
         args, kwargs = self.arguments(node, st)

@@ -53,6 +53,7 @@ class Interpreter(Evaluator):
         self.summaries = summaries  # the project's module summaries, or None: imports unknown
         self.summarising = summarising  # only the module's own code runs; nothing is observed
         self.dependencies: set = set()  # (path, digest) of the project files this one used
+        self.probes: set = set()  # how its imports resolved: what a cached result stands on
         self.project = None
         if path and summaries is not None:
             from devlint.workspace.project import project_of
@@ -330,6 +331,7 @@ class Interpreter(Evaluator):
         if self.project is None:
             return None
         found = self.project.resolve(self.path, module, level)
+        self.probes.add(("import", self.path, module, level, found))
         return ProjectModule(found) if found is not None else None
 
     def module_member(self, path: str, name: str, fallback: Value) -> Value:
@@ -339,8 +341,11 @@ class Interpreter(Evaluator):
 
         if path.endswith(".py"):
             summary = self.summaries.get(path)
-            if summary is not None:
+            if summary is None:  # unparsable, too large, or in an import cycle: unknown names
+                self.dependencies.add((path, self.summaries.digests.get(path)))
+            else:
                 self.dependencies.update(summary.dependencies)
+                self.probes.update(summary.probes)
                 found = summary.env.get(name)
                 if found is not None and type(found) is not Maybe:
                     return found
@@ -349,6 +354,7 @@ class Interpreter(Evaluator):
             from devlint.workspace.project import _module_file
 
             child = _module_file(base, [name])
+            self.probes.add(("child", base, name, child))
             if child is not None:
                 return ProjectModule(child)
         return fallback
@@ -476,6 +482,13 @@ class Interpreter(Evaluator):
         """`with torch.no_grad()`, `with torch.device('cuda')`, `with pytest.raises(...)`."""
         callee = self.value(expr.func, st) if type(expr) is cst.Call else value
         qualname = callee.qualname if type(callee) is Ref else dotted(expr.func) if type(expr) is cst.Call else None
+        if type(expr) is not cst.Call and (type(value) is Device or (
+                type(value) is Opaque and names.names_device(dotted(expr) or ""))):
+            # `with self.device:` (a torch.device is a context manager): factories inside make
+            # their tensors there, or somewhere unknown
+            previous = self.default_device
+            self.default_device = value if type(value) is Device else Device("accel", None, expr)
+            return lambda: setattr(self, "default_device", previous)
         if qualname is None:
             return None
         if qualname in api.NO_GRAD:
@@ -620,6 +633,7 @@ class Interpreter(Evaluator):
         if cached is not None:
             if info.owner is self or info.owner is None:
                 self.obs.extend(self.at_call_site(cached[2], node, args, kwargs))
+            self.requires_cuda |= cpu and cached[3]
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
             return OPAQUE, None
@@ -629,6 +643,9 @@ class Interpreter(Evaluator):
             self.memo[key] = result
         if info.owner is self or info.owner is None:
             self.obs.extend(self.at_call_site(result[2], node, args, kwargs))
+        # A helper that returns on a GPU machine and never on a CPU one (`init_distributed_mode`
+        # raising without CUDA) is a GPU requirement of its caller too.
+        self.requires_cuda |= cpu and result[3]
         return result[0], result[1]
 
     def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool):
@@ -665,13 +682,14 @@ class Interpreter(Evaluator):
                 receivers = [unwrap(s.env[first]) for s, _ in returns if first in s.env]
                 receiver = _join_all(receivers) if receivers else None
             observations = self.obs
+            gpu_only = any(s.accel for s, _ in returns) and not any(s.cpu for s, _ in returns)
         finally:
             self.depth -= 1
             self.test_depth -= info.is_test
             (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
              self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad) = saved
             self.frames.pop()
-        return result, receiver, observations
+        return result, receiver, observations, gpu_only
 
     def at_call_site(self, observations: Observations, node: Any, args: list, kwargs: dict) -> Observations:
         """A helper handed a CPU batch meets device tensors inside: the batch is this call's

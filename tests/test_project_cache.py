@@ -1,0 +1,111 @@
+"""The cache knows what a file's result stands on in other files of the project: editing an
+imported file checks its importers again and nothing else; an unchanged tree is served whole."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from devlint.lint.runner import check_files
+from devlint.lint.selection import Selection
+from devlint.workspace.cache import Cache
+
+TRAIN = """\
+import torch
+from torch import nn
+
+from settings import DEVICE
+
+model = nn.Linear(4, 2).to(DEVICE)
+for x, y in torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(8, 4), torch.randn(8, 2))):
+    print(model(x).sum().item(), y)
+"""
+FALLBACK = 'import torch\n\nDEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n'
+ALWAYS_CPU = 'import torch\n\nDEVICE = torch.device("cpu")\n'
+UNRELATED = "def helper():\n    return 1\n"
+
+
+def project(tmp_path: Path) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "settings.py").write_text(FALLBACK)
+    (tmp_path / "other.py").write_text(UNRELATED)
+    return tmp_path
+
+
+def check(root: Path, cache_dir: Path):
+    cache = Cache.open(cache_dir)
+    files = sorted(root.glob("*.py"))
+    outcomes = {Path(o.path).name: o for o in check_files(files, lambda _: Selection(), cache)}
+    cache.save()
+    return outcomes
+
+
+def codes(outcome) -> list[str]:
+    return [f.code for f in outcome.findings]
+
+
+def test_editing_an_imported_file_checks_its_importers_again_and_nothing_else(tmp_path: Path) -> None:
+    root, cache_dir = project(tmp_path / "p"), tmp_path / "cache"
+    first = check(root, cache_dir)
+    assert codes(first["train.py"]) == ["DEV002"]  # the device comes from settings.py
+    assert not any(o.cached for o in first.values())
+
+    warm = check(root, cache_dir)
+    assert all(o.cached for o in warm.values())  # nothing parsed
+    assert codes(warm["train.py"]) == ["DEV002"]
+
+    (root / "settings.py").write_text(ALWAYS_CPU)
+    edited = check(root, cache_dir)
+    assert not edited["train.py"].cached and not edited["settings.py"].cached
+    assert edited["other.py"].cached
+    assert codes(edited["train.py"]) == []  # a CPU-only device: batches need no move
+
+
+def test_a_file_that_starts_to_resolve_an_import_checks_the_importer_again(tmp_path: Path) -> None:
+    root, cache_dir = project(tmp_path / "p"), tmp_path / "cache"
+    (root / "settings.py").unlink()
+    assert codes(check(root, cache_dir)["train.py"]) == []  # DEVICE unknown: silent
+    (root / "settings.py").write_text(FALLBACK)
+    again = check(root, cache_dir)
+    assert not again["train.py"].cached
+    assert codes(again["train.py"]) == ["DEV002"]
+
+
+def test_a_moved_tree_still_hits_and_twins_check_their_own_neighbours(tmp_path: Path) -> None:
+    """Dependencies are stored relative to the file: a whole tree moved elsewhere is served from
+    the cache, the same train.py next to a different settings.py is checked again."""
+    cache_dir = tmp_path / "cache"
+    one = project(tmp_path / "one")
+    check(one, cache_dir)
+    moved = tmp_path / "moved"
+    one.rename(moved)
+    served = check(moved, cache_dir)
+    assert served["train.py"].cached and codes(served["train.py"]) == ["DEV002"]
+    twin = project(tmp_path / "twin")
+    (twin / "settings.py").write_text(ALWAYS_CPU)
+    second = check(twin, cache_dir)
+    assert not second["train.py"].cached and codes(second["train.py"]) == []
+
+
+def test_a_hand_edited_dependency_row_is_stale_never_a_crash(tmp_path: Path) -> None:
+    root, cache_dir = project(tmp_path / "p"), tmp_path / "cache"
+    check(root, cache_dir)
+    index = next(cache_dir.glob("devlint-*.json"))
+    payload = json.loads(index.read_text())
+    assert payload["dependencies"]
+    for key in payload["dependencies"]:
+        payload["dependencies"][key] = [["file", 3], ["import"], "nonsense", ["child", None, 1, 2]]
+    index.write_text(json.dumps(payload))
+    again = check(root, cache_dir)
+    assert not again["train.py"].cached
+    assert codes(again["train.py"]) == ["DEV002"]
+
+
+def test_no_project_results_are_cached_apart(tmp_path: Path) -> None:
+    root, cache_dir = project(tmp_path / "p"), tmp_path / "cache"
+    check(root, cache_dir)
+    cache = Cache.open(cache_dir)
+    alone = {Path(o.path).name: o for o in check_files(
+        sorted(root.glob("*.py")), lambda _: Selection(project=False), cache)}
+    assert not alone["train.py"].cached and codes(alone["train.py"]) == []

@@ -1,0 +1,89 @@
+"""Fixture projects: several files whose bugs (or whose absence of bugs) are visible only across
+a file boundary. Each project is a folder under fixtures/projects/, discovered; expectations sit
+next to the code:
+
+    `# error: DEV002`   a finding the whole-project run reports on this line, and only it;
+    `# alone: DEV001`   a finding `--no-project` (every file alone) reports here, and only it;
+    `# devlint-fixture: same alone`   the project is a bad input, not a cross-file idiom: checked
+                        alone it must give the same findings.
+
+Checked three ways: the whole project in one run, each file alone in a run of its own (what
+pre-commit does with one staged file), and with `--no-project`.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from devlint.lint.runner import check_files
+from devlint.lint.selection import Selection
+
+PROJECTS = sorted(p for p in (FIXTURES / "projects").iterdir() if p.is_dir())
+MARK = re.compile(r"#\s*(?P<kind>error|alone):\s*(?P<codes>DEV\d{3}(?:\s*,\s*DEV\d{3})*)")
+
+
+def marks(project: Path, kind: str) -> set[tuple[str, int, str]]:
+    found = set()
+    for path in sorted(project.rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            for match in MARK.finditer(line):
+                if match.group("kind") == kind:
+                    for code in re.split(r"\s*,\s*", match.group("codes")):
+                        found.add((path.relative_to(project).as_posix(), number, code))
+    return found
+
+
+def same_alone(project: Path) -> bool:
+    return any("devlint-fixture: same alone" in p.read_text(encoding="utf-8")
+               for p in project.rglob("*.py"))
+
+
+def run(project: Path, project_mode: bool = True) -> set[tuple[str, int, str]]:
+    files = sorted(project.rglob("*.py"))
+    outcomes = check_files(files, lambda _: Selection(project=project_mode))
+    return {(Path(o.path).relative_to(project).as_posix(), f.line, f.code)
+            for o in outcomes for f in o.findings}
+
+
+def test_there_are_projects_for_each_cross_file_idiom() -> None:
+    assert len(PROJECTS) >= 5
+    assert all(marks(p, "error") or marks(p, "alone") or same_alone(p) for p in PROJECTS)
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=[p.name for p in PROJECTS])
+def test_a_whole_project_run_reports_exactly_the_marked_lines(project: Path) -> None:
+    assert run(project) == marks(project, "error")
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=[p.name for p in PROJECTS])
+def test_checked_alone_each_file_gives_what_the_marks_say(project: Path) -> None:
+    """`--no-project`: the importer's view without the other files. A cross-file project must
+    differ there (else its fixture shows nothing); a bad-input project must not."""
+    alone = run(project, project_mode=False)
+    if same_alone(project):
+        assert alone == marks(project, "error")
+    else:
+        assert alone == marks(project, "alone")  # every `# error:` mark needs the other files
+        assert alone != run(project)
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=[p.name for p in PROJECTS])
+def test_one_staged_file_gets_the_findings_of_a_whole_project_run(project: Path, tmp_path) -> None:
+    """pre-commit passes only the changed files: devlint still reads what they import, and
+    each file's findings are those of the whole-project run, in a process of its own."""
+    whole = run(project)
+    for path in sorted(project.rglob("*.py")):
+        relative = path.relative_to(project).as_posix()
+        done = subprocess.run(
+            [sys.executable, "-m", "devlint", "check", "--no-cache", "--format", "json", relative],
+            cwd=project, capture_output=True, text=True, timeout=120,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        found = {(relative, f["line"], f["code"]) for f in json.loads(done.stdout)["findings"]}
+        assert found == {w for w in whole if w[0] == relative}, relative
