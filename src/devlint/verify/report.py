@@ -223,20 +223,23 @@ def _hang_lines(name: str, run, result: Verification) -> list[str]:
     return out
 
 
+_ORIGIN_LINE = re.compile(r"The \S+ tensor was created at ")  # shown as a line of its own
+
+
 def _error_lines(name: str, summary: DeviceSummary, result: Verification) -> list[str]:
     if summary.placement == "unsupported":
         return []
     error = summary.run.error or {}
     message = error.get("message", "").strip().splitlines() or [""]
     out = [f"{name}: {error.get('type', 'Error')}: {message[0]}"]
-    out += [f"    {line}" for line in message[1:4] if "The cpu tensor was created at" not in line]
+    out += [f"    {line}" for line in message[1:4] if not _ORIGIN_LINE.match(line)]
     frame = error.get("frame")
     if frame:
         out.append(f"    at {location(frame['path'], frame['line'], result)}: "
                    f"{(frame.get('code') or '').strip()}")
     origin = error.get("cpu_origin")
     if origin:
-        out.append(f"    the cpu tensor was created at "
+        out.append(f"    the {origin.get('device', 'cpu')} tensor was created at "
                    f"{location(origin['path'], origin['line'], result)}")
     explanation = summary.explanation
     if explanation and explanation.findings:
