@@ -1,9 +1,12 @@
-"""torch.distributed in a verify run: one rank, no network.
+"""torch.distributed in a verify run.
 
-A single-rank script still calls `init_process_group`, usually with a fixed MASTER_PORT: two
-device runs side by side (or any other job on the machine) would fight over that port. With
-world_size 1 a HashStore replaces the rendezvous. On the simulated device NCCL, which needs
-real GPUs, becomes gloo, which runs the same collectives on the CPU tensors underneath.
+Without torchrun (one process), a script still calls `init_process_group`, usually with a fixed
+MASTER_PORT: two device runs side by side (or any other job on the machine) would fight over
+that port. With world_size 1 a HashStore replaces the rendezvous. Under torchrun (`--nproc N`)
+the rendezvous is torchrun's, as it is in production.
+
+On the simulated device NCCL, which needs real GPUs, becomes gloo, which runs the same
+collectives on the CPU tensors underneath.
 Runs in the verify child only (imports torch).
 """
 from __future__ import annotations
@@ -13,7 +16,8 @@ import inspect
 import os
 
 
-def single_rank_without_network(torch, simulated: bool, notes: list[str]) -> None:
+def patch_init_process_group(torch, simulated: bool, under_torchrun: bool,
+                             notes: list[str]) -> None:
     dist = torch.distributed
     if not dist.is_available():
         return
@@ -25,7 +29,8 @@ def single_rank_without_network(torch, simulated: bool, notes: list[str]) -> Non
         arguments = signature.bind(*args, **kwargs).arguments
         if simulated:
             _nccl_as_gloo(arguments, notes)
-        if _world_size(arguments) == 1 and arguments.get("store") is None:
+        if (not under_torchrun and _world_size(arguments) == 1
+                and arguments.get("store") is None):
             arguments.pop("init_method", None)
             arguments.update(store=dist.HashStore(), world_size=1, rank=0)
         return original(**arguments)

@@ -215,6 +215,11 @@ def patch_accelerator(patcher: Patcher) -> None:
     for name in ("synchronize", "empty_cache"):
         patcher.set(acc, name, _doing_nothing())
     patcher.set(acc, "current_stream", lambda device=None: ShadowStream(device))
+    if hasattr(acc, "device_index"):
+        patcher.set(acc, "device_index", ShadowDeviceContext)
+    # DDP copies inputs to its device_ids[0] on a side stream when they are on another GPU
+    functions = importlib.import_module("torch.nn.parallel._functions")
+    patcher.set(functions, "_get_stream", lambda device: ShadowStream(device))
 
 
 def patch_backends(patcher: Patcher) -> None:
@@ -238,6 +243,14 @@ def patch_pin_memory(patcher: Patcher) -> None:
     def pin_memory(self, device=None):
         return self  # pinning needs a driver; the copy it saves is invisible to a checker
     patcher.set(torch.Tensor, "pin_memory", pin_memory)
+    original_record_stream = torch.Tensor.record_stream
+
+    def record_stream(self, stream):
+        # torch's argument parser refuses a simulated stream before any mode sees the call
+        if isinstance(stream, ShadowStream):
+            return None  # simulated streams run in order: nothing to keep alive
+        return original_record_stream(self, stream)
+    patcher.set(torch.Tensor, "record_stream", record_stream)
 
 
 def patch_optimizers(patcher: Patcher) -> None:
