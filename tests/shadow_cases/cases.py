@@ -561,12 +561,15 @@ p.grad = torch.ones(3)  # origin
 
 
 # Run on a simulated machine of two GPUs as torchrun's rank 1 sees it (LOCAL_RANK 1: cuda:1 is
-# its own GPU and current at start; cuda:0 is rank 0's). A line marked `# origin` is where the
-# misplaced tensor (on the CPU, or on the other rank's GPU) was made.
+# its own GPU; cuda:0 is rank 0's and current until set_device). Each case starts after
+# `torch.cuda.set_device(1)`, as a rank does, but the first, which looks at the start. A line
+# marked `# origin` is where the misplaced tensor (on the CPU, or on rank 0's GPU) was made.
 MULTI_GPU_DEVICES, MULTI_GPU_HOME = 2, 1
 MULTI_GPU_GOOD = {
     "two_gpus_and_the_current_one": """
-assert torch.cuda.device_count() == 2 and torch.cuda.current_device() == 1
+assert torch.cuda.device_count() == 2 and torch.cuda.current_device() == 0
+assert torch.ones(1).cuda().get_device() == 0  # every rank's .cuda() is GPU 0 until set_device
+torch.cuda.set_device(1)
 x = torch.ones(2, device='cuda')
 assert x.device == torch.device('cuda', 1) and x.get_device() == 1 and x.cuda().get_device() == 1
 assert torch.zeros(1).cuda(0).get_device() == 0 and torch.zeros(1).to(0).get_device() == 0

@@ -96,10 +96,11 @@ def run_case(name: str, source: str) -> dict:
 def main_multi_gpu(out_path: str) -> None:
     """The multi-GPU cases, on the machine torchrun's rank MULTI_GPU_HOME sees."""
     shadow.install(user_root=USER_ROOT, devices=MULTI_GPU_DEVICES, home=MULTI_GPU_HOME)
-    cases = {name: run_case(name, src) for name, src in MULTI_GPU_GOOD.items()}
-    for name, bad in MULTI_GPU_BAD.items():
-        torch.cuda.set_device(MULTI_GPU_HOME)  # a case may have moved it
-        cases[name] = run_case(name, bad.source)
+    cases = {}
+    for name, source in [*MULTI_GPU_GOOD.items(), *((n, b.source) for n, b in MULTI_GPU_BAD.items())]:
+        if cases:  # the first case looks at the machine as torchrun starts the rank
+            torch.cuda.set_device(MULTI_GPU_HOME)
+        cases[name] = run_case(name, source)
     with open(out_path, "w", encoding="utf-8") as handle:
         json.dump({"cases": cases}, handle, indent=1)
     sys.stdout.flush()

@@ -128,8 +128,8 @@ class Verification:
         """The error, when every device failed the same way at the same line (the wording may
         differ: a dtype is Half on one device and BFloat16 on another)."""
         errors = [d.run.error for d in self.devices if d.run.status == "error" and d.run.error]
-        if len(self.devices) < 2 or len(errors) != len(self.devices):
-            return None
+        if len({d.run.device for d in self.devices}) < 2 or len(errors) != len(self.devices):
+            return None  # one device (its ranks aside) tells nothing about the others
         keys = {(e.get("type"), classify(e.get("type", ""), e.get("message", "")),
                  (e.get("frame") or {}).get("path"), (e.get("frame") or {}).get("line"))
                 for e in errors}

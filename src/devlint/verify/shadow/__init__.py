@@ -61,7 +61,8 @@ _installed: ShadowHandle | None = None
 
 def install(user_root: str, devices: int = 1, home: int | None = None) -> ShadowHandle:
     """Patch torch and enter the global mode. Call once, in the verify child only. `devices`
-    GPUs exist; `home` is the one of this torchrun rank (its LOCAL_RANK), current at start."""
+    GPUs exist; `home` is the one of this torchrun rank (its LOCAL_RANK): a tensor elsewhere
+    is the misplaced one when two GPUs meet."""
     global _installed
     if _installed is not None:
         return _installed

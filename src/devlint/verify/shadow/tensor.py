@@ -20,7 +20,7 @@ class Accelerator:
     """The accelerators of the simulated machine: `count` GPUs of one kind, cuda unless the
     script's first placement asks for mps (an mps-or-cpu script on a Mac). A machine has one
     kind; placing tensors on the other kind fails as it would there. `current` is the device
-    `torch.cuda.set_device` chose, where `'cuda'` without an index goes. `tagged` counts
+    `torch.cuda.set_device` chose (0 until then), where `'cuda'` without an index goes. `tagged` counts
     tensors placed on a simulated device (a run that never placed one checked nothing), and
     `sites` says where the run first placed one on each device (the first sight of each
     index: under torchrun, a rank on another rank's GPU)."""
@@ -43,7 +43,7 @@ class Accelerator:
 
     def configure(self, count: int, home: int | None = None) -> None:
         self.count, self.home = max(1, count), home
-        self.current = home if home is not None and home < self.count else 0
+        self.current = 0  # as on a real machine: torchrun sets no device, set_device does
         self.devices = tuple(torch.device(self.type, i) for i in range(self.count))
         for index in range(self.count):
             classes_on(index)
