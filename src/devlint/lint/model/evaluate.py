@@ -1080,6 +1080,7 @@ class Evaluator:
                 self.device_spec(literal, keyword, Device("accel", "accel", node,
                                  int(literal.value)), st, fixed=True)
         inner = args[0][1] if args else kwargs.get("module", (None, OPAQUE))[1]
+        self.bound_here(node, st)  # a fix at the wrap may name what is bound there
         self.obs.wraps.append(Wrap(node, qualname, inner, self.where(st), ids is not None))
         if type(inner) is not Module:
             inner = Module(Place.UNKNOWN, node)
