@@ -14,7 +14,7 @@ from devlint import __version__
 from devlint.lint.prefilter import REQUIREMENTS, could_match
 
 class DevlintChecker:
-    """flake8 tree plugin (codes DEV001-DEV013; flake8 reports syntax errors itself as E999)."""
+    """flake8 tree plugin (codes DEV001-DEV014; flake8 reports syntax errors itself as E999)."""
 
     name = "devlint"
     version = __version__

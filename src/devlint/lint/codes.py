@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-RULE_CODES: tuple[str, ...] = tuple(f"DEV{number:03d}" for number in range(1, 14))
+RULE_CODES: tuple[str, ...] = tuple(f"DEV{number:03d}" for number in range(1, 15))
 
 
 class SpecialCode:
