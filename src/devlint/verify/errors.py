@@ -131,7 +131,9 @@ def explain(error: dict, sources: Optional[dict[str, str]] = None) -> Explanatio
     if origin:
         at_origin = _findings_at(sources.get(origin["path"]), origin["line"], codes)
         if at_origin:
-            return Explanation(kind, at_origin, "where the CPU tensor was created")
+            device = origin.get("device", "cpu")  # or another rank's GPU
+            where = "CPU" if device == "cpu" else device
+            return Explanation(kind, at_origin, f"where the {where} tensor was created")
     for depth, outer in enumerate(frames):  # `model(x)` fails in forward; `model` is the bug
         feeding = _findings_feeding(sources.get(outer["path"]), outer["line"], codes)
         if feeding:
@@ -143,6 +145,16 @@ def explain(error: dict, sources: Optional[dict[str, str]] = None) -> Explanatio
         return Explanation(kind, [nearest], "the closest finding above the failing line")
     return Explanation(kind)
 
+
+def findings_at_site(site: dict, codes: tuple[str, ...],
+                     sources: Optional[dict[str, str]] = None) -> list[Finding]:
+    """The static findings of `codes` on the statement at a site ({"path", "line"})."""
+    return _findings_at(_Sources(dict(sources or {})).get(site["path"]), site["line"], codes)
+
+
+# A rank that put tensors on another rank's GPU: a checkpoint loaded without map_location, a
+# fixed index, `'cuda'` before set_device.
+FOREIGN_GPU_CODES = ("DEV008", "DEV013")
 
 _Analysis = Optional[tuple[list["Finding"], ast.AST]]
 

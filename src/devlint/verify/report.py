@@ -12,7 +12,10 @@ from typing import Optional
 
 from devlint.lint.report.columns import aligned
 from devlint.verify.coverage import ranges
-from devlint.verify.errors import NEEDS_TORCHRUN, TORCHRUN_HINT, classify
+from devlint.verify.errors import (
+    CROSS_GPU, FOREIGN_GPU_CODES, NEEDS_TORCHRUN, SHARED_GPU, TORCHRUN_HINT, classify,
+    findings_at_site,
+)
 from devlint.verify.runner import describe_status, first_line
 from devlint.verify.session import EXIT_NOT_CHECKED, DeviceSummary, Verification
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM, DEVICE_LABELS, is_simulated
@@ -50,7 +53,10 @@ def verdict_line(result: Verification) -> str:
         return (f"NOT CHECKED: every device ran and the losses match, but placement was not "
                 f"checked on {which} (exit {EXIT_NOT_CHECKED})")
     if any(s.placement == "checked" for s in result.devices):
-        return "OK: every device ran, the losses match and placement was checked"
+        foreign = sorted({s.run.rank for s in result.devices if s.foreign_gpus})
+        warning = "; warning: rank{} {} put tensors on another rank's GPU (see above)".format(
+            "s" if len(foreign) > 1 else "", ", ".join(map(str, foreign))) if foreign else ""
+        return "OK: every device ran, the losses match and placement was checked" + warning
     return "OK: every device ran and the losses match"
 
 
@@ -242,7 +248,7 @@ def _blocks(lines: list[str]) -> list[tuple[str, ...]]:
 def _device_notes(summary: DeviceSummary, result: Verification, common: bool,
                   name: str) -> list[str]:
     run = summary.run
-    out = _placement_lines(summary, name)
+    out = _placement_lines(summary, name) + _foreign_gpu_lines(summary, name, result)
     if run.status == "torn-down":  # its error (a peer gone) is the other rank's failure
         out.append(f"{name}: {describe_status(run)}")
     elif run.status == "timeout":
@@ -287,6 +293,23 @@ def _placement_lines(summary: DeviceSummary, name: str) -> list[str]:
                 f"script ({error.get('type')}: {first_line(error.get('message', ''))}); "
                 f"placement not checked"]
     return []
+
+
+def _foreign_gpu_lines(summary: DeviceSummary, name: str, result: Verification) -> list[str]:
+    """A rank on another rank's GPU: NCCL may not fail, but that GPU carries the memory (and
+    a CUDA context) of two ranks."""
+    out: list[str] = []
+    if summary.explanation is not None and summary.explanation.kind in (CROSS_GPU, SHARED_GPU):
+        return out  # the failure itself says so
+    own = summary.run.local_rank
+    for index, site in summary.foreign_gpus:
+        where = f", first at {location(site['path'], site['line'], result)}" if site else ""
+        out.append(f"{name}: placement warning: put tensors on cuda:{index}, the GPU of local "
+                   f"rank {index}, not on its own cuda:{own}{where}")
+        for finding in findings_at_site(site, FOREIGN_GPU_CODES, result.texts) if site else ():
+            out.append(f"    explained by {finding.code} at "
+                       f"{location(finding.path, finding.line, result)}: {finding.message}")
+    return out
 
 
 _HANG_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+) in (?P<function>\S+)')

@@ -65,6 +65,17 @@ class DeviceSummary:
         return "not checked" if self.run.ran else ""
 
     @property
+    def foreign_gpus(self) -> list[tuple[int, Optional[dict]]]:
+        """Under torchrun, the simulated GPUs of other ranks this rank put tensors on, with
+        where it first did: (index, site)."""
+        run = self.run
+        if run.local_rank is None or run.device != CUDA_SIM:
+            return []
+        used = run.accelerator.get("first_use") or {}
+        return [(int(index), site) for index, site in used.items()
+                if int(index) != run.local_rank]
+
+    @property
     def measured_steps(self) -> list[dict]:
         """Steps after the first: the first carries start-up (imports, data, warm-up), so a
         run of one step has no step time to show."""
