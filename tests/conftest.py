@@ -51,3 +51,10 @@ def warm_verify():
 
     with warm_launcher():
         yield
+
+
+def python_sources() -> list[Path]:
+    """Every .py file of fixtures/ and examples/ that is valid Python (a fixture project may hold
+    an unparsable module on purpose, marked `# error: DEV999`)."""
+    found = sorted(FIXTURES.rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
+    return [p for p in found if not any(code == "DEV999" for _, code in expected_findings(p))]

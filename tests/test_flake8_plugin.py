@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT, fixture_files
+from conftest import FIXTURES, ROOT, fixture_files, python_sources
 
 FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s"
 BUGGY = textwrap.dedent(
@@ -77,7 +77,8 @@ def compare(flake8_found: Positions, devlint_found: Positions, files: list[Path]
 
 
 def test_flake8_matches_devlint_on_every_fixture_in_parallel(devlint_positions: Positions) -> None:
-    files = fixture_files()
+    # the fixture projects too: each flake8 worker reads the imported files for itself
+    files = fixture_files() + [p for p in python_sources() if FIXTURES / "projects" in p.parents]
     found = flake8_positions("--select", "DEV", "-j", "2", "fixtures")
     assert sum(map(len, found.values())) > 0
     compare(found, devlint_positions, files)

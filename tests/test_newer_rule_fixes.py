@@ -1,4 +1,4 @@
-"""The fixes of DEV005-DEV013 write the edit their docs promise, and nothing else."""
+"""The fixes of DEV005-DEV014 write the edit their docs promise, and nothing else."""
 from __future__ import annotations
 
 import textwrap
@@ -84,6 +84,12 @@ CASES = {
         "import os\nlocal_rank = int(os.environ['LOCAL_RANK'])\ntorch.distributed.init_process_group('nccl')\n"
         "torch.cuda.set_device(0)\nx = torch.zeros(2, device='cuda:0')\n",
         "torch.cuda.set_device(local_rank)\nx = torch.zeros(2, device=f\"cuda:{local_rank}\")",
+    ),
+    "DEV014": (
+        "import os\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n"
+        "torch.distributed.init_process_group('nccl')\nmodel = DDP(nn.Linear(4, 1))\n"
+        "model.to(device)\n",
+        "model = DDP(nn.Linear(4, 1).to(device))\nmodel.to(device)\n",
     ),
 }
 

@@ -6,10 +6,12 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from conftest import python_sources
+
 from devlint.lint import parse as engine
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = sorted((ROOT / "fixtures").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
+SOURCES = python_sources()
 
 
 def test_the_skip_applies_to_this_libcst() -> None:

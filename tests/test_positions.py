@@ -6,13 +6,15 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+
+from conftest import python_sources
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from devlint.lint.positions import spans_of
 from devlint.lint.syntax import walk
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = sorted((ROOT / "fixtures").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
+SOURCES = python_sources()
 
 # Shapes where the syntactic span differs from the generated one (decorators, leading comments,
 # an `else` hoisting its body's end), line endings libcst keeps, and a file without a last newline.

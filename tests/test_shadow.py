@@ -16,21 +16,33 @@ import pytest
 
 pytest.importorskip("torch")
 
-from shadow_cases.cases import BAD, GOOD, origin_line  # noqa: E402
+from shadow_cases.cases import (  # noqa: E402
+    BAD, GOOD, MULTI_GPU_BAD, MULTI_GPU_GOOD, origin_line,
+)
 
 HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "shadow_cases" / "run_cases.py"
 
 
-@pytest.fixture(scope="module")
-def outcomes(tmp_path_factory):
+def run_cases(tmp_path_factory, *mode: str) -> dict:
     out = tmp_path_factory.mktemp("shadow") / "outcomes.json"
     env = dict(os.environ, PYTHONHASHSEED="0")
     env.pop("DEVLINT_SHADOW_ALLOW_UNTESTED_TORCH", None)
-    proc = subprocess.run([sys.executable, str(RUNNER), str(out)], capture_output=True,
+    proc = subprocess.run([sys.executable, str(RUNNER), str(out), *mode], capture_output=True,
                           text=True, env=env, timeout=600)
     assert out.exists(), f"runner failed (rc {proc.returncode}):\n{proc.stderr[-4000:]}"
     return json.loads(out.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    return run_cases(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def multi_gpu_outcomes(tmp_path_factory):
+    """The cases of a torchrun rank on a simulated machine with one GPU per rank."""
+    return run_cases(tmp_path_factory, "multi-gpu")
 
 
 def test_there_are_enough_cases():
@@ -39,14 +51,20 @@ def test_there_are_enough_cases():
 
 @pytest.mark.parametrize("name", sorted(GOOD))
 def test_gpu_valid_idiom_runs_clean(outcomes, name):
-    outcome = outcomes["cases"][name]
+    assert_clean(outcomes["cases"][name])
+
+
+def assert_clean(outcome: dict) -> None:
     assert outcome["raised"] is None, (
         f"{outcome['raised']}: {outcome['message']}\n{outcome['where']}")
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_device_bug_raises_pytorchs_error(outcomes, name):
-    outcome, bad = outcomes["cases"][name], BAD[name]
+    assert_raised(outcomes["cases"][name], BAD[name])
+
+
+def assert_raised(outcome: dict, bad) -> None:
     assert outcome["raised"] == bad.error, outcome
     assert outcome["message"].split("\n")[0] == bad.message
 
@@ -56,12 +74,34 @@ def test_error_points_at_the_line_that_created_the_cpu_tensor(outcomes, name):
     outcome, line = outcomes["cases"][name], origin_line(BAD[name].source)
     assert outcome["origin"] == {
         "path": f"/devlint-shadow-cases/{name}.py", "line": line,
-        "function": outcome["origin"]["function"],
+        "function": outcome["origin"]["function"], "device": "cpu",
     }
     assert outcome["message"].split("\n")[1] == (
         f"The cpu tensor was created at /devlint-shadow-cases/{name}.py:{line} in "
         f"{outcome['origin']['function']}."
     )
+
+
+@pytest.mark.parametrize("name", sorted(MULTI_GPU_GOOD))
+def test_multi_gpu_idiom_runs_clean(multi_gpu_outcomes, name):
+    assert_clean(multi_gpu_outcomes["cases"][name])
+
+
+@pytest.mark.parametrize("name", sorted(MULTI_GPU_BAD))
+def test_multi_gpu_bug_raises_pytorchs_error(multi_gpu_outcomes, name):
+    assert_raised(multi_gpu_outcomes["cases"][name], MULTI_GPU_BAD[name])
+
+
+@pytest.mark.parametrize("name", sorted(n for n, bad in MULTI_GPU_BAD.items()
+                                        if origin_line(bad.source)))
+def test_multi_gpu_error_points_at_the_tensor_off_the_ranks_gpu(multi_gpu_outcomes, name):
+    """On rank 1, a tensor on cuda:0 is the misplaced one: its creation line is named."""
+    outcome, line = multi_gpu_outcomes["cases"][name], origin_line(MULTI_GPU_BAD[name].source)
+    assert outcome["origin"]["line"] == line
+    device = outcome["origin"]["device"]
+    assert device in ("cpu", "cuda:0")
+    assert f"The {device} tensor was created at /devlint-shadow-cases/{name}.py:{line}" in (
+        outcome["message"])
 
 
 def test_origin_names_the_function(outcomes):

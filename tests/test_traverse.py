@@ -7,10 +7,11 @@ from pathlib import Path
 
 import libcst as cst
 
+from conftest import python_sources
 from devlint.lint.traverse import child_fields
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = sorted((ROOT / "fixtures").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
+SOURCES = python_sources()
 NODE_TYPES = [t for t in vars(cst).values() if isinstance(t, type) and issubclass(t, cst.CSTNode)
               and not inspect.isabstract(t)]
 

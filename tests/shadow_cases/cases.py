@@ -560,6 +560,102 @@ p.grad = torch.ones(3)  # origin
 }
 
 
+# Run on a simulated machine of two GPUs as torchrun's rank 1 sees it (LOCAL_RANK 1: cuda:1 is
+# its own GPU; cuda:0 is rank 0's and current until set_device). Each case starts after
+# `torch.cuda.set_device(1)`, as a rank does, but the first, which looks at the start. A line
+# marked `# origin` is where the misplaced tensor (on the CPU, or on rank 0's GPU) was made.
+MULTI_GPU_DEVICES, MULTI_GPU_HOME = 2, 1
+MULTI_GPU_GOOD = {
+    "two_gpus_and_the_current_one": """
+assert torch.cuda.device_count() == 2 and torch.cuda.current_device() == 0
+assert torch.ones(1).cuda().get_device() == 0  # every rank's .cuda() is GPU 0 until set_device
+torch.cuda.set_device(1)
+x = torch.ones(2, device='cuda')
+assert x.device == torch.device('cuda', 1) and x.get_device() == 1 and x.cuda().get_device() == 1
+assert torch.zeros(1).cuda(0).get_device() == 0 and torch.zeros(1).to(0).get_device() == 0
+torch.cuda.set_device(0)
+assert torch.zeros(1, device='cuda').device == torch.device('cuda:0') and torch.cuda.current_device() == 0
+torch.cuda.set_device(torch.device('cuda', 1))
+assert torch.zeros(1).cuda().get_device() == 1
+""",
+    "device_context_switches_and_restores": """
+with torch.cuda.device(0):
+    assert torch.empty(1, device='cuda').get_device() == 0
+assert torch.empty(1, device='cuda').get_device() == 1
+y = torch.ones(1, device='cuda:0')
+with torch.cuda.device_of(y):
+    assert torch.cuda.current_device() == 0
+assert torch.cuda.current_device() == 1
+""",
+    "training_on_the_ranks_gpu": """
+device = torch.device('cuda', 1)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)).to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+for _ in range(2):
+    x, y = torch.randn(8, 4).to(device), torch.randn(8, 1).to(device)
+    loss = F.mse_loss(model(x), y)
+    opt.zero_grad(); loss.backward(); torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0); opt.step()
+assert loss.device == device and model[0].weight.grad.device == device
+assert 'cuda:1' in repr(loss) and next(model.parameters()).device == device
+""",
+    "copies_between_gpus": """
+a = torch.ones(3, device='cuda:0')
+b = torch.zeros(3, device='cuda:1')
+b.copy_(a)
+c = a.to('cuda:1') + b
+d = a.to(b) * b
+assert c.get_device() == 1 and d.get_device() == 1 and a.to(b).get_device() == 1
+assert b[torch.tensor([0, 2])].get_device() == 1
+""",
+    "checkpoints_keep_and_remap_their_gpu": """
+import io
+buf = io.BytesIO(); torch.save({'w': torch.ones(2, device='cuda:1')}, buf)
+buf.seek(0); assert torch.load(buf)['w'].get_device() == 1
+buf.seek(0); assert torch.load(buf, map_location={'cuda:1': 'cuda:0'})['w'].get_device() == 0
+buf.seek(0); assert torch.load(buf, map_location='cuda:0')['w'].get_device() == 0
+buf.seek(0); assert torch.load(buf, map_location='cpu')['w'].device.type == 'cpu'
+""",
+}
+MULTI_GPU_BAD = {
+    "batch_on_the_other_ranks_gpu": Bad("""
+model = nn.Linear(4, 2).to('cuda:1')
+x = torch.randn(8, 4).to('cuda:0')  # origin
+model(x)
+""", SAME + "cuda:1 and cuda:0! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)"),
+    "elementwise_across_gpus": Bad("""
+a = torch.ones(2, device='cuda:0')  # origin
+a + torch.ones(2, device='cuda:1')
+""", SAME + "cuda:0 and cuda:1!"),
+    "labels_on_the_other_gpu": Bad("""
+logits = torch.randn(4, 3, device='cuda')
+labels = torch.tensor([0, 1, 2, 1]).cuda(0)  # origin
+F.cross_entropy(logits, labels)
+""", SAME + "cuda:1 and cuda:0! (when checking argument for argument target in method wrapper_CUDA_nll_loss_forward)"),
+    "ordinal_past_the_last_gpu": Bad("""
+torch.zeros(1, device='cuda:2')
+""", "CUDA error: invalid device ordinal"),
+    "set_device_past_the_last_gpu": Bad("""
+torch.cuda.set_device(2)
+""", "CUDA error: invalid device ordinal"),
+    "conv_weight_on_the_other_gpu": Bad("""
+conv = nn.Conv2d(1, 2, 3).to('cuda:0')
+conv(torch.randn(1, 1, 5, 5, device='cuda'))
+""", "Expected tensor for argument #1 'input' to have the same device as tensor for argument #2 'weight'; but device 1 does not equal 0 (while checking arguments for cudnn_convolution)"),
+    "grad_from_the_other_gpu": Bad("""
+p = nn.Parameter(torch.zeros(3, device='cuda'))
+p.grad = torch.ones(3, device='cuda:0')
+""", "attempting to assign a gradient located on device with index '0' to a tensor located on device with index '1'. Please ensure that the gradient and the tensor are on the same device"),
+    "index_on_the_other_gpu": Bad("""
+x = torch.randn(4, device='cuda:1')
+x[torch.tensor([0, 1], device='cuda:0')]
+""", "indices should be either on cpu or on the same device as the indexed tensor (cuda:1)", "IndexError"),
+    "checkpoint_for_a_missing_gpu": Bad("""
+import io
+buf = io.BytesIO(); torch.save(torch.ones(2, device='cuda:1'), buf); buf.seek(0)
+torch.load(buf, map_location='cuda:3')
+""", "Attempting to deserialize object on CUDA device 3 but torch.cuda.device_count() is 2. Please use torch.load with map_location to map your storages to an existing device."),
+}
+
 def origin_line(source: str) -> int | None:
     """Line number (in PREAMBLE + source) of the line marked `# origin`."""
     for number, line in enumerate((PREAMBLE + source).splitlines(), start=1):

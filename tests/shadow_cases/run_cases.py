@@ -1,6 +1,6 @@
 """Run every shadow case in one child process and write the outcomes as JSON.
 
-usage: python run_cases.py OUT.json
+usage: python run_cases.py OUT.json [multi-gpu]
 
 Order matters and mirrors a verify child: a recorder-style wrapper on Tensor.to is installed
 before shadow.install(), more wrappers after it; then the cases run, each in a fresh namespace
@@ -22,7 +22,9 @@ import torch
 from devlint.verify import shadow
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from shadow_cases.cases import BAD, GOOD, PREAMBLE  # noqa: E402
+from shadow_cases.cases import (  # noqa: E402
+    BAD, GOOD, MULTI_GPU_BAD, MULTI_GPU_DEVICES, MULTI_GPU_GOOD, MULTI_GPU_HOME, PREAMBLE,
+)
 
 USER_ROOT = "/devlint-shadow-cases"
 WRAPPER_CALLS: dict[str, int] = {}
@@ -91,6 +93,20 @@ def run_case(name: str, source: str) -> dict:
         }
 
 
+def main_multi_gpu(out_path: str) -> None:
+    """The multi-GPU cases, on the machine torchrun's rank MULTI_GPU_HOME sees."""
+    shadow.install(user_root=USER_ROOT, devices=MULTI_GPU_DEVICES, home=MULTI_GPU_HOME)
+    cases = {}
+    for name, source in [*MULTI_GPU_GOOD.items(), *((n, b.source) for n, b in MULTI_GPU_BAD.items())]:
+        if cases:  # the first case looks at the machine as torchrun starts the rank
+            torch.cuda.set_device(MULTI_GPU_HOME)
+        cases[name] = run_case(name, source)
+    with open(out_path, "w", encoding="utf-8") as handle:
+        json.dump({"cases": cases}, handle, indent=1)
+    sys.stdout.flush()
+    os._exit(0)
+
+
 def main(out_path: str) -> None:
     result = {"plain_losses": training_losses("cpu"), "refusal": refusal_message()}
     counting_wrapper(torch.Tensor, "to")
@@ -111,4 +127,7 @@ def main(out_path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[2:] == ["multi-gpu"]:
+        main_multi_gpu(sys.argv[1])
+    else:
+        main(sys.argv[1])

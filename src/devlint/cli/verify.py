@@ -52,6 +52,44 @@ def add_verify_parser(sub) -> None:
     verify.add_argument("--sequential", action="store_true",
                         help="run the devices one after the other even when cores allow more")
     verify.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    add_torchrun_options(verify)
+
+
+# torchrun's options that verify passes through: (flag, metavar, help)
+TORCHRUN_OPTIONS = (
+    ("--nnodes", "N|MIN:MAX", "nodes of the job (torchrun's --nnodes; default 1)"),
+    ("--node-rank", "R", "this node's rank, with --rdzv-backend static (torchrun's)"),
+    ("--rdzv-backend", "NAME", "rendezvous backend: c10d (default), static, etcd (torchrun's)"),
+    ("--rdzv-endpoint", "HOST:PORT", "where the nodes meet (torchrun's); the second device "
+                                     "run uses PORT+1, and so on"),
+    ("--rdzv-id", "ID", "the job's id, the same on every node (torchrun's)"),
+    ("--rdzv-conf", "K=V,...", "rendezvous settings (torchrun's)"),
+    ("--master-addr", "HOST", "with --rdzv-backend static (torchrun's)"),
+    ("--master-port", "PORT", "with --rdzv-backend static (torchrun's); the second device run "
+                              "uses PORT+1, and so on"),
+)
+
+
+def add_torchrun_options(verify) -> None:
+    group = verify.add_argument_group(
+        "distributed (torchrun)",
+        "--nproc N runs the script on each device as `torchrun --nproc-per-node N` does, one "
+        "GPU per rank (N simulated GPUs on cuda-sim, gloo standing in for nccl), and compares "
+        "each rank across devices. The other options go to torchrun as they are.")
+    group.add_argument("--nproc", type=int, default=0, metavar="N",
+                       help="ranks per node (torchrun's --nproc-per-node)")
+    for flag, metavar, text in TORCHRUN_OPTIONS:
+        group.add_argument(flag, metavar=metavar, help=text)
+
+
+def torchrun_arguments(args: argparse.Namespace) -> list[str]:
+    """The pass-through options as torchrun takes them: `--flag=value`."""
+    out = []
+    for flag, _, _ in TORCHRUN_OPTIONS:
+        value = getattr(args, flag[2:].replace("-", "_"))
+        if value is not None:
+            out.append(f"{flag}={value}")
+    return out
 
 
 def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
@@ -71,6 +109,7 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
         seed=args.seed, strict=args.strict, fix=args.fix, show_output=args.show_output,
         keep_outputs=Path(args.keep_outputs) if args.keep_outputs else None,
         parallel=False if args.sequential else None,
+        nproc=args.nproc, launcher_args=torchrun_arguments(args),
     )
 
     def progress(line: str) -> None:

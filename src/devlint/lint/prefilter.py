@@ -87,6 +87,7 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV011": (_calls("numpy"), _DEVICE_SIDE),
     "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE),
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
+    "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
 }
 
 _WORD = {w: re.compile(rb"\b" + w.encode() + rb"\b") for w in ("for", "while", "self")}

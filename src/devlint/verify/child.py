@@ -36,6 +36,15 @@ _real_exit = os._exit
 
 def main(argv: list[str]) -> None:
     spec = ChildSpec.read(argv[1])
+    if spec.nproc:  # a torchrun job: this process is torchrun's agent, the ranks are children
+        from devlint.verify import torchrun
+
+        torchrun.run_agent(spec, argv[1])
+    run_child(spec)
+
+
+def run_child(spec: ChildSpec) -> None:
+    """Run the script once (the whole run, or one torchrun rank) and report; never returns."""
     outcome = Outcome(spec)
     signal.signal(signal.SIGTERM, outcome.on_term)
     try:
@@ -53,6 +62,9 @@ class Outcome:
         self.pid = os.getpid()
         self.started = time.perf_counter()
         self.result: dict = {"device": spec.device, "status": "error", "steps": []}
+        if spec.local_rank >= 0:
+            self.result.update(rank=_int_env("RANK"), local_rank=spec.local_rank,
+                               world_size=_int_env("WORLD_SIZE"))
         self.parts: list = []  # objects with report() -> dict, read at the end
         self.view = None
         self.exec_path = spec.path
@@ -101,7 +113,13 @@ class Outcome:
                 stream.flush()
             except Exception:
                 pass
-        _real_exit(0)
+        _real_exit(self.exit_status())
+
+    def exit_status(self) -> int:
+        """0, but a rank that did not end well fails, so that torchrun stops the others."""
+        if self.spec.local_rank < 0 or self.result.get("status") in ("completed", "stopped"):
+            return 0
+        return 1
 
     def original(self, path: str) -> str:
         return self.view.original(path) if self.view is not None else path
@@ -150,11 +168,14 @@ def enter_view(spec: ChildSpec, outcome: Outcome) -> bytes:
     placed in the view where `__file__` will point."""
     from devlint.verify.sandbox import View
 
-    if spec.env:  # the environment of this verification (a warm launcher started earlier)
+    if spec.env and spec.local_rank < 0:
+        # the environment of this verification (a warm launcher started earlier); a rank's
+        # is torchrun's, which added RANK, LOCAL_RANK, ... to it
         os.environ.clear()
         os.environ.update(spec.env)
     sys.dont_write_bytecode = True  # the user's __pycache__ is part of their tree
-    view = outcome.view = View(spec.view_root)
+    # the ranks of a run share one view, as the processes of a job share the node's disk
+    view = outcome.view = View(spec.view_root, shared=spec.local_rank >= 0)
     here = view.enter(spec.cwd)
     source = Path(spec.source_path or spec.path).read_bytes()
     outcome.exec_path = view.of(spec.path) if spec.notebook else view.place(spec.path, source)
@@ -196,13 +217,17 @@ class DeviceSetup:
         elif spec.device == CUDA_SIM:
             from devlint.verify import shadow
 
-            self.shadow = shadow.install(user_root=view.of(spec.user_root))
+            home = spec.local_rank if spec.local_rank >= 0 else None  # the rank's own GPU
+            self.shadow = shadow.install(user_root=view.of(spec.user_root),
+                                         devices=max(1, spec.nproc), home=home)
         if spec.strict:
             make_deterministic(torch)
         from devlint.verify import distributed
 
         self.notes: list[str] = []
-        distributed.single_rank_without_network(torch, self.shadow is not None, self.notes)
+        distributed.patch_init_process_group(torch, self.shadow is not None,
+                                             under_torchrun=spec.local_rank >= 0,
+                                             notes=self.notes)
 
     def device_name(self) -> str:
         if self.real_gpu:
@@ -270,6 +295,13 @@ def _argv0(spec: ChildSpec, outcome: Outcome) -> str:
 def _display(*objects, **kwargs) -> None:
     for obj in objects:
         print(repr(obj))
+
+
+def _int_env(name: str) -> Optional[int]:
+    try:
+        return int(os.environ[name])
+    except (KeyError, ValueError):
+        return None
 
 
 def seed_everything(seed: int, torch) -> None:

@@ -15,6 +15,11 @@ if TYPE_CHECKING:  # the static engine (libcst, 0.5 s) loads only to explain a f
 
 DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER = (
     "device mismatch", "no CUDA device", "numpy on a device tensor", "other")
+# torchrun: a rank on another rank's GPU, ranks sharing one GPU, CPU tensors where NCCL needs
+# GPU ones, and a script that needs torchrun's environment run without it.
+CROSS_GPU, SHARED_GPU, NCCL_CPU, NEEDS_TORCHRUN = (
+    "two GPUs in one rank", "ranks sharing a GPU", "CPU tensors in an NCCL collective",
+    "needs torchrun")
 
 # Which rules can explain which failure. Codes without a rule yet simply never match.
 EXPLAINING_CODES = {
@@ -22,7 +27,11 @@ EXPLAINING_CODES = {
     DEVICE_MISMATCH: ("DEV002", "DEV003", "DEV004", "DEV005", "DEV006", "DEV009", "DEV010",
                       "DEV012"),
     NUMPY_ON_DEVICE: ("DEV011",),
+    CROSS_GPU: ("DEV013", "DEV008"),
+    SHARED_GPU: ("DEV013",),
+    NCCL_CPU: ("DEV014", "DEV002", "DEV006"),
 }
+TORCHRUN_HINT = "this script expects torchrun: use --nproc N"
 NO_CUDA_MARKERS = (
     "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs are available",
     "CUDA driver initialization failed", "Attempting to deserialize object on a CUDA device",
@@ -57,9 +66,35 @@ MISMATCH_PATTERNS = tuple(re.compile(p) for p in (
 ))
 
 
+# Two GPUs met: the cross-device errors of TensorIterator, codegen, cuDNN and autograd.
+CROSS_GPU_PATTERNS = tuple(re.compile(p) for p in (
+    r"\b(cuda|mps):\d+ and (cuda|mps):\d+\b",
+    r"to have the same device as tensor .* but device \d+ does not equal \d+",
+    r"located on device with index '\d+' to a tensor located on device with index '\d+'",
+    r"indices should be either on cpu or on the same device as the indexed tensor \(cuda",
+))
+NCCL_CPU_MARKERS = (
+    "No backend type associated with device type cpu",
+    "device_ids and output_device arguments only work with single-device/multiple-device GPU "
+    "modules or CPU modules",
+)
+# What a script reading torchrun's environment meets without it (`os.environ["LOCAL_RANK"]`,
+# init_process_group's env:// rendezvous).
+TORCHRUN_ENV = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR",
+                "MASTER_PORT", "GROUP_RANK")
+ENV_NOT_SET = re.compile(r"environment variable (\w+) expected, but not set")
+
+
 def classify(error_type: str, message: str) -> str:
+    if "Duplicate GPU detected" in message:
+        return SHARED_GPU
+    if any(marker in message for marker in NCCL_CPU_MARKERS):
+        return NCCL_CPU
+    if needs_torchrun(error_type, message):
+        return NEEDS_TORCHRUN
     if any(p.search(message) for p in MISMATCH_PATTERNS):
-        return DEVICE_MISMATCH
+        return CROSS_GPU if any(p.search(message) for p in CROSS_GPU_PATTERNS) else (
+            DEVICE_MISMATCH)
     if any(marker in message for marker in NO_CUDA_MARKERS):
         return NO_CUDA
     if error_type == "TypeError" and "to numpy" in message and "cuda" in message:
@@ -67,10 +102,19 @@ def classify(error_type: str, message: str) -> str:
     return OTHER
 
 
+def needs_torchrun(error_type: str, message: str) -> bool:
+    unset = ENV_NOT_SET.search(message)
+    if unset:
+        return unset.group(1) in TORCHRUN_ENV
+    return error_type == "KeyError" and message.strip("'\"") in TORCHRUN_ENV
+
+
 def explain(error: dict, sources: Optional[dict[str, str]] = None) -> Explanation:
     """`sources` gives the text of files that ran from elsewhere: a fixed copy under --fix,
     a notebook's cells joined into one program."""
     kind = classify(error.get("type", ""), error.get("message", ""))
+    if kind == NEEDS_TORCHRUN:
+        return Explanation(kind, note=TORCHRUN_HINT)
     codes = EXPLAINING_CODES.get(kind)
     frame = error.get("frame")
     if not codes or not frame:
@@ -87,16 +131,30 @@ def explain(error: dict, sources: Optional[dict[str, str]] = None) -> Explanatio
     if origin:
         at_origin = _findings_at(sources.get(origin["path"]), origin["line"], codes)
         if at_origin:
-            return Explanation(kind, at_origin, "where the CPU tensor was created")
+            device = origin.get("device", "cpu")  # or another rank's GPU
+            where = "CPU" if device == "cpu" else device
+            return Explanation(kind, at_origin, f"where the {where} tensor was created")
+    for depth, outer in enumerate(frames):  # `model(x)` fails in forward; `model` is the bug
+        feeding = _findings_feeding(sources.get(outer["path"]), outer["line"], codes)
+        if feeding:
+            line = "the failing line" if depth == 0 else f"the call in `{outer['function']}`"
+            return Explanation(kind, feeding, f"where a name {line} uses was bound")
     failing = sources.get(frame["path"])
-    feeding = _findings_feeding(failing, frame["line"], codes)
-    if feeding:
-        return Explanation(kind, feeding, "where a name the failing line uses was bound")
     nearest = _nearest_before(failing, frame["line"], codes)
     if nearest:
         return Explanation(kind, [nearest], "the closest finding above the failing line")
     return Explanation(kind)
 
+
+def findings_at_site(site: dict, codes: tuple[str, ...],
+                     sources: Optional[dict[str, str]] = None) -> list[Finding]:
+    """The static findings of `codes` on the statement at a site ({"path", "line"})."""
+    return _findings_at(_Sources(dict(sources or {})).get(site["path"]), site["line"], codes)
+
+
+# A rank that put tensors on another rank's GPU: a checkpoint loaded without map_location, a
+# fixed index, `'cuda'` before set_device.
+FOREIGN_GPU_CODES = ("DEV008", "DEV013")
 
 _Analysis = Optional[tuple[list["Finding"], ast.AST]]
 

@@ -17,7 +17,9 @@ a SIGKILL to devlint stops the runs. A run on a real GPU, and every run where fo
 `import torch` is not safe (not Linux), execs a fresh interpreter from the fork instead:
 CUDA must not be initialised before a fork, and the zygote never initialises it.
 
-This module is the one place a run is launched; a torchrun launch would replace `_run_child`.
+This module is the one place a run is launched. Under `--nproc N` the forked run is torchrun's
+agent, which starts the ranks itself (torchrun.py): they are its descendants, so all of the
+above holds for them too.
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ from typing import Optional
 FORK_AFTER_IMPORT = sys.platform.startswith("linux")
 PRELOAD = ("torch", "torch._dynamo", "torch.utils.data", "devlint.verify.child",
            "devlint.verify.recorder", "devlint.verify.shadow", "devlint.verify.sandbox")
-_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 _MESSAGE_LIMIT = 1 << 16
 _real_exit = os._exit  # a run patches os._exit to report first; the zygote's own exits must not
 
@@ -158,7 +160,7 @@ def kill_group(pid: int, sig: int) -> None:
         pass
 
 
-def _prctl(option: int, value: int) -> bool:
+def prctl(option: int, value: int) -> bool:
     try:
         import ctypes
 
@@ -180,8 +182,8 @@ def _stop(signum, frame):
 def serve(fd: int, preload: bool) -> None:
     parent = os.getppid()
     sock = socket.socket(fileno=fd)
-    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     runs: set[int] = set()
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, _stop)
@@ -272,7 +274,7 @@ def _run_child(message: dict, fds: list[int], inherited: tuple[int, ...]) -> Non
         for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         for target, fd in zip((1, 2), fds):
             os.dup2(fd, target)
         for fd in (*fds, *inherited):

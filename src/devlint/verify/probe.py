@@ -16,6 +16,21 @@ def gpu_present() -> bool:
     return torch_has_cuda() and driver_sees_gpu() and not cuda_hidden()
 
 
+@functools.lru_cache(maxsize=1)
+def gpu_count() -> int:
+    """The GPUs torch would see: the driver's, narrowed by CUDA_VISIBLE_DEVICES."""
+    if not gpu_present():
+        return 0
+    try:
+        present = len(os.listdir("/proc/driver/nvidia/gpus"))
+    except OSError:
+        present = sum(1 for name in os.listdir("/dev") if re.fullmatch(r"nvidia\d+", name))
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is None:
+        return present
+    return min(present, len([v for v in visible.split(",") if v.strip()]))
+
+
 def torch_has_cuda() -> bool:
     """torch/version.py says `cuda = '12.4'` in a CUDA build, `cuda = None` in a CPU one."""
     spec = importlib.util.find_spec("torch")

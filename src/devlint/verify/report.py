@@ -2,6 +2,7 @@
 seed's speedup verdict in plain words; or all of it as JSON; or a PNG."""
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -11,9 +12,13 @@ from typing import Optional
 
 from devlint.lint.report.columns import aligned
 from devlint.verify.coverage import ranges
+from devlint.verify.errors import (
+    CROSS_GPU, FOREIGN_GPU_CODES, NEEDS_TORCHRUN, SHARED_GPU, TORCHRUN_HINT, classify,
+    findings_at_site,
+)
 from devlint.verify.runner import describe_status, first_line
 from devlint.verify.session import EXIT_NOT_CHECKED, DeviceSummary, Verification
-from devlint.verify.spec import CPU, CUDA, DEVICE_LABELS, is_simulated
+from devlint.verify.spec import CPU, CUDA, CUDA_SIM, DEVICE_LABELS, is_simulated
 
 DEVLINT_DIR = str(Path(__file__).resolve().parent.parent)
 SLOW_TRANSFER_SHARE = 0.3  # above this, copies rather than compute decide the step time
@@ -29,8 +34,7 @@ def render_text(result: Verification) -> str:
     common = result.common_failure()
     if common is not None:
         lines += _common_failure_lines(common, result)
-    for summary in result.devices:
-        lines += _device_notes(summary, result, common is not None)
+    lines += _all_device_notes(result, common is not None)
     lines += _fix_notes(result)
     lines += speed_verdicts(result)
     lines.append("")
@@ -39,8 +43,9 @@ def render_text(result: Verification) -> str:
 
 
 def verdict_line(result: Verification) -> str:
-    if result.common_failure() is not None:
-        return "FAILED: fails on every device: not a device problem"
+    common = result.common_failure()
+    if common is not None:
+        return "FAILED: " + common_cause(common, result)
     if not result.ok:
         return "FAILED: " + _failure_summary(result)
     if result.unchecked:
@@ -48,7 +53,10 @@ def verdict_line(result: Verification) -> str:
         return (f"NOT CHECKED: every device ran and the losses match, but placement was not "
                 f"checked on {which} (exit {EXIT_NOT_CHECKED})")
     if any(s.placement == "checked" for s in result.devices):
-        return "OK: every device ran, the losses match and placement was checked"
+        foreign = sorted({s.run.rank for s in result.devices if s.foreign_gpus})
+        warning = "; warning: rank{} {} put tensors on another rank's GPU (see above)".format(
+            "s" if len(foreign) > 1 else "", ", ".join(map(str, foreign))) if foreign else ""
+        return "OK: every device ran, the losses match and placement was checked" + warning
     return "OK: every device ran and the losses match"
 
 
@@ -56,17 +64,28 @@ def label(device: str) -> str:
     return DEVICE_LABELS.get(device, device)
 
 
+def row_label(run) -> str:
+    """`cpu`, or `cuda (simulated on CPU) rank 1` under torchrun."""
+    return label(run.device) + (f" rank {run.rank}" if run.rank is not None else "")
+
+
+def distributed(result: Verification) -> bool:
+    return any(s.run.rank is not None for s in result.devices)
+
+
 def _squeeze_blank_lines(lines: list[str]) -> list[str]:
     return [line for i, line in enumerate(lines) if line or i == 0 or lines[i - 1]]
 
 
 def _table(result: Verification) -> list[str]:
-    header = ("device", "status", "steps", "step (median)", "transfer", "final loss",
-              "max rel diff", "placement", "verdict")
+    ranks = distributed(result)
+    header = ("device", *(("rank",) if ranks else ()), "status", "steps", "step (median)",
+              "transfer", "final loss", "max rel diff", "placement", "verdict")
     rows = [header]
     for s in result.devices:
         rows.append((
             label(s.run.device),
+            *((str(s.run.rank),) if ranks else ()),
             s.run.status,
             str(len(s.run.steps)),
             _ms(s.median_step_s),
@@ -82,6 +101,8 @@ def _table(result: Verification) -> list[str]:
 def _verdict(summary: DeviceSummary) -> str:
     if summary.placement == "unsupported":
         return "unsupported"
+    if summary.run.status == "torn-down":
+        return "torn down"
     if not summary.run.ran:
         return "failed"
     if summary.comparison is None:
@@ -91,8 +112,24 @@ def _verdict(summary: DeviceSummary) -> str:
 
 # -- what every run shares: the data cut, the lines that never ran -------------------------------
 def _run_notes(result: Verification) -> list[str]:
-    lines = [line for line in (cut_line(result), never_run_line(result)) if line]
+    lines = [line for line in (torchrun_line(result), cut_line(result), never_run_line(result))
+             if line]
     return lines + [""] if lines else []
+
+
+def torchrun_line(result: Verification) -> str:
+    """How the ranks ran: "torchrun: 2 ranks per device, world size 2; ..."."""
+    options = result.options
+    if not options.nproc:
+        return ""
+    sizes = {s.run.world_size for s in result.devices if s.run.world_size}
+    world = f", world size {sizes.pop()}" if len(sizes) == 1 else ""
+    passed = f" ({' '.join(options.launcher_args)})" if options.launcher_args else ""
+    simulated = (f"; cuda-sim gives each rank its own of {options.nproc} simulated GPUs"
+                 if CUDA_SIM in options.devices else "")
+    return (f"torchrun: {options.nproc} rank{'s' if options.nproc != 1 else ''} per node on "
+            f"each device{world}{passed}; each rank is compared with the same rank on cpu"
+            f"{simulated}")
 
 
 def cut_line(result: Verification) -> str:
@@ -144,6 +181,17 @@ def _span(first: int, last: int, result: Verification) -> str:
     return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
+def common_cause(error: dict, result: Verification) -> str:
+    """Why every device failed the same way, in words."""
+    if classify(error.get("type", ""), error.get("message", "")) == NEEDS_TORCHRUN:
+        return torchrun_hint(result)
+    return "fails on every device: not a device problem"
+
+
+def torchrun_hint(result: Verification) -> str:
+    return f"{TORCHRUN_HINT} (`devlint verify --nproc 2 {result.options.target_name}`)"
+
+
 def _common_failure_lines(error: dict, result: Verification) -> list[str]:
     message = error.get("message", "").strip().splitlines() or [""]
     out = [f"every device: {error.get('type', 'Error')}: {message[0]}"]
@@ -152,16 +200,58 @@ def _common_failure_lines(error: dict, result: Verification) -> list[str]:
     if frame:
         out.append(f"    at {location(frame['path'], frame['line'], result)}: "
                    f"{(frame.get('code') or '').strip()}")
-    out.append("    fails on every device: not a device problem")
+    out.append(f"    {common_cause(error, result)}")
     return out + [""]
 
 
 # -- each device --------------------------------------------------------------------------------
-def _device_notes(summary: DeviceSummary, result: Verification, common: bool) -> list[str]:
-    name = label(summary.run.device)
+_EVERY_RANK = "\0"  # stands for the run's name until it is known to be every rank's line
+
+
+def _all_device_notes(result: Verification, common: bool) -> list[str]:
+    """Each run's notes. Under torchrun a note several ranks of a device share (up to each
+    rank's own GPU in it: cuda:0 on rank 0, cuda:1 on rank 1) is said once, for "every rank"
+    or the ranks named: one report, not N."""
+    out: list[str] = []
+    for device, group in itertools.groupby(result.devices, key=lambda s: s.run.device):
+        group = list(group)
+        if group[0].run.rank is None or len(group) == 1:
+            for summary in group:
+                out += _device_notes(summary, result, common, row_label(summary.run))
+            continue
+        said: dict[tuple, list] = {}  # a note, its own GPU named alike -> [ranks, the text]
+        for summary in group:
+            own = f"cuda:{summary.run.local_rank}"
+            for block in _blocks(_device_notes(summary, result, common, _EVERY_RANK)):
+                key = tuple(line.replace(own, "\1") for line in block)
+                said.setdefault(key, [[], block])[0].append(summary.run.rank)
+        for ranks, block in said.values():
+            who = ("(every rank)" if len(ranks) == len(group) else
+                   f"rank {ranks[0]}" if len(ranks) == 1 else
+                   "ranks " + ", ".join(map(str, ranks)))
+            out += [line.replace(_EVERY_RANK, f"{label(device)} {who}") for line in block]
+        out.append("")
+    return out
+
+
+def _blocks(lines: list[str]) -> list[tuple[str, ...]]:
+    """A note and its indented continuation lines, blank lines dropped."""
+    blocks: list[list[str]] = []
+    for line in lines:
+        if line.startswith("    ") and blocks:
+            blocks[-1].append(line)
+        elif line:
+            blocks.append([line])
+    return [tuple(block) for block in blocks]
+
+
+def _device_notes(summary: DeviceSummary, result: Verification, common: bool,
+                  name: str) -> list[str]:
     run = summary.run
-    out = _placement_lines(summary, name)
-    if run.status == "timeout":
+    out = _placement_lines(summary, name) + _foreign_gpu_lines(summary, name, result)
+    if run.status == "torn-down":  # its error (a peer gone) is the other rank's failure
+        out.append(f"{name}: {describe_status(run)}")
+    elif run.status == "timeout":
         out += _hang_lines(name, run, result)
     elif run.error and not common:
         out += _error_lines(name, summary, result)
@@ -205,22 +295,62 @@ def _placement_lines(summary: DeviceSummary, name: str) -> list[str]:
     return []
 
 
+def _foreign_gpu_lines(summary: DeviceSummary, name: str, result: Verification) -> list[str]:
+    """A rank on another rank's GPU: NCCL may not fail, but that GPU carries the memory (and
+    a CUDA context) of two ranks."""
+    out: list[str] = []
+    if summary.explanation is not None and summary.explanation.kind in (CROSS_GPU, SHARED_GPU):
+        return out  # the failure itself says so
+    own = summary.run.local_rank
+    for index, site in summary.foreign_gpus:
+        where = f", first at {location(site['path'], site['line'], result)}" if site else ""
+        out.append(f"{name}: placement warning: put tensors on cuda:{index}, the GPU of local "
+                   f"rank {index}, not on its own cuda:{own}{where}")
+        for finding in findings_at_site(site, FOREIGN_GPU_CODES, result.texts) if site else ():
+            out.append(f"    explained by {finding.code} at "
+                       f"{location(finding.path, finding.line, result)}: {finding.message}")
+    return out
+
+
 _HANG_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+) in (?P<function>\S+)')
 
 
 def _hang_lines(name: str, run, result: Verification) -> list[str]:
     """The main thread's frames from faulthandler's dump, innermost first, without the
-    launcher's own."""
+    launcher's own, and none beyond the outermost frame of the user's code (under torchrun
+    that is deep inside the launcher)."""
     out = [f"{name}: {describe_status(run)}"]
     main_thread = run.hang.split("\n\n")[0] if "Current thread" in run.hang else run.hang
-    frames = []
+    frames, last_user = [], None
     for match in map(_HANG_FRAME.match, main_thread.splitlines()):
         if match and not match["path"].startswith("<") and DEVLINT_DIR not in match["path"]:
-            frames.append(f"{location(match['path'], int(match['line']), result)} "
+            if _users(match["path"], result):
+                last_user = len(frames)
+            frames.append(f"{_frame_path(match['path'], int(match['line']), result)} "
                           f"in {match['function']}")
+    if last_user is not None:
+        frames = frames[:last_user + 1]
     if frames:
-        out.append("    where it hung (innermost first): " + "; ".join(frames[:6]))
+        out.append("    where it hung (innermost first): " + "; ".join(frames[-6:] if (
+            last_user is not None) else frames[:6]))
     return out
+
+
+def _users(path: str, result: Verification) -> bool:
+    root = str(result.target.user_root) if result.target is not None else ""
+    return bool(root) and path.startswith(root.rstrip(os.sep) + os.sep) and not any(
+        part in ("site-packages", "dist-packages") for part in Path(path).parts)
+
+
+def _frame_path(path: str, line: int, result: Verification) -> str:
+    """The user's frames as `train.py:15`, a library's from its package (`torch/...`)."""
+    for marker in ("site-packages" + os.sep, "dist-packages" + os.sep):
+        if marker in path:
+            return f"{path.split(marker, 1)[1]}:{line}"
+    return location(path, line, result)
+
+
+_ORIGIN_LINE = re.compile(r"The \S+ tensor was created at ")  # shown as a line of its own
 
 
 def _error_lines(name: str, summary: DeviceSummary, result: Verification) -> list[str]:
@@ -229,14 +359,14 @@ def _error_lines(name: str, summary: DeviceSummary, result: Verification) -> lis
     error = summary.run.error or {}
     message = error.get("message", "").strip().splitlines() or [""]
     out = [f"{name}: {error.get('type', 'Error')}: {message[0]}"]
-    out += [f"    {line}" for line in message[1:4] if "The cpu tensor was created at" not in line]
+    out += [f"    {line}" for line in message[1:4] if not _ORIGIN_LINE.match(line)]
     frame = error.get("frame")
     if frame:
         out.append(f"    at {location(frame['path'], frame['line'], result)}: "
                    f"{(frame.get('code') or '').strip()}")
     origin = error.get("cpu_origin")
     if origin:
-        out.append(f"    the cpu tensor was created at "
+        out.append(f"    the {origin.get('device', 'cpu')} tensor was created at "
                    f"{location(origin['path'], origin['line'], result)}")
     explanation = summary.explanation
     if explanation and explanation.findings:
@@ -248,6 +378,8 @@ def _error_lines(name: str, summary: DeviceSummary, result: Verification) -> lis
             out.append(f"    explained by {finding.code} at "
                        f"{location(finding.path, finding.line, result)} "
                        f"({explanation.how}): {finding.message}{fix}")
+    elif explanation and explanation.kind == NEEDS_TORCHRUN:
+        out.append(f"    {torchrun_hint(result)}")
     elif explanation and explanation.note:
         out.append(f"    {explanation.note}")
     elif explanation and explanation.kind != "other":
@@ -272,12 +404,11 @@ def _fix_notes(result: Verification) -> list[str]:
 
 def speed_verdicts(result: Verification) -> list[str]:
     """The seed's lesson, measured: a GPU pays off only when compute outweighs the copies."""
-    base = result.summary(CPU)
     out = []
     for summary in result.devices:
         if summary.run.device != CUDA or not summary.run.ran:
             continue
-        line = speed_verdict(base, summary)
+        line = speed_verdict(result.summary(CPU, summary.run.rank), summary)
         if line:
             out.append(line)
     return out
@@ -301,15 +432,26 @@ def speed_verdict(base: Optional[DeviceSummary], gpu: DeviceSummary) -> str:
 
 
 def _failure_summary(result: Verification) -> str:
-    bad = []
+    """`cuda failed`, or under torchrun `cuda (simulated on CPU) ranks 0, 1 error`."""
+    bad: dict[tuple[str, str], list] = {}
     for s in result.devices:
         if s.placement == "unsupported":
             continue
+        if s.run.status == "torn-down":
+            continue  # stopped because another rank failed: that rank is named
         if not s.run.ran:
-            bad.append(f"{label(s.run.device)} {s.run.status}")
+            what = s.run.status
         elif s.comparison is not None and not s.comparison.ok:
-            bad.append(f"{label(s.run.device)} {s.comparison.verdict}")
-    return ", ".join(bad) or "nothing ran"
+            what = s.comparison.verdict
+        else:
+            continue
+        bad.setdefault((s.run.device, what), []).append(s.run.rank)
+    parts = []
+    for (device, what), ranks in bad.items():
+        named = "" if ranks == [None] else (
+            f" rank {ranks[0]}" if len(ranks) == 1 else " ranks " + ", ".join(map(str, ranks)))
+        parts.append(f"{label(device)}{named} {what}")
+    return ", ".join(parts) or "nothing ran"
 
 
 def location(path: str, line: int, result: Verification) -> str:
@@ -380,6 +522,10 @@ def _device_dict(summary: DeviceSummary) -> dict:
     return {
         "device": run.device,
         "label": DEVICE_LABELS.get(run.device, run.device),
+        "rank": run.rank,
+        "local_rank": run.local_rank,
+        "world_size": run.world_size,
+        "stopped_because": run.blame or None,
         "status": run.status,
         "ok": summary.ok,
         "device_name": run.device_name,
@@ -427,7 +573,7 @@ def write_plot(result: Verification, path: str) -> None:
         if losses:
             steps = range(1, len(losses) + 1)
             curves.plot(steps, [v if v is not None else float("nan") for v in losses],
-                        label=DEVICE_LABELS.get(summary.run.device, summary.run.device),
+                        label=row_label(summary.run),
                         linestyle="--" if is_simulated(summary.run.device) else "-")
     curves.set_xlabel("optimizer step")
     curves.set_ylabel("loss")
@@ -439,7 +585,7 @@ def write_plot(result: Verification, path: str) -> None:
             continue
         step = summary.median_step_s or 0.0
         m, b = summary.median_part("model_time_s"), summary.median_part("batch_time_s")
-        labels.append(DEVICE_LABELS.get(summary.run.device, summary.run.device))
+        labels.append(row_label(summary.run))
         model.append(m * 1000)
         batch.append(b * 1000)
         compute.append(max(step - m - b, 0.0) * 1000)

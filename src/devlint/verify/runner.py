@@ -2,6 +2,8 @@
 allow), each in its own sandboxed view of the file system; a bounded tail of each run's output;
 --timeout enforced in three stages (the hung stack via faulthandler, SIGTERM so the child
 reports the steps it finished, SIGKILL); the results read back from JSON files.
+Under --nproc N a device run is a torchrun job (torchrun.py): a result and an output tail per
+rank, and the run's timeout stops every rank.
 Never imports torch.
 """
 from __future__ import annotations
@@ -22,9 +24,14 @@ from typing import Callable, Iterator, Optional
 
 from devlint.verify.launcher import FORK_AFTER_IMPORT, LaunchError, Launcher, kill_group
 from devlint.verify.sandbox import View
-from devlint.verify.spec import CPU, CUDA, CUDA_SIM, ChildSpec, device_argument
+from devlint.verify.spec import (
+    CPU, CUDA, CUDA_SIM, ChildSpec, device_argument, rank_dir, rank_streams,
+)
 
 OUTPUT_TAIL = 4000
+# torchrun's options that name where the nodes meet; a port in them is offset per device run
+RENDEZVOUS_OPTIONS = ("--rdzv-endpoint", "--master-port", "--master-addr", "--nnodes")
+PORTED_OPTIONS = {"--rdzv-endpoint", "--master-port"}
 DEVLINT_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 STACK_GRACE_S = 0.5  # after SIGUSR1, for faulthandler to write the stack
 TERM_GRACE_S = 5.0  # after SIGTERM, for the child to write the steps it finished
@@ -47,6 +54,14 @@ class VerifyOptions:
     keep_outputs: Optional[Path] = None
     parallel: Optional[bool] = None  # None: when the cores allow and no GPU timing is at stake
     coverage: bool = True
+    nproc: int = 0  # ranks per node under torchrun; 0: one process per device, no torchrun
+    launcher_args: list[str] = field(default_factory=list)  # torchrun's --nnodes, --rdzv-*
+
+    @property
+    def rendezvous_given(self) -> bool:
+        """The user named the rendezvous (several nodes): every node must run the devices in
+        the same order, one at a time, each on its own port."""
+        return any(arg.split("=")[0] in RENDEZVOUS_OPTIONS for arg in self.launcher_args)
 
     @property
     def target_name(self) -> str:
@@ -92,6 +107,10 @@ class DeviceRun:
     converted: list[str] = field(default_factory=list)  # saved files made CPU-loadable
     hang: str = ""  # faulthandler's stack of a run stopped by --timeout
     kept: str = ""  # where --keep-outputs put this run's files
+    rank: Optional[int] = None  # under torchrun: the global rank (None: not a torchrun run)
+    local_rank: Optional[int] = None
+    world_size: Optional[int] = None
+    blame: str = ""  # a rank stopped because another failed: which one ("rank 1")
 
     @property
     def ran(self) -> bool:
@@ -116,7 +135,7 @@ def plan(options: VerifyOptions, target: Target, device: str, workdir: Path,
     env = launcher_env(options)
     if device in (CPU, CUDA_SIM):
         env["CUDA_VISIBLE_DEVICES"] = ""
-    return ChildSpec(
+    spec = ChildSpec(
         device=device, script=target.argv0, path=str(target.path),
         source_path=str(target.source_path or ""), module=target.module,
         notebook=target.notebook,
@@ -126,8 +145,26 @@ def plan(options: VerifyOptions, target: Target, device: str, workdir: Path,
         cwd=str(target.cwd), view_root=str(rundir / "view"), user_root=str(target.user_root),
         result_path=str(rundir / "result.json"), hang_path=str(rundir / "hang.txt"),
         threads=threads, coverage=options.coverage, env=env,
-        keep_outputs=options.keep_outputs is not None,
+        keep_outputs=options.keep_outputs is not None, nproc=options.nproc,
+        launcher_args=launcher_args(options, options.devices.index(device)),
     )
+    for local_rank in range(spec.nproc):
+        rank_dir(spec, local_rank).mkdir()
+    return spec
+
+
+def launcher_args(options: VerifyOptions, run: int) -> list[str]:
+    """torchrun's rendezvous options for the run-th device run: a port the user gave is
+    offset by the run's number, so that one run never meets the previous one's store."""
+    out = []
+    for arg in options.launcher_args:
+        name, _, value = arg.partition("=")
+        if name in PORTED_OPTIONS and run:
+            host, colon, port = value.rpartition(":")
+            if port.isdigit():
+                value = f"{host}{colon}{int(port) + run}"
+        out.append(f"{name}={value}" if value else name)
+    return out
 
 
 def usable_cores() -> int:
@@ -140,11 +177,18 @@ def usable_cores() -> int:
 def parallel_runs(options: VerifyOptions, runs: int) -> int:
     """Side by side when there are cores for it; one after the other when a real GPU's step
     times are compared with the CPU's (sharing the cores would slow the CPU baseline)."""
-    if runs < 2 or options.parallel is False:
+    if runs < 2 or options.parallel is False or options.rendezvous_given:
         return 1
     if options.parallel is None and CUDA in options.devices:
         return 1
     return max(1, min(runs, usable_cores()))
+
+
+def threads_per_process(options: VerifyOptions, parallel: int) -> int:
+    """torch's intra-op threads for each process, when processes share the cores (0: torch's
+    own default)."""
+    processes = parallel * max(1, options.nproc)
+    return max(1, usable_cores() // processes) if processes > 1 else 0
 
 
 def launcher_env(options: VerifyOptions) -> dict[str, str]:
@@ -205,12 +249,15 @@ def run_all(options: VerifyOptions, target: Target, progress: Callable[[str], No
     with tempfile.TemporaryDirectory(prefix="devlint-verify-") as tmp:
         workdir = Path(tmp)
         parallel = parallel_runs(options, len(options.devices))
-        threads = max(1, usable_cores() // parallel) if parallel > 1 else 0
+        threads = threads_per_process(options, parallel)
         specs = [plan(options, target, device, workdir, threads) for device in options.devices]
         runs = _Scheduler(launcher, specs, options, progress, parallel).run()
         if options.keep_outputs is not None:
-            for spec, run in zip(specs, runs):
-                run.kept = keep_outputs(spec, target, options.keep_outputs)
+            for spec in specs:
+                kept = keep_outputs(spec, target, options.keep_outputs)
+                for run in runs:
+                    if run.device == spec.device:
+                        run.kept = kept
         return runs
 
 
@@ -274,10 +321,16 @@ class _Active:
     spec: ChildSpec
     pid: int
     started: float
-    tails: tuple
+    tails: tuple  # the run's stdout and stderr (under torchrun: torchrun's own)
     stage: str = "running"  # running | stack | term | kill
     stage_at: float = 0.0
     timed_out: bool = False
+    rank_tails: list = field(default_factory=list)  # (stdout, stderr) per local rank
+    holders: list = field(default_factory=list)  # write ends of the ranks' FIFOs we hold
+
+    @property
+    def all_tails(self) -> list:
+        return [*self.tails, *(tail for pair in self.rank_tails for tail in pair)]
 
 
 class _Scheduler:
@@ -287,10 +340,11 @@ class _Scheduler:
         self.progress, self.parallel = progress, parallel
         self.selector = selectors.DefaultSelector()
         self.active: dict[int, _Active] = {}
-        self.done: dict[str, DeviceRun] = {}
+        self.done: dict[str, list[DeviceRun]] = {}
 
-    def label(self, spec: ChildSpec) -> str:
-        return f"[{self.specs.index(spec) + 1}/{len(self.specs)}] {spec.device}"
+    def label(self, spec: ChildSpec, run: Optional[DeviceRun] = None) -> str:
+        rank = f" rank {run.rank}" if run is not None and run.rank is not None else ""
+        return f"[{self.specs.index(spec) + 1}/{len(self.specs)}] {spec.device}{rank}"
 
     def run(self) -> list[DeviceRun]:
         self.selector.register(self.launcher, selectors.EVENT_READ, None)
@@ -310,12 +364,14 @@ class _Scheduler:
                 kill_group(active.pid, signal.SIGKILL)
                 self._close(active)
             self.selector.close()
-        return [self.done[spec.device] for spec in self.specs]
+        return [run for spec in self.specs for run in self.done[spec.device]]
 
     def start(self, spec: ChildSpec) -> None:
         path = Path(spec.result_path).with_name("spec.json")
         spec.write(path)
-        self.progress(f"{self.label(spec)}: running {self.options.target_name}")
+        ranks = f" on {spec.nproc} rank{'s' if spec.nproc != 1 else ''} (torchrun)" if (
+            spec.nproc) else ""
+        self.progress(f"{self.label(spec)}: running {self.options.target_name}{ranks}")
         pipes = [os.pipe(), os.pipe()]
         fresh = spec.device == CUDA or not FORK_AFTER_IMPORT
         try:
@@ -325,15 +381,31 @@ class _Scheduler:
             for read, write in pipes:
                 os.close(read)
                 os.close(write)
-            self.finish(spec, DeviceRun(spec.device, "setup-error",
-                                        error={"type": "LaunchError", "message": str(exc)}))
+            failed = DeviceRun(spec.device, "setup-error",
+                               error={"type": "LaunchError", "message": str(exc)})
+            self.finish(spec, [failed])
             return
         echo = (sys.stdout.buffer, sys.stderr.buffer) if self.options.show_output else (None, None)
         tails = tuple(_Tail(read, e) for (read, _), e in zip(pipes, echo))
         for (_, write), tail in zip(pipes, tails):
             os.close(write)
             self.selector.register(tail.fd, selectors.EVENT_READ, tail)
-        self.active[pid] = _Active(spec, pid, time.monotonic(), tails)
+        active = _Active(spec, pid, time.monotonic(), tails)
+        for local_rank in range(spec.nproc):
+            active.rank_tails.append(self.rank_tails(spec, local_rank, echo, active.holders))
+        self.active[pid] = active
+
+    def rank_tails(self, spec: ChildSpec, local_rank: int, echo, holders: list) -> tuple:
+        """A rank's streams are FIFOs its process opens once torchrun started it; holding a
+        write end of each keeps their readers from seeing an end before the rank begins."""
+        out = []
+        for fifo, e in zip(rank_streams(spec, local_rank), echo):
+            os.mkfifo(fifo, 0o600)
+            tail = _Tail(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK), e)
+            holders.append(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            self.selector.register(tail.fd, selectors.EVENT_READ, tail)
+            out.append(tail)
+        return tuple(out)
 
     def wait_s(self) -> Optional[float]:
         deadlines = [self._next_deadline(a) for a in self.active.values()]
@@ -379,24 +451,33 @@ class _Scheduler:
     def _end(self, active: _Active, why: str = "", exit_code: Optional[int] = None) -> None:
         del self.active[active.pid]
         self._close(active)
-        run = read_result(active.spec, active.timed_out, exit_code)
-        if why:
-            run.error = run.error or {"type": "LaunchError", "message": why}
-        run.wall_s = run.wall_s or time.monotonic() - active.started
-        run.stdout, run.stderr = (tail.text() for tail in active.tails)
-        self.finish(active.spec, run)
+        wall_s = time.monotonic() - active.started
+        if active.spec.nproc:
+            runs = read_ranks(active, exit_code, wall_s)
+        else:
+            runs = [read_result(active.spec, active.timed_out, exit_code)]
+            runs[0].stdout, runs[0].stderr = (tail.text() for tail in active.tails)
+        for run in runs:
+            if why:
+                run.error = run.error or {"type": "LaunchError", "message": why}
+            run.wall_s = run.wall_s or wall_s
+        self.finish(active.spec, runs)
 
     def _close(self, active: _Active) -> None:
-        for tail in active.tails:
+        for fd in active.holders:
+            os.close(fd)
+        active.holders.clear()
+        for tail in active.all_tails:
             tail.read(chunks=1 << 12)  # what the run wrote before it ended
             with contextlib.suppress(KeyError, ValueError):
                 self.selector.unregister(tail.fd)
             os.close(tail.fd)
             tail.open = False
 
-    def finish(self, spec: ChildSpec, run: DeviceRun) -> None:
-        self.done[spec.device] = run
-        self.progress(f"{self.label(spec)}: {describe_status(run)}")
+    def finish(self, spec: ChildSpec, runs: list[DeviceRun]) -> None:
+        self.done[spec.device] = runs
+        for run in runs:
+            self.progress(f"{self.label(spec, run)}: {describe_status(run)}")
 
 
 def read_result(spec: ChildSpec, timed_out: bool, returncode: Optional[int]) -> DeviceRun:
@@ -414,13 +495,69 @@ def read_result(spec: ChildSpec, timed_out: bool, returncode: Optional[int]) -> 
     return run
 
 
+def read_ranks(active: _Active, exit_code: Optional[int], wall_s: float) -> list[DeviceRun]:
+    """A result per local rank, the ranks torchrun tore down named as such; what torchrun said
+    when no rank left a result (it never started them: a failed rendezvous, a bad option)."""
+    spec, runs = active.spec, []
+    for local_rank, tails in enumerate(active.rank_tails):
+        run = read_result(spec.for_rank(local_rank), active.timed_out, None)
+        run.local_rank = local_rank
+        run.rank = run.rank if run.rank is not None else local_rank
+        run.stdout, run.stderr = (tail.text() for tail in tails)
+        runs.append(run)
+    if exit_code not in (None, 0) and all(run.status == "crashed" for run in runs):
+        said = last_lines(active.tails[1].text() or active.tails[0].text())
+        for run in runs:
+            run.status = "setup-error"
+            run.error = {"type": "TorchrunError",
+                         "message": f"torchrun exited with status {exit_code}: {said}"}
+    blame_teardown(runs)
+    return runs
+
+
+def last_lines(text: str, count: int = 3) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return " / ".join(lines[-count:]) or "(no output)"
+
+
+# A rank whose peer died fails in its next collective with one of these (gloo, NCCL, the store).
+_PEER_GONE = ("Connection closed by peer", "Connection reset by peer", "Broken pipe",
+              "NCCL communicator was aborted", "failed to recv", "Socket Timeout",
+              "Connection refused")
+
+
+def blame_teardown(runs: list[DeviceRun]) -> None:
+    """Name the rank that failed first. The ranks torchrun stopped because of it (SIGTERM, a
+    SIGKILL after its grace, a collective whose peer is gone) were torn down: no failure of
+    their own."""
+    def peer_gone(run: DeviceRun) -> bool:
+        message = (run.error or {}).get("message", "")
+        return run.status == "error" and any(marker in message for marker in _PEER_GONE)
+
+    culprits = [run for run in runs if run.status in ("error", "exited", "crashed")
+                and not peer_gone(run)]
+    if not culprits:
+        return
+    # a rank that reported its failure failed before one that was killed without a word
+    first = min(culprits, key=lambda run: (run.status == "crashed", run.wall_s or 0.0))
+    for run in runs:
+        if run is first:
+            continue
+        if run.status == "terminated" or peer_gone(run) or (
+                run.status == "crashed" and first.status != "crashed"):
+            run.status, run.blame = "torn-down", f"rank {first.rank}"
+
+
 def hang_stack(path: Path, view: View) -> str:
-    """faulthandler's dump, with the view's paths shown as the user's."""
+    """faulthandler's dump of the thread that hung (innermost frame first, so the head of
+    the dump: a torchrun rank's stack is deep), with the view's paths shown as the user's."""
     try:
-        text = path.read_bytes()[-OUTPUT_TAIL:].decode("utf-8", "replace")
+        text = path.read_bytes()[:1 << 16].decode("utf-8", "replace")
     except OSError:
         return ""
-    return text.replace(view.root, "").strip()
+    threads = text.split("\n\n")
+    current = next((t for t in threads if t.lstrip().startswith("Current thread")), text)
+    return current.replace(view.root, "").strip()[:OUTPUT_TAIL]
 
 
 def describe_status(run: DeviceRun) -> str:
@@ -434,6 +571,8 @@ def describe_status(run: DeviceRun) -> str:
                 f"killed with its workers")
     if run.status == "terminated":
         return f"stopped by a SIGTERM from outside verify after {steps}"
+    if run.status == "torn-down":
+        return f"stopped by torchrun after {run.blame} failed ({steps} done)"
     if run.status == "exited":
         return f"the script called sys.exit({run.exit_code!r}) after {steps}"
     if run.status == "crashed":

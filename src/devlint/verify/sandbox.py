@@ -10,6 +10,10 @@ is made private: its directories are materialized and a linked file is replaced 
 (or removed, when it is about to be truncated anyway). Unlinking or renaming a link only moves
 the link, so deletions never reach the user's tree either.
 
+The ranks of a torchrun run share one view, as the processes of a job share a node's disk (rank
+0 saves a checkpoint, the others load it): a `shared` view takes a file lock around every change
+to its layout, so that two ranks never materialize the same directory at once.
+
 Guarded: open/io.open, os.open, mkdir/makedirs, remove/unlink, rmdir, rename/replace,
 truncate, chmod, utime, link/symlink/mkfifo, shutil.rmtree and torch.save with a path.
 Not guarded (README): absolute paths outside the view, writes made by C extensions that open
@@ -21,11 +25,17 @@ Runs in the verify child only; does not import torch.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import functools
 import io
 import os
 import shutil
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows, where verify does not run ranks
+    fcntl = None
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 _READ_MODES = frozenset({"r", "rb", "rt", "br", "tr"})
@@ -37,9 +47,32 @@ _real = {name: getattr(os, name) for name in (
 class View:
     """The mapping between the user's paths and the scratch view, and the copy-on-write."""
 
-    def __init__(self, root: str):
+    def __init__(self, root: str, shared: bool = False):
         self.root = os.path.abspath(root)
         self.prefix = self.root + os.sep
+        self.shared = shared and fcntl is not None
+        self._depth = 0  # the lock is re-entered by the calls it wraps
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Held while the view's layout changes, when other processes share the view."""
+        if not self.shared or self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        fd = _real["open"](self.root + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+        finally:
+            os.close(fd)  # releases the lock
 
     # -- naming ---------------------------------------------------------------------------------
     def of(self, original: str) -> str:
@@ -70,22 +103,28 @@ class View:
 
     # -- setting up -----------------------------------------------------------------------------
     def enter(self, cwd: str) -> str:
-        """Make `T + cwd` a real directory whose entries link to the user's, and return it."""
-        _real["mkdir"](self.root)
-        self._populate(self.root, os.sep)
-        here = self.of(cwd)
-        self.materialize_parents(os.path.join(here, "x"))
+        """Make `T + cwd` a real directory whose entries link to the user's, and return it
+        (made by the first rank to enter a shared view)."""
+        with self.locked():
+            if not os.path.isdir(self.root):
+                _real["mkdir"](self.root)
+                self._populate(self.root, os.sep)
+            here = self.of(cwd)
+            self.materialize_parents(os.path.join(here, "x"))
         return here
 
     def place(self, original: str, data: bytes) -> str:
         """Put a private file at the view of `original` (the script, or its fixed copy), so
         that `__file__` and `realpath(__file__)` stay inside the view."""
         path = self.of(original)
-        self.materialize_parents(path)
-        if os.path.lexists(path):
-            _real["unlink"](path)
-        with io.FileIO(path, "w") as out:  # FileIO: never the guarded open
-            out.write(data)
+        with self.locked():
+            self.materialize_parents(path)
+            if os.path.lexists(path) and not self.is_link(path) and _same_bytes(path, data):
+                return path  # another rank of a shared view placed it
+            if os.path.lexists(path):
+                _real["unlink"](path)
+            with io.FileIO(path, "w") as out:  # FileIO: never the guarded open
+                out.write(data)
         return path
 
     # -- copy-on-write --------------------------------------------------------------------------
@@ -132,22 +171,25 @@ class View:
         inside = self.inside(path)
         if inside is None:
             return
-        self.materialize_parents(inside)
-        if not exclusive:  # open(..., 'x') on an existing file must fail as it would
-            self.make_private(inside, keep_content)
+        with self.locked():
+            self.materialize_parents(inside)
+            if not exclusive:  # open(..., 'x') on an existing file must fail as it would
+                self.make_private(inside, keep_content)
 
     def before_entry_change(self, path) -> None:
         """Creating, removing or renaming an entry: only the directories above it matter."""
         inside = self.inside(path)
         if inside is not None:
-            self.materialize_parents(inside)
+            with self.locked():
+                self.materialize_parents(inside)
 
     def before_tree_change(self, path) -> None:
         """rmdir/rmtree/chmod act on the entry itself: make it private first."""
         inside = self.inside(path)
         if inside is not None:
-            self.materialize_parents(inside)
-            self.make_private(inside, keep_content=True)
+            with self.locked():
+                self.materialize_parents(inside)
+                self.make_private(inside, keep_content=True)
 
     # -- what the run wrote ---------------------------------------------------------------------
     def written(self, skip: frozenset = frozenset()):
@@ -161,6 +203,14 @@ class View:
             if directory != self.root and not dirs and not files and not os.path.lexists(
                     self.original(directory)):
                 yield directory, self.original(directory)
+
+
+def _same_bytes(path: str, data: bytes) -> bool:
+    try:
+        with io.FileIO(path, "r") as existing:
+            return existing.read() == data
+    except OSError:
+        return False
 
 
 # -- the guard ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Callable, Optional
 from devlint import hints
 from devlint.verify.compare import DEFAULT, FAILED, STRICT, Comparison, compare_losses
 from devlint.verify.errors import NO_CUDA, OTHER, Explanation, classify, explain
-from devlint.verify.probe import gpu_present
+from devlint.verify.probe import gpu_count, gpu_present
 from devlint.verify.runner import DeviceRun, Target, VerifyOptions, launcher_for, run_all
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
 
@@ -63,6 +63,17 @@ class DeviceSummary:
         if self.run.accelerator.get("used"):
             return "checked"
         return "not checked" if self.run.ran else ""
+
+    @property
+    def foreign_gpus(self) -> list[tuple[int, Optional[dict]]]:
+        """Under torchrun, the simulated GPUs of other ranks this rank put tensors on, with
+        where it first did: (index, site)."""
+        run = self.run
+        if run.local_rank is None or run.device != CUDA_SIM:
+            return []
+        used = run.accelerator.get("first_use") or {}
+        return [(int(index), site) for index, site in used.items()
+                if int(index) != run.local_rank]
 
     @property
     def measured_steps(self) -> list[dict]:
@@ -120,15 +131,16 @@ class Verification:
             return 1
         return EXIT_NOT_CHECKED if self.unchecked else 0
 
-    def summary(self, device: str) -> Optional[DeviceSummary]:
-        return next((d for d in self.devices if d.run.device == device), None)
+    def summary(self, device: str, rank: Optional[int] = None) -> Optional[DeviceSummary]:
+        return next((d for d in self.devices if d.run.device == device and d.run.rank == rank),
+                    None)
 
     def common_failure(self) -> Optional[dict]:
         """The error, when every device failed the same way at the same line (the wording may
         differ: a dtype is Half on one device and BFloat16 on another)."""
         errors = [d.run.error for d in self.devices if d.run.status == "error" and d.run.error]
-        if len(self.devices) < 2 or len(errors) != len(self.devices):
-            return None
+        if len({d.run.device for d in self.devices}) < 2 or len(errors) != len(self.devices):
+            return None  # one device (its ranks aside) tells nothing about the others
         keys = {(e.get("type"), classify(e.get("type", ""), e.get("message", "")),
                  (e.get("frame") or {}).get("path"), (e.get("frame") or {}).get("line"))
                 for e in errors}
@@ -168,9 +180,30 @@ def check_usage(options: VerifyOptions) -> None:
     if CUDA in options.devices and not cuda_present():
         raise VerifyUsageError("--devices cuda: no CUDA GPU on this machine (torch cannot see "
                                "one); cuda-sim simulates one")
+    check_torchrun_usage(options)
     keep = options.keep_outputs
     if keep is not None and keep.exists() and (not keep.is_dir() or any(keep.iterdir())):
         raise VerifyUsageError(f"--keep-outputs {keep}: choose a new or empty directory")
+
+
+MAX_NPROC = 64  # ranks per node; each is a process with torch in it
+
+
+def check_torchrun_usage(options: VerifyOptions) -> None:
+    if not 0 <= options.nproc <= MAX_NPROC:
+        raise VerifyUsageError(f"--nproc must be between 1 and {MAX_NPROC}, not {options.nproc}")
+    if options.launcher_args and not options.nproc:
+        flag = options.launcher_args[0].split("=")[0]
+        raise VerifyUsageError(f"{flag} is an option of torchrun: give --nproc N as well")
+    nnodes = next((a.split("=", 1)[1] for a in options.launcher_args
+                   if a.startswith("--nnodes=")), "1")
+    if not re.fullmatch(r"[1-9]\d*(:[1-9]\d*)?", nnodes):
+        raise VerifyUsageError(f"--nnodes must be N or MIN:MAX (positive numbers), not {nnodes!r}")
+    if options.nproc and CUDA in options.devices and gpu_count() < options.nproc:
+        raise VerifyUsageError(
+            f"--devices cuda --nproc {options.nproc}: this machine has {gpu_count()} GPU(s) and "
+            f"every rank needs its own; use --nproc {max(gpu_count(), 1)}, or cuda-sim, which "
+            f"simulates a GPU per rank")
 
 
 def resolve_target(options: VerifyOptions, workdir: Path) -> tuple[Target, object]:
@@ -314,12 +347,15 @@ def in_users_lines(devices: list[DeviceSummary], path: str, to_user: Callable[[i
 
 def summarize(runs: list[DeviceRun], strict: bool,
               texts: Optional[dict[str, str]] = None) -> list[DeviceSummary]:
-    base = next((r for r in runs if r.device == CPU), None)
+    """A row per run (per rank under torchrun), each compared with the cpu run of its rank:
+    at the same world size every rank sees the same shard and the same averaged gradients."""
+    bases = {r.rank: r for r in runs if r.device == CPU}
     out = []
     for run in runs:
         summary = DeviceSummary(run)
         if run.error:
             summary.explanation = explain(run.error, texts)
+        base = bases.get(run.rank)
         if run is not base and base is not None:
             summary.comparison = compare_run(base, run, strict)
         out.append(summary)

@@ -5,7 +5,7 @@ Parent and child speak JSON through files: stdout and stderr belong to the user'
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -43,6 +43,9 @@ class ChildSpec:
     env: dict = field(default_factory=dict)  # the script's whole environment
     coverage: bool = True
     keep_outputs: bool = False  # the parent copies what the run wrote once it ends
+    nproc: int = 0  # under torchrun: ranks per node (one simulated GPU each); 0: one process
+    launcher_args: list[str] = field(default_factory=list)  # --nnodes, --rdzv-* for torchrun
+    local_rank: int = -1  # the rank this spec is for (for_rank); -1: the run as a whole
 
     def write(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self)), encoding="utf-8")
@@ -50,6 +53,23 @@ class ChildSpec:
     @classmethod
     def read(cls, path: str) -> "ChildSpec":
         return cls(**json.loads(Path(path).read_text(encoding="utf-8")))
+
+    def for_rank(self, local_rank: int) -> "ChildSpec":
+        """The spec of one torchrun rank: its own result, stack and output files; the view
+        (the node's file system) is shared with the other ranks of the run."""
+        directory = rank_dir(self, local_rank)
+        return replace(self, local_rank=local_rank, result_path=str(directory / "result.json"),
+                       hang_path=str(directory / "hang.txt"))
+
+
+def rank_dir(spec: ChildSpec, local_rank: int) -> Path:
+    return Path(spec.result_path).parent / f"rank{local_rank}"
+
+
+def rank_streams(spec: ChildSpec, local_rank: int) -> tuple[Path, Path]:
+    """The FIFOs a rank's stdout and stderr go to (the parent reads their tails)."""
+    directory = rank_dir(spec, local_rank)
+    return directory / "stdout", directory / "stderr"
 
 
 def device_argument(device: str) -> str:

@@ -15,7 +15,7 @@ import libcst as cst
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.observations import (
-    Conversion, DeviceSpec, Load, LossBuilt, Meeting, Save, Side, Transfer, Where,
+    Conversion, DeviceSpec, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
 from devlint.lint.model.state import State, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
@@ -911,6 +911,9 @@ class Evaluator:
         """A device value used where a device goes: the CUDA literal that made it is reached."""
         if device.node is not None and device.cpu == "accel":
             self.device_spec(device.node, kind, device, st, in_conditional=device.conditional)
+        elif device.node is not None and device.conditional and device.index is not None:
+            # the GPU arm of `"cuda:0" if use_cuda else "cpu"` still names one GPU
+            self.device_spec(device.node, kind, device, st, fixed=True, in_conditional=True)
 
     def prepare(self, args: list) -> Value:
         """`accelerator.prepare(model, optimizer, loader)`: the same things, placed."""
@@ -943,8 +946,13 @@ class Evaluator:
         if qualname in api.CUDA_REQUIRING:
             self.requires_cuda = True  # the CPU world stops here: this call needs a GPU
         factory = api.factory_name(qualname)
-        if factory in api.SAMPLERS and any(is_tensor(v) for _, v in args):
-            return self.torch_function(node, qualname, args, kwargs, st)  # `multinomial(probs)`
+        if factory in api.SAMPLERS and "device" not in kwargs:
+            if any(is_tensor(v) for _, v in args):
+                return self.torch_function(node, qualname, args, kwargs, st)  # `multinomial(probs)`
+            if args and type(args[0][1]) is not Scalar:
+                # a sampler draws where its input lives: `multinomial(probs)` of unknown probs
+                # is unknown, only `normal(0.0, 1.0, size)` of numbers makes a CPU tensor
+                return Tensor(Place.UNKNOWN, "data", node)
         if factory:
             return self.factory(node, factory, args, kwargs, st)
         name = api.last(qualname)
@@ -1123,13 +1131,14 @@ class Evaluator:
         return module
 
     def wrap(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
-        ids = kwargs.get("device_ids")
-        if ids is not None and type(ids[0]) is cst.List:
-            for element in ids[0].elements:
-                if type(element.value) is cst.Integer:
-                    self.device_spec(element.value, "device_ids", Device("accel", "accel", node,
-                                     int(element.value.value)), st, fixed=True)
+        ids = kwargs.get("device_ids") or (args[1] if len(args) > 1 else None)
+        for keyword, given in (("device_ids", ids), ("output_device", kwargs.get("output_device"))):
+            for literal in _index_literals(given[0]) if given is not None else ():
+                self.device_spec(literal, keyword, Device("accel", "accel", node,
+                                 int(literal.value)), st, fixed=True)
         inner = args[0][1] if args else kwargs.get("module", (None, OPAQUE))[1]
+        self.bound_here(node, st)  # a fix at the wrap may name what is bound there
+        self.obs.wraps.append(Wrap(node, qualname, inner, self.where(st), ids is not None))
         if type(inner) is not Module:
             inner = Module(Place.UNKNOWN, node)
         moves = qualname in api.INPUT_MOVING_WRAPPERS or "device_ids" in kwargs
@@ -1497,11 +1506,20 @@ def _choose(test: Flag, body: Value, orelse: Value) -> Value:
         other = body if test.cpu else orelse
         cpu = other.cpu if type(other) is Device else "host" if _is_cpu_text(other) else None
         return replace(chosen, cpu=cpu)
+    if type(chosen) is Scalar and chosen.text is None and (chosen.template or "").startswith(
+            "cuda") and test.accel is not None and test.cpu is not None:
+        other = body if test.cpu else orelse
+        if chosen is not other and (_is_cpu_text(other) or (
+                type(other) is Device and other.cpu == "host")):
+            return Device("accel", "host", None)  # `f"cuda:{rank}" if use_cuda else "cpu"`
     if type(chosen) is Scalar and chosen.text is not None and test.accel is not None and test.cpu is not None:
         other = body if test.cpu else orelse
         other_cpu = other.cpu if type(other) is Device else "host" if _is_cpu_text(other) else None
         if chosen is not other and other_cpu == "host" and api.DEVICE_LITERAL.match(chosen.text):
-            return Device("accel", "host", None, spelled=None)
+            # `"cuda:0" if use_cuda else "cpu"`: a fallback, and still a fixed GPU (DEV013)
+            index = api.FIXED_CUDA_INDEX.match(chosen.text)
+            return Device("accel", "host", chosen.node if index else None,
+                          int(index.group(1)) if index else None, conditional=True)
         other_text = other.text if type(other) is Scalar else None
         if chosen is not other and other_text and api.DEVICE_LITERAL.match(chosen.text) and \
                 api.DEVICE_LITERAL.match(other_text):
@@ -1512,6 +1530,15 @@ def _choose(test: Flag, body: Value, orelse: Value) -> Value:
             # the value everywhere.
             return replace(chosen, node=None, template=None)
     return chosen
+
+
+def _index_literals(node: Any) -> list:
+    """The GPU numbers of `device_ids=[0]`, `output_device=0`, `[0] if use_cuda else None`."""
+    if type(node) is cst.IfExp:
+        return _index_literals(node.body) + _index_literals(node.orelse)
+    if type(node) is cst.List:
+        return [e.value for e in node.elements if type(e.value) is cst.Integer]
+    return [node] if type(node) is cst.Integer else []
 
 
 def _is_cpu_text(value: Value) -> bool:

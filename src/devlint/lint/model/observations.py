@@ -127,6 +127,18 @@ class LossBuilt:
 
 
 @dataclass(frozen=True)
+class Wrap:
+    """A module wrapped for several devices or processes: `DistributedDataParallel(model)`,
+    `DataParallel(model)`, FSDP. `module` is the wrapped value as it was at the call."""
+
+    node: Any  # the wrapper's call
+    qualname: str
+    module: Value
+    where: Where
+    device_ids: bool  # device_ids given
+
+
+@dataclass(frozen=True)
 class ModuleContainer:
     """`self.attr = [...]` (or `{...}`) holding modules, in a module class."""
 
@@ -146,6 +158,7 @@ class Observations:
     saves: list = field(default_factory=list)
     losses: list = field(default_factory=list)
     containers: list = field(default_factory=list)
+    wraps: list = field(default_factory=list)
 
     def extend(self, other: "Observations") -> None:
         for name in self.__dataclass_fields__:

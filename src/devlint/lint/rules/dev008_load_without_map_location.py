@@ -14,16 +14,21 @@ class LoadWithoutMapLocation(Rule):
     code = "DEV008"
     name = "load-without-map-location"
     fix_kind = Applicability.SAFE
-    summary = "`torch.load` without `map_location` in code meant to run without a GPU too."
+    summary = ("`torch.load` without `map_location` in code meant to run without a GPU too, "
+               "or on every rank of a distributed job.")
     what = """
         Finds `torch.load(...)` with no `map_location` (keyword or second positional argument) in a
         file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
-        meant to run on a CPU-only machine as well.
+        meant to run on a CPU-only machine as well; and in a file that runs once per rank (it starts
+        a process group or reads `LOCAL_RANK`), where every rank loads onto the GPU that saved the
+        checkpoint (cuda:0, rank 0's), its own checkpoints included.
     """
     silent = """
         When the load sits under a test about the device, when the file saves to the same path
-        itself (a checkpoint written and read by the same run lives on the run's own device), and
-        for in-memory buffers.
+        itself (a checkpoint written and read by the same run lives on the run's own device; not
+        under torchrun, where rank 0 writes what every rank reads), under a test about the rank
+        (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, and for in-memory
+        buffers.
     """
     why = """
         `torch.load` restores every tensor onto the device it was saved from. A checkpoint
@@ -54,20 +59,34 @@ class LoadWithoutMapLocation(Rule):
     """
 
     def check(self, model: Model) -> Iterator[RawFinding]:
-        if not model.fallback:
+        every_rank = model.distributed and not model.visible_devices
+        if not model.fallback and not every_rank:
             return
         reported: set[int] = set()
         for load in model.obs.loads:
-            if id(load.node) in reported or not self.restores_saved_devices(load, model):
+            if id(load.node) in reported:
+                continue
+            on_every_rank = every_rank and self.loads_on_every_rank(load)
+            if not on_every_rank and not (model.fallback and self.restores_saved_devices(
+                    load, model)):
                 continue
             reported.add(id(load.node))
-            device = first_device(load.devices, model.bound_at(load.node))
-            target = device or "'cpu'"
+            bound = model.bound_at(load.node)
+            device = first_device(load.devices, bound)
             source = code(load.node.args[0].value) if load.node.args else ""
-            message = (
-                f"`torch.load({source})` restores tensors onto the device they were saved "
-                f"from, and this file also runs without a GPU; pass `map_location={target}`"
-            )
+            if on_every_rank:
+                target = device or ('f"cuda:{local_rank}"' if "local_rank" in bound else "'cpu'")
+                message = (
+                    f"`torch.load({source})` restores tensors onto the GPU that saved them, "
+                    f"so every rank loads onto the saving rank's GPU (cuda:0) instead of its "
+                    f"own; pass `map_location={target}`"
+                )
+            else:
+                target = device or "'cpu'"
+                message = (
+                    f"`torch.load({source})` restores tensors onto the device they were saved "
+                    f"from, and this file also runs without a GPU; pass `map_location={target}`"
+                )
             yield self.finding(load.node, message, fix=self.fix_for(load, target))
 
     @staticmethod
@@ -77,6 +96,13 @@ class LoadWithoutMapLocation(Rule):
         if load.map_location or not load.where.cpu or load.where.in_test or not load.node.args:
             return False
         return not any(same_path(load.path, save.path) for save in model.obs.saves)
+
+    @staticmethod
+    def loads_on_every_rank(load: Load) -> bool:
+        """Under torchrun the load runs on every rank (not under `if rank == 0:`), and the
+        file it reads was written by one of them: its own saves do not make it safe."""
+        return not (load.map_location or load.where.in_test or load.where.rank_guarded
+                    or not load.node.args)
 
     @staticmethod
     def fix_for(load: Load, target: str) -> Optional[Fix]:

@@ -3,13 +3,14 @@
 A tensor "on cuda:0" is an ordinary CPU tensor whose class is a tagging subclass; one global
 TorchFunctionMode reports such tensors as CUDA tensors and raises PyTorch's own errors when a
 CPU tensor meets one. Values are computed by the ordinary CPU kernels, so losses are
-bit-identical to a CPU run. It is a checker, not an emulator: no streams, no memory, one device.
+bit-identical to a CPU run. It is a checker, not an emulator: no streams, no memory. It has one
+GPU, or under torchrun as many as ranks per node, as a machine with one GPU per rank has.
 
 Imported only in a verify child process (it imports torch). Usage, after `import torch` and
 before the user's script runs:
 
     from devlint.verify import shadow
-    handle = shadow.install(user_root="/abs/dir/of/script")
+    handle = shadow.install(user_root="/abs/dir/of/script")   # devices=N, home=LOCAL_RANK
 """
 from __future__ import annotations
 
@@ -58,14 +59,19 @@ class ShadowHandle:
 _installed: ShadowHandle | None = None
 
 
-def install(user_root: str) -> ShadowHandle:
-    """Patch torch and enter the global mode. Call once, in the verify child only."""
+def install(user_root: str, devices: int = 1, home: int | None = None) -> ShadowHandle:
+    """Patch torch and enter the global mode. Call once, in the verify child only. `devices`
+    GPUs exist; `home` is the one of this torchrun rank (its LOCAL_RANK): a tensor elsewhere
+    is the misplaced one when two GPUs meet."""
     global _installed
     if _installed is not None:
         return _installed
     refuse_unknown_torch()
+    ACCELERATOR.configure(devices, home)
     ACCELERATOR.tagged = 0  # the probes tag a tensor of their own: the script has placed nothing
+    ACCELERATOR.sites.clear()
     book = OriginBook(user_root)
+    ACCELERATOR.locate = lambda: _as_dict(book.current_site())
     patcher = patches.Patcher()
     for patch in (patches.patch_cuda, patches.patch_accelerator, patches.patch_backends,
                   patches.patch_pin_memory, patches.patch_optimizers, patches.patch_generator,
@@ -83,8 +89,14 @@ def install(user_root: str) -> ShadowHandle:
 
 
 def usage() -> dict:
-    """Did the run place anything on the simulated accelerator, and which kind was it."""
-    return {"used": ACCELERATOR.tagged > 0, "type": ACCELERATOR.type}
+    """Did the run place anything on the simulated accelerator, which kind was it, and where
+    did it first place a tensor on each GPU ({"0": site or None})."""
+    return {"used": ACCELERATOR.tagged > 0, "type": ACCELERATOR.type,
+            "first_use": {str(index): site for index, site in sorted(ACCELERATOR.sites.items())}}
+
+
+def _as_dict(site) -> dict | None:
+    return site.as_dict() if site is not None else None
 
 
 def notes() -> list[str]:
@@ -129,7 +141,7 @@ def _passes(probe) -> bool:
 def _probe_class_tag() -> bool:
     """Tagging in place must work and ops on a tagged tensor must return plain tensors."""
     tensor = torch.ones(2)
-    tag(tensor)
+    tag(tensor, 0)
     plain_result = type(tensor + 1) is torch.Tensor
     untag(tensor)
     return plain_result and type(tensor) is torch.Tensor

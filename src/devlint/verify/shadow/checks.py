@@ -6,7 +6,8 @@ Two families exist in torch 2.13:
 - Codegen-checked kernels (addmm, mm, bmm, cat, index_select, nll_loss): arguments are checked
   in schema order, 0-dim included; the first tensor sets the common device and the message
   ends with `(when checking argument for argument X in method wrapper_CUDA_Y)`.
-Convolutions and RNNs have messages of their own. Every checker returns a Mismatch or None.
+Convolutions and RNNs have messages of their own. Two GPUs (cuda:0 and cuda:1, a torchrun rank
+on another rank's GPU) mismatch as a GPU and the CPU do. Every checker returns a Mismatch or None.
 """
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from dataclasses import dataclass
 
 import torch
 
-from devlint.verify.shadow.tensor import ACCELERATOR, device_name, is_tagged, legacy_type_name
+from devlint.verify.shadow.tensor import (
+    ACCELERATOR, device_name, index_of, is_tagged, legacy_type_name,
+)
 
 SAME_DEVICE = "Expected all tensors to be on the same device, but found at least two devices, "
 
@@ -22,16 +25,28 @@ SAME_DEVICE = "Expected all tensors to be on the same device, but found at least
 @dataclass(frozen=True)
 class Mismatch:
     message: str
-    cpu_tensor: torch.Tensor | None
+    cpu_tensor: torch.Tensor | None  # the misplaced one: on the CPU, or on another rank's GPU
     error: type = RuntimeError
 
 
-def elementwise_mismatch(cpu_tensor) -> Mismatch:
-    return Mismatch(f"{SAME_DEVICE}{ACCELERATOR.device} and cpu!", cpu_tensor)
+def elementwise_mismatch(common, odd) -> Mismatch:
+    """TensorIterator's error: `common` set the device, `odd` is elsewhere."""
+    return Mismatch(f"{SAME_DEVICE}{device_name(common)} and {device_name(odd)}!",
+                    _misplaced(common, odd))
 
 
-def _cpu_one(a, b):
-    return b if is_tagged(a) else a
+def same_place(a, b) -> bool:
+    return index_of(a) == index_of(b)
+
+
+def _misplaced(a, b):
+    """Of two tensors on different devices, the one to blame: the CPU one, else the one off
+    the rank's own GPU, else the second."""
+    if not is_tagged(a):
+        return a
+    if not is_tagged(b):
+        return b
+    return a if ACCELERATOR.home is not None and index_of(a) != ACCELERATOR.home else b
 
 
 def check_in_schema_order(named, method: str) -> Mismatch | None:
@@ -43,11 +58,11 @@ def check_in_schema_order(named, method: str) -> Mismatch | None:
                 continue
             if common is None:
                 common = tensor
-            elif is_tagged(common) != is_tagged(tensor):
+            elif not same_place(common, tensor):
                 return Mismatch(
                     f"{SAME_DEVICE}{device_name(common)} and {device_name(tensor)}! "
                     f"(when checking argument for argument {name} in method {method})",
-                    _cpu_one(common, tensor),
+                    _misplaced(common, tensor),
                 )
     return None
 
@@ -59,8 +74,9 @@ def _arg(args, kwargs, index, name, default=None):
 
 
 def _mixed(tensors) -> bool:
-    present = [t for t in tensors if isinstance(t, torch.Tensor)]
-    return any(map(is_tagged, present)) and not all(map(is_tagged, present))
+    """On more than one device, one of them simulated (a CPU-only call is torch's business)."""
+    places = {index_of(t) for t in tensors if isinstance(t, torch.Tensor)}
+    return len(places) > 1
 
 
 def check_linear(args, kwargs):
@@ -75,7 +91,7 @@ def check_linear(args, kwargs):
         )
     found = check_in_schema_order([("self", inp), ("mat2", weight)], "wrapper_CUDA_mm")
     if found is None and bias is not None and bias.dim() > 0:
-        found = elementwise_mismatch(_cpu_one(inp, bias))
+        found = elementwise_mismatch(inp, bias)
     return found
 
 
@@ -106,7 +122,7 @@ def check_matmul(args, kwargs):
         return check_in_schema_order([("self", a), ("mat2", b)], "wrapper_CUDA_mm")
     if a.dim() >= 3 and b.dim() >= 3:
         return check_in_schema_order([("self", a), ("mat2", b)], "wrapper_CUDA_bmm")
-    return elementwise_mismatch(_cpu_one(a, b))
+    return elementwise_mismatch(a, b)
 
 
 def check_cat(args, kwargs):
@@ -137,14 +153,12 @@ def check_nll(args, kwargs):
         return None
     if target.is_floating_point() and target.shape == inp.shape:
         # Class probabilities: cross_entropy computes it elementwise.
-        return elementwise_mismatch(_first_cpu((inp, target, weight)))
+        present = [t for t in (inp, target, weight) if isinstance(t, torch.Tensor)]
+        return elementwise_mismatch(present[0], next(t for t in present
+                                                     if not same_place(t, present[0])))
     method = "wrapper_CUDA_nll_loss_forward" if inp.dim() <= 2 else (
         "wrapper_CUDA_nll_loss2d_forward")
     return check_in_schema_order([("self", inp), ("target", target), ("weight", weight)], method)
-
-
-def _first_cpu(tensors):
-    return next(t for t in tensors if isinstance(t, torch.Tensor) and not is_tagged(t))
 
 
 def check_conv(args, kwargs):
@@ -154,13 +168,22 @@ def check_conv(args, kwargs):
     if not _mixed((inp, weight, bias)):
         return None
     for name, other in (("weight", weight), ("bias", bias)):
-        if isinstance(other, torch.Tensor) and is_tagged(other) != is_tagged(inp):
-            message = (f"Input type ({legacy_type_name(inp)}) and {name} type "
-                       f"({legacy_type_name(other)}) should be the same")
-            if name == "weight" and not is_tagged(inp) and inp.dtype == torch.float32:
-                # A float32 CPU input selects the mkldnn backend, whose check says more.
-                message += " or input should be a MKLDNN tensor and weight is a dense tensor"
-            return Mismatch(message, _cpu_one(inp, other))
+        if not isinstance(other, torch.Tensor) or same_place(other, inp):
+            continue
+        if is_tagged(other) and is_tagged(inp):  # two GPUs: cuDNN checks the weight's,
+            if name == "bias":  # then adds the bias elementwise
+                return elementwise_mismatch(inp, other)
+            message = (f"Expected tensor for argument #1 'input' to have the same device as "
+                       f"tensor for argument #2 'weight'; but device {index_of(inp)} does not "
+                       f"equal {index_of(other)} (while checking arguments for "
+                       f"cudnn_convolution)")
+            return Mismatch(message, _misplaced(inp, other))
+        message = (f"Input type ({legacy_type_name(inp)}) and {name} type "
+                   f"({legacy_type_name(other)}) should be the same")
+        if name == "weight" and not is_tagged(inp) and inp.dtype == torch.float32:
+            # A float32 CPU input selects the mkldnn backend, whose check says more.
+            message += " or input should be a MKLDNN tensor and weight is a dense tensor"
+        return Mismatch(message, _misplaced(inp, other))
     return None
 
 
@@ -172,37 +195,44 @@ def check_rnn(args, kwargs):
     hidden, params = (args[2], args[3]) if packed else (args[1], args[2])
     for name, group in (("hidden", hidden), ("parameter", params)):
         for tensor in group if isinstance(group, (list, tuple)) else (group,):
-            if isinstance(tensor, torch.Tensor) and is_tagged(tensor) != is_tagged(inp):
+            if isinstance(tensor, torch.Tensor) and not same_place(tensor, inp):
                 return Mismatch(
                     f"Input and {name} tensors are not at the same device, found input tensor "
                     f"at {device_name(inp)} and {name} tensor at {device_name(tensor)}",
-                    _cpu_one(inp, tensor),
+                    _misplaced(inp, tensor),
                 )
     return None
 
 
 def index_mismatch(self_tensor, index) -> Mismatch | None:
-    """CPU indices into a cuda tensor are fine; cuda indices into a CPU tensor are not."""
-    if is_tagged(self_tensor):
-        return None
+    """CPU indices into a cuda tensor are fine; indices on another device than the indexed
+    tensor (cuda indices into a CPU tensor, cuda:1 into cuda:0) are not."""
     for item in index if isinstance(index, (tuple, list)) else (index,):
-        if isinstance(item, torch.Tensor) and is_tagged(item):
+        if isinstance(item, torch.Tensor) and is_tagged(item) and not same_place(item, self_tensor):
             return Mismatch(
-                "indices should be either on cpu or on the same device as the indexed tensor (cpu)",
-                self_tensor, IndexError,
+                f"indices should be either on cpu or on the same device as the indexed tensor "
+                f"({device_name(self_tensor)})",
+                _misplaced(self_tensor, item), IndexError,
             )
     return None
 
 
 def grad_assignment_mismatch(tensor, grad) -> Mismatch | None:
-    if isinstance(grad, torch.Tensor) and is_tagged(grad) != is_tagged(tensor):
+    if not isinstance(grad, torch.Tensor) or same_place(grad, tensor):
+        return None
+    if is_tagged(grad) and is_tagged(tensor):
         return Mismatch(
-            f"attempting to assign a gradient with device type '{_type_of(grad)}' to a tensor "
-            f"with device type '{_type_of(tensor)}'. Please ensure that the gradient and the "
-            "tensor are on the same device",
-            _cpu_one(tensor, grad),
+            f"attempting to assign a gradient located on device with index '{index_of(grad)}' "
+            f"to a tensor located on device with index '{index_of(tensor)}'. Please ensure "
+            "that the gradient and the tensor are on the same device",
+            _misplaced(tensor, grad),
         )
-    return None
+    return Mismatch(
+        f"attempting to assign a gradient with device type '{_type_of(grad)}' to a tensor "
+        f"with device type '{_type_of(tensor)}'. Please ensure that the gradient and the "
+        "tensor are on the same device",
+        _misplaced(tensor, grad),
+    )
 
 
 def _type_of(tensor) -> str:

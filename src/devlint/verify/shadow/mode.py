@@ -1,4 +1,4 @@
-"""The one global TorchFunctionMode that makes tagged CPU tensors behave as cuda:0 tensors.
+"""The one global TorchFunctionMode that makes tagged CPU tensors behave as cuda:N tensors.
 
 Every Python-level torch call passes through `ShadowMode.__torch_function__` (property gets and
 sets included). Most calls take the generic path: check devices as TensorIterator does, run the
@@ -21,11 +21,11 @@ from devlint.verify.shadow.checks import (
 )
 from devlint.verify.shadow.origin import OriginBook
 from devlint.verify.shadow.tensor import (
-    ACCELERATOR, ACCELERATOR_TYPES, CPU, CUDA0, ShadowCudaParameter, ShadowCudaTensor, is_tagged,
-    legacy_type_name,
+    ACCELERATOR, ACCELERATOR_TYPES, CPU, TAGGED_CLASSES, index_of, is_tagged, legacy_type_name,
     shadow_device, tag, tag_all, untag, untagged,
 )
 
+CUDA = torch.device("cuda")  # the current GPU, as `.cuda()` and `'cuda'` mean it
 _TO = torch._C.TensorBase.to  # the C method, never a recorder's wrapper around it
 _NUMPY_ON_DEVICE = ("can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy "
                     "the tensor to host memory first.")
@@ -43,34 +43,37 @@ def as_device(device) -> torch.device:
 
 
 def check_ordinal(device: torch.device) -> None:
-    """The shadow pretends exactly one GPU exists, as `device_count() == 1` says; placing a
-    tensor on it claims the simulated machine's kind (cuda or mps)."""
+    """The shadow has as many GPUs as `device_count()` says (one, or one per torchrun rank);
+    placing a tensor on one claims the simulated machine's kind (cuda or mps)."""
     if device.type in ACCELERATOR_TYPES:
-        if device.index not in (None, 0):
+        if device.index is not None and not 0 <= device.index < ACCELERATOR.count:
             raise RuntimeError("CUDA error: invalid device ordinal")
         ACCELERATOR.claim(device.type)
 
 
 def scan(args, kwargs):
-    """(any cuda tensor?, first CPU tensor that is not 0-dim) over arguments, one level deep."""
-    cuda = False
-    cpu = None
+    """(first cuda tensor, a cuda tensor on another GPU than that one, first CPU tensor that
+    is not 0-dim) over arguments, one level deep."""
+    first = other = cpu = None
     for group in (args, kwargs.values()) if kwargs else (args,):
         for arg in group:
             for item in arg if isinstance(arg, (list, tuple)) else (arg,):
                 cls = item.__class__
-                if cls is ShadowCudaTensor or cls is ShadowCudaParameter:
-                    cuda = True
+                if cls in TAGGED_CLASSES:
+                    if first is None:
+                        first = item
+                    elif other is None and cls.shadow_index != first.__class__.shadow_index:
+                        other = item
                 elif cpu is None and isinstance(item, torch.Tensor) and item.dim() and item.is_cpu:
                     cpu = item
-    return cuda, cpu
+    return first, other, cpu
 
 
-def with_device_suffix(text: str) -> str:
+def with_device_suffix(text: str, device: torch.device) -> str:
     """Insert `device='cuda:0'` where torch puts it: the first suffix after the values."""
     match = _FIRST_SUFFIX.search(text)
     at = match.start() if match else text.rindex(")")
-    return f"{text[:at]}, device='{ACCELERATOR.device}'{text[at:]}"
+    return f"{text[:at]}, device='{device}'{text[at:]}"
 
 
 class ShadowMode(TorchFunctionMode):
@@ -81,7 +84,7 @@ class ShadowMode(TorchFunctionMode):
         self.by_name = self._handlers_by_name()
         self.handlers = self._initial_handlers()
         # torch.set_default_device('cuda'), as the patch in shadow_patches records it.
-        self.default_cuda = False
+        self.default_device: torch.device | None = None
         self.constructors = _device_constructors()
 
     # -- dispatch ------------------------------------------------------------------------------
@@ -166,50 +169,60 @@ class ShadowMode(TorchFunctionMode):
             raise self.error(mismatch)
 
     def error(self, mismatch: Mismatch) -> Exception:
-        site = self.book.site_of(mismatch.cpu_tensor) if mismatch.cpu_tensor is not None else None
+        misplaced = mismatch.cpu_tensor
+        site = self.book.site_of(misplaced) if misplaced is not None else None
         message = mismatch.message
+        origin = None
         if site is not None:
-            message += (f"\nThe cpu tensor was created at {site.path}:{site.line} "
+            where = str(shadow_device(misplaced))  # cpu, or another rank's GPU
+            message += (f"\nThe {where} tensor was created at {site.path}:{site.line} "
                         f"in {site.function}.")
+            origin = dict(site.as_dict(), device=where)
         exc = mismatch.error(message)
-        exc.devlint_cpu_origin = site.as_dict() if site is not None else None
+        exc.devlint_cpu_origin = origin
         return exc
 
     # -- the generic path ----------------------------------------------------------------------
     def run_generic(self, func, args, kwargs):
-        if self.default_cuda and func in self.constructors and kwargs.get("device") is None:
-            return self.run_with_device(func, args, dict(kwargs, device=ACCELERATOR.device))
+        if (self.default_device is not None and func in self.constructors
+                and kwargs.get("device") is None):
+            return self.run_with_device(func, args, dict(kwargs, device=self.default_device))
         if kwargs:
             if kwargs.get("device") is not None:
                 return self.run_with_device(func, args, kwargs)
             if kwargs.get("pin_memory"):
                 kwargs = dict(kwargs, pin_memory=False)  # a CPU build cannot pin; GPU-valid
-        cuda, cpu = scan(args, kwargs)
-        if cuda and cpu is not None:
-            raise self.error(elementwise_mismatch(cpu))
-        return self._call_and_tag(func, args, kwargs, cuda)
+        first, other, cpu = scan(args, kwargs)
+        if first is None:
+            return self._call_and_tag(func, args, kwargs, None)
+        if other is not None or cpu is not None:
+            raise self.error(elementwise_mismatch(first, other if other is not None else cpu))
+        return self._call_and_tag(func, args, kwargs, first.__class__.shadow_index)
 
     def run_checked(self, func, args, kwargs):
         self.raise_if(self.checkers[func](args, kwargs))
-        return self._call_and_tag(func, args, kwargs, scan(args, kwargs)[0])
+        first = scan(args, kwargs)[0]
+        return self._call_and_tag(func, args, kwargs, None if first is None else index_of(first))
 
     def run_unchecked(self, func, args, kwargs):
         """Calls a GPU accepts across devices (copy_, backward, view_as): result follows self."""
-        cuda = bool(args) and is_tagged(args[0])
-        return self._call_and_tag(func, args, kwargs, cuda)
+        return self._call_and_tag(func, args, kwargs, index_of(args[0]) if args else None)
 
-    def _call_and_tag(self, func, args, kwargs, cuda):
+    def _call_and_tag(self, func, args, kwargs, index):
         out = func(*args, **kwargs)
         if out is None or (args and out is args[0]):
             return out  # in place: self keeps its own device
-        self._place(out, cuda)
+        self._place(out, index)
         return out
 
-    def _place(self, out, cuda: bool) -> None:
-        """A new result: tag it when it lives on cuda, else remember where it was made."""
-        if cuda:
-            tag_all(out)
-        else:
+    def _place(self, out, index: int | None) -> None:
+        """A new result: tag it with its GPU; remember where it was made when it lives where
+        the run's own tensors should not (the CPU; under torchrun, another rank's GPU)."""
+        if index is None:
+            self.book.record(out)
+            return
+        tag_all(out, index)
+        if ACCELERATOR.home is not None and index != ACCELERATOR.home:
             self.book.record(out)
 
     def run_with_device(self, func, args, kwargs):
@@ -217,13 +230,14 @@ class ShadowMode(TorchFunctionMode):
         target = as_device(kwargs["device"])
         if target.type in ACCELERATOR_TYPES:
             check_ordinal(target)
+            index = ACCELERATOR.index_of(target)
             options = dict(kwargs, device=CPU)
             if options.get("pin_memory"):
                 options["pin_memory"] = False  # a CPU build cannot pin
             out = func(*args, **options)
             if isinstance(out, torch.Tensor) and any(out is arg for arg in args):
                 out = out.clone()  # as_tensor(cpu_t, device='cuda') is a copy on a real GPU
-            tag_all(out)
+            self._place(out, index)
             return out
         out = func(*args, **kwargs)
         if is_tagged(out):
@@ -235,20 +249,22 @@ class ShadowMode(TorchFunctionMode):
     def move(self, tensor, device, dtype=None, non_blocking=False, copy=False,
              memory_format=None):
         """`.to()` semantics: a real copy when the device changes, tag on the copy only."""
-        source_cuda = is_tagged(tensor)
+        source = index_of(tensor)  # None: on the CPU
         if device is None:
-            target_cuda = source_cuda
-        elif device.type in ACCELERATOR_TYPES or device.type == "cpu":
+            target = source
+        elif device.type in ACCELERATOR_TYPES:
             check_ordinal(device)
-            target_cuda = device.type != "cpu"
+            target = ACCELERATOR.index_of(device)
+        elif device.type == "cpu":
+            target = None
         else:  # meta and friends: torch's business
             return _TO(tensor, device, dtype, non_blocking=non_blocking, copy=copy)
-        options = {"non_blocking": non_blocking, "copy": copy or source_cuda != target_cuda}
+        options = {"non_blocking": non_blocking, "copy": copy or source != target}
         if memory_format is not None:
             options["memory_format"] = memory_format
         out = _TO(tensor, CPU if tensor.is_cpu else None, dtype, **options)
         if out is not tensor:
-            self._place(out, target_cuda)
+            self._place(out, target)
         return out
 
     def run_to(self, func, args, kwargs):
@@ -260,6 +276,10 @@ class ShadowMode(TorchFunctionMode):
             return self.move(tensor, shadow_device(other), other.dtype, non_blocking, copy,
                              kwargs.get("memory_format"))
         options = {k: v for k, v in kwargs.items() if k != "copy"}  # _parse_to rejects copy
+        if isinstance(options.get("device"), int):
+            options["device"] = as_device(options["device"])
+        if rest and isinstance(rest[0], int) and not isinstance(rest[0], bool):
+            rest = (as_device(rest[0]), *rest[1:])  # .to(1): torch.device(1) asks the accelerator
         copy_at = 2 if rest and isinstance(rest[0], torch.dtype) else 3
         copy = rest[copy_at] if len(rest) > copy_at else kwargs.get("copy", False)
         device, dtype, non_blocking, memory_format = torch._C._nn._parse_to(
@@ -268,7 +288,7 @@ class ShadowMode(TorchFunctionMode):
 
     def run_cuda(self, func, args, kwargs):
         device = args[1] if len(args) > 1 else kwargs.get("device")
-        target = CUDA0 if device is None else as_device(device)
+        target = CUDA if device is None else as_device(device)
         non_blocking = args[2] if len(args) > 2 else kwargs.get("non_blocking", False)
         return self.move(args[0], target, non_blocking=non_blocking,
                          memory_format=kwargs.get("memory_format"))
@@ -286,7 +306,7 @@ class ShadowMode(TorchFunctionMode):
         name = wanted if isinstance(wanted, str) else f"{wanted.__module__}.{wanted.__name__}"
         kind = next((t for t in ACCELERATOR_TYPES if f".{t}." in name), None)
         dtype = torch._C.TensorBase.type(torch.empty(0), name.replace(f".{kind}.", ".")).dtype
-        return self.move(tensor, torch.device(kind, 0) if kind else CPU, dtype)
+        return self.move(tensor, torch.device(kind) if kind else CPU, dtype)
 
     def run_type_as(self, func, args, kwargs):
         other = args[1] if len(args) > 1 else kwargs["other"]
@@ -294,13 +314,15 @@ class ShadowMode(TorchFunctionMode):
 
     # -- describing tensors --------------------------------------------------------------------
     def get_device_property(self, func, args, kwargs):
-        return ACCELERATOR.device if is_tagged(args[0]) else func(*args)
+        index = index_of(args[0])
+        return func(*args) if index is None else ACCELERATOR.devices[index]
 
     def get_tensor_property(self, func, args, kwargs):
         """`.grad`, `.data`, `.T`: a view or companion that lives where its tensor lives."""
         out = func(*args)
-        if out is not None and is_tagged(args[0]):
-            tag(out)
+        index = index_of(args[0])
+        if out is not None and index is not None:
+            tag(out, index)
         return out
 
     def get_plain_property(self, func, args, kwargs):
@@ -316,19 +338,21 @@ class ShadowMode(TorchFunctionMode):
         return False if is_tagged(args[0]) else func(*args)
 
     def run_get_device(self, func, args, kwargs):
-        return 0 if is_tagged(args[0]) else func(*args, **kwargs)
+        index = index_of(args[0])
+        return func(*args, **kwargs) if index is None else index
 
     def run_numpy(self, func, args, kwargs):
         if is_tagged(args[0]):
-            raise TypeError(_NUMPY_ON_DEVICE.format(ACCELERATOR.device))
+            raise TypeError(_NUMPY_ON_DEVICE.format(shadow_device(args[0])))
         return func(*args, **kwargs)
 
     def run_repr(self, func, args, kwargs):
         tensor = args[0]
         if not is_tagged(tensor):
             return func(*args, **kwargs)
+        device = shadow_device(tensor)
         with untagged(tensor):
-            return with_device_suffix(func(tensor, **kwargs))
+            return with_device_suffix(func(tensor, **kwargs), device)
 
     def run_format(self, func, args, kwargs):
         """`Tensor.__format__` only formats 0-dim tensors whose type is exactly Tensor."""
@@ -345,9 +369,10 @@ class ShadowMode(TorchFunctionMode):
         tensor = args[0]
         if not is_tagged(tensor):
             return func(*args, **kwargs)
+        index = index_of(tensor)
         with untagged(tensor):  # __deepcopy__ insists clone() keeps type(self)
             out = func(*args, **kwargs)
-        tag(out)
+        tag(out, index)
         return out
 
     def run_iter(self, func, args, kwargs):
@@ -355,13 +380,13 @@ class ShadowMode(TorchFunctionMode):
         if not is_tagged(tensor) or tensor.dim() == 0:
             return func(*args, **kwargs)
         rows = tensor.unbind(0)
-        tag_all(rows)
+        tag_all(rows, index_of(tensor))
         return iter(rows)
 
     # -- indexing ------------------------------------------------------------------------------
     def run_getitem(self, func, args, kwargs):
         self.raise_if(index_mismatch(args[0], args[1]))
-        return self._call_and_tag(func, args, kwargs, is_tagged(args[0]))
+        return self._call_and_tag(func, args, kwargs, index_of(args[0]))
 
     def run_setitem(self, func, args, kwargs):
         self.raise_if(index_mismatch(args[0], args[1]))
@@ -374,7 +399,7 @@ class ShadowMode(TorchFunctionMode):
         """Packed sequences: lengths and batch_sizes stay on the CPU, as torch requires."""
         out = func(*args, **kwargs)
         if is_tagged(args[0]):
-            tag(out[0])
+            tag(out[0], index_of(args[0]))
         return out
 
     def run_broadcast(self, func, args, kwargs):
@@ -382,7 +407,7 @@ class ShadowMode(TorchFunctionMode):
         out = func(*args, **kwargs)
         for source, result in zip(tensors, out):
             if is_tagged(source):
-                tag(result)
+                tag(result, index_of(source))
         return out
 
     # -- autograd ------------------------------------------------------------------------------
@@ -391,8 +416,9 @@ class ShadowMode(TorchFunctionMode):
         and the Parameter object (held by optimizers built earlier) stays the same."""
         tensor, value = args
         func(tensor, value)
-        if is_tagged(value):
-            tag(tensor)
+        index = index_of(value)
+        if index is not None:
+            tag(tensor, index)
         else:
             untag(tensor)
 
@@ -407,7 +433,7 @@ class ShadowMode(TorchFunctionMode):
         out = func(*args, **kwargs)
         for source, grad in zip(inputs, out):
             if grad is not None and is_tagged(source):
-                tag(grad)
+                tag(grad, index_of(source))
         return out
 
     def run_register_hook(self, func, args, kwargs):
@@ -418,7 +444,7 @@ class ShadowMode(TorchFunctionMode):
         def hook_seeing_device(grad):
             holder = owner()
             if holder is not None and is_tagged(holder) and grad is not None:
-                tag(grad)
+                tag(grad, index_of(holder))
             return hook(grad)
 
         return func(tensor, hook_seeing_device)

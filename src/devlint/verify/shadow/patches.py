@@ -1,4 +1,5 @@
-"""Patches that make torch believe one CUDA device exists, on a CPU-only build (torch 2.13).
+"""Patches that make torch believe CUDA devices exist (one, or one per torchrun rank), on a
+CPU-only build (torch 2.13).
 
 Each patched name gets its own function object: torch._dynamo (imported lazily by
 optimizer.step) refuses two torch names bound to one object ("Duplicate torch object").
@@ -16,7 +17,7 @@ import torch
 
 from devlint.verify.shadow.origin import OriginBook
 from devlint.verify.shadow.tensor import (
-    ACCELERATOR, ACCELERATOR_TYPES, CPU, ShadowCudaParameter, ShadowCudaTensor, is_tagged,
+    ACCELERATOR, ACCELERATOR_TYPES, CPU, TAGGED_CLASSES, index_of, is_tagged,
     pickled_cuda_storages, tag, untagged,
 )
 
@@ -89,7 +90,7 @@ class ShadowEvent:
 
 class ShadowStream:
     def __init__(self, device=None, priority=0, **kwargs):
-        self.device = ACCELERATOR.device
+        self.device = _device(device)
         self.priority = priority
 
     def synchronize(self):
@@ -119,12 +120,42 @@ class ShadowStream:
         return False
 
 
-class ShadowDeviceContext(contextlib.nullcontext):
-    """torch.cuda.device(i) / device_of(t): one device, nothing to switch."""
+class ShadowDeviceContext:
+    """torch.cuda.device(i) / device_of(t): the current device for the block."""
 
     def __init__(self, device=None):
-        super().__init__()
-        self.idx = 0
+        self.idx = -1 if device is None or device == -1 else _device(device).index
+        self.prev_idx = -1
+
+    def __enter__(self):
+        self.prev_idx = ACCELERATOR.current
+        if self.idx != -1:
+            set_device(self.idx)
+        return self
+
+    def __exit__(self, *exc):
+        ACCELERATOR.current = self.prev_idx
+        return False
+
+
+def _device(device=None) -> torch.device:
+    """A simulated GPU named as torch.cuda's functions take it (None: the current one)."""
+    if device is None or device == -1:
+        return ACCELERATOR.device
+    if isinstance(device, int):
+        return torch.device(ACCELERATOR.type, device)
+    device = torch.device(device)
+    return device if device.index is not None else ACCELERATOR.device
+
+
+def set_device(device) -> None:
+    """torch.cuda.set_device: `'cuda'` and later tensors without an index go there."""
+    if device is None or device == -1:
+        return
+    index = _device(device).index
+    if not 0 <= index < ACCELERATOR.count:
+        raise RuntimeError("CUDA error: invalid device ordinal")
+    ACCELERATOR.current = index
 
 
 def _device_properties():
@@ -138,7 +169,7 @@ def _device_properties():
 def patch_cuda(patcher: Patcher) -> None:
     cuda = torch.cuda
     constants = {
-        "is_available": True, "device_count": 1, "current_device": 0, "is_initialized": True,
+        "is_available": True, "is_initialized": True,
         "is_bf16_supported": True, "is_tf32_supported": True, "get_device_name": DEVICE_NAME,
         "get_device_capability": (9, 0), "get_arch_list": ["sm_90"],
         "is_current_stream_capturing": False, "memory_allocated": 0, "max_memory_allocated": 0,
@@ -148,7 +179,10 @@ def patch_cuda(patcher: Patcher) -> None:
     }
     for name, value in constants.items():
         patcher.set(cuda, name, _returning(value))
-    for name in ("synchronize", "empty_cache", "set_device", "manual_seed", "manual_seed_all",
+    patcher.set(cuda, "device_count", lambda: ACCELERATOR.count)
+    patcher.set(cuda, "current_device", lambda: ACCELERATOR.current)
+    patcher.set(cuda, "set_device", set_device)
+    for name in ("synchronize", "empty_cache", "manual_seed", "manual_seed_all",
                  "seed", "seed_all", "reset_peak_memory_stats", "reset_max_memory_allocated",
                  "reset_max_memory_cached", "reset_accumulated_memory_stats", "ipc_collect",
                  "init", "set_rng_state", "set_rng_state_all", "set_per_process_memory_fraction",
@@ -156,27 +190,36 @@ def patch_cuda(patcher: Patcher) -> None:
         patcher.set(cuda, name, _doing_nothing())
     patcher.set(cuda, "get_device_properties", lambda device=None: _device_properties())
     patcher.set(cuda, "get_rng_state", lambda device="cuda": torch.zeros(16, dtype=torch.uint8))
-    patcher.set(cuda, "get_rng_state_all", lambda: [torch.zeros(16, dtype=torch.uint8)])
+    patcher.set(cuda, "get_rng_state_all",
+                lambda: [torch.zeros(16, dtype=torch.uint8) for _ in range(ACCELERATOR.count)])
     patcher.set(cuda, "Event", ShadowEvent)
     patcher.set(cuda, "Stream", ShadowStream)
-    patcher.set(cuda, "current_stream", lambda device=None: ShadowStream())
-    patcher.set(cuda, "default_stream", lambda device=None: ShadowStream())
+    patcher.set(cuda, "current_stream", lambda device=None: ShadowStream(device))
+    patcher.set(cuda, "default_stream", lambda device=None: ShadowStream(device))
     patcher.set(cuda, "stream", lambda stream=None: contextlib.nullcontext(stream))
     patcher.set(cuda, "device", ShadowDeviceContext)
-    patcher.set(cuda, "device_of", lambda tensor: ShadowDeviceContext())
+    patcher.set(cuda, "device_of", lambda tensor: ShadowDeviceContext(index_of(tensor)))
 
 
 def patch_accelerator(patcher: Patcher) -> None:
     """DataLoader's pin_memory decision and Adam's step ask torch.accelerator (2.13)."""
     acc = torch.accelerator
     patcher.set(acc, "is_available", _returning(True))
-    patcher.set(acc, "current_accelerator", lambda check_available=False: ACCELERATOR.device)
-    patcher.set(acc, "device_count", _returning(1))
+    patcher.set(acc, "current_accelerator",
+                lambda check_available=False: torch.device(ACCELERATOR.type))
+    patcher.set(acc, "device_count", lambda: ACCELERATOR.count)
     for name in ("current_device_index", "current_device_idx"):
-        patcher.set(acc, name, _returning(0))
-    for name in ("set_device_index", "set_device_idx", "synchronize", "empty_cache"):
+        patcher.set(acc, name, lambda: ACCELERATOR.current)
+    for name in ("set_device_index", "set_device_idx"):
+        patcher.set(acc, name, lambda device: set_device(device))
+    for name in ("synchronize", "empty_cache"):
         patcher.set(acc, name, _doing_nothing())
-    patcher.set(acc, "current_stream", lambda device=None: ShadowStream())
+    patcher.set(acc, "current_stream", lambda device=None: ShadowStream(device))
+    if hasattr(acc, "device_index"):
+        patcher.set(acc, "device_index", ShadowDeviceContext)
+    # DDP copies inputs to its device_ids[0] on a side stream when they are on another GPU
+    functions = importlib.import_module("torch.nn.parallel._functions")
+    patcher.set(functions, "_get_stream", lambda device: ShadowStream(device))
 
 
 def patch_backends(patcher: Patcher) -> None:
@@ -200,12 +243,20 @@ def patch_pin_memory(patcher: Patcher) -> None:
     def pin_memory(self, device=None):
         return self  # pinning needs a driver; the copy it saves is invisible to a checker
     patcher.set(torch.Tensor, "pin_memory", pin_memory)
+    original_record_stream = torch.Tensor.record_stream
+
+    def record_stream(self, stream):
+        # torch's argument parser refuses a simulated stream before any mode sees the call
+        if isinstance(stream, ShadowStream):
+            return None  # simulated streams run in order: nothing to keep alive
+        return original_record_stream(self, stream)
+    patcher.set(torch.Tensor, "record_stream", record_stream)
 
 
 def patch_optimizers(patcher: Patcher) -> None:
     """Optimizers and clip_grad_norm_ take the foreach/fused path only for exact types."""
     for lists in foreach_type_lists():
-        for cls in (ShadowCudaTensor, ShadowCudaParameter):
+        for cls in TAGGED_CLASSES:  # every simulated GPU's (configure() made them)
             if cls not in lists:
                 lists.append(cls)
 
@@ -232,7 +283,7 @@ def make_shadow_generator_class():
         def __new__(cls, device="cpu"):
             generator = base.__new__(cls, "cpu")
             kind = torch.device(device).type
-            generator._shadow_device = torch.device(kind, 0) if kind in ACCELERATOR_TYPES else CPU
+            generator._shadow_device = _device(device) if kind in ACCELERATOR_TYPES else CPU
             return generator
 
         def __init__(self, device="cpu"):
@@ -258,7 +309,7 @@ def patch_parameter(patcher: Patcher, book: OriginBook) -> None:
         if data is not None and is_tagged(data):
             with untagged(data):
                 param = original_new(cls, data, requires_grad)
-            tag(param)
+            tag(param, index_of(data))
             return param
         param = original_new(cls, data, requires_grad)
         if data is not None:
@@ -269,18 +320,22 @@ def patch_parameter(patcher: Patcher, book: OriginBook) -> None:
 
 
 def patch_serialization(patcher: Patcher) -> None:
-    """Saved tagged tensors are recorded at location 'cuda:0'; loading a 'cuda' location (saved
-    so, or map_location='cuda') gives tagged tensors, as on a real GPU."""
-    loaded_cuda_storages: set[int] = set()
+    """Saved tagged tensors are recorded at location 'cuda:N'; loading a 'cuda' location (saved
+    so, or map_location='cuda:1') gives tensors tagged with that GPU, as on a real machine,
+    where a checkpoint saved by rank 0 loads onto cuda:0 on every rank."""
+    loaded_cuda_storages: dict[int, int] = {}  # storage pointer -> GPU index
 
     def tag_location(storage):
-        if storage.device.type == "cpu" and storage.data_ptr() in pickled_cuda_storages:
-            return "mps" if ACCELERATOR.type == "mps" else "cuda:0"
-        return None
+        index = pickled_cuda_storages.get(storage.data_ptr())
+        if index is None or storage.device.type != "cpu":
+            return None
+        return "mps" if ACCELERATOR.type == "mps" else f"cuda:{index}"
 
     def restore_location(storage, location):
         if location.startswith(ACCELERATOR_TYPES):
-            loaded_cuda_storages.add(storage.data_ptr())
+            device = torch.device(location)
+            check_location(device)
+            loaded_cuda_storages[storage.data_ptr()] = ACCELERATOR.index_of(device)
             return storage
         return None
 
@@ -343,10 +398,20 @@ def make_saved_files_portable(wanted=lambda path: True) -> list[str]:
     return converted
 
 
-def _tag_loaded(obj, cuda_storages: set, seen: set) -> None:
+def check_location(device: torch.device) -> None:
+    """torch.load onto a GPU this machine lacks fails as torch's own check does."""
+    if device.index is not None and device.index >= ACCELERATOR.count:
+        raise RuntimeError(
+            f"Attempting to deserialize object on CUDA device {device.index} but "
+            f"torch.cuda.device_count() is {ACCELERATOR.count}. Please use torch.load with "
+            f"map_location to map your storages to an existing device.")
+
+
+def _tag_loaded(obj, cuda_storages: dict, seen: set) -> None:
     if isinstance(obj, torch.Tensor):
-        if obj.untyped_storage().data_ptr() in cuda_storages:
-            tag(obj)
+        index = cuda_storages.get(obj.untyped_storage().data_ptr())
+        if index is not None:
+            tag(obj, index)
         return
     if id(obj) in seen:
         return
@@ -369,14 +434,18 @@ def patch_default_device(patcher: Patcher, mode) -> None:
     original_set, original_get = torch.set_default_device, torch.get_default_device
 
     def set_default_device(device):
-        kind = torch.device(device).type if device is not None else None
-        mode.default_cuda = kind in ACCELERATOR_TYPES
-        if mode.default_cuda:
-            ACCELERATOR.claim(kind)
-        original_set(CPU if mode.default_cuda else device)
+        device = torch.device(device) if device is not None else None
+        on_gpu = device is not None and device.type in ACCELERATOR_TYPES
+        mode.default_device = device if on_gpu else None
+        if on_gpu:
+            ACCELERATOR.claim(device.type)
+        original_set(CPU if on_gpu else device)
 
     def get_default_device():
-        return ACCELERATOR.device if mode.default_cuda else original_get()
+        device = mode.default_device
+        if device is None:
+            return original_get()
+        return ACCELERATOR.devices[ACCELERATOR.index_of(device)]
 
     patcher.set(torch, "set_default_device", set_default_device)
     patcher.set(torch, "get_default_device", get_default_device)
