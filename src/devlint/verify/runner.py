@@ -156,6 +156,11 @@ def plan(options: VerifyOptions, target: Target, device: str, workdir: Path,
 def launcher_args(options: VerifyOptions, run: int) -> list[str]:
     """torchrun's rendezvous options for the run-th device run: a port the user gave is
     offset by the run's number, so that one run never meets the previous one's store."""
+    if not options.launcher_args:
+        # One node: torchrun's own --standalone picks a free port for the rendezvous, so two
+        # device runs side by side, or any other job on the machine (torchrun's default is
+        # port 29500 for everyone), never meet each other's store.
+        return ["--standalone"]
     out = []
     for arg in options.launcher_args:
         name, _, value = arg.partition("=")

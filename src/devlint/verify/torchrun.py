@@ -10,8 +10,10 @@ A worker of a function entrypoint must hand torchrun a return value before it ex
 waits for it forever, while a verify child ends with os._exit wherever the run ends (a signal,
 a cap, the script's own os._exit). So the worker forks the child, forwards signals to it, waits,
 and turns its exit status into its own: 0 returns, anything else fails the rank, which is how
-torchrun learns to tear the other ranks down. Forking (not spawning) the workers saves every
-rank `import torch`; a real GPU run spawns them, as CUDA must not be initialised before a fork.
+torchrun learns to tear the other ranks down. The workers are spawned, never forked from the
+agent: the agent runs threads (its TCPStore, its monitors), and a rank forked from it hung at
+exit in about one run in ten (a lock held by one of those threads at the fork). Spawning costs
+every rank its own `import torch` (about 3 s of wall time per run on 2 cores).
 
 Runs in verify's child processes only (imports torch).
 """
@@ -24,10 +26,10 @@ import traceback
 from pathlib import Path
 
 from devlint.verify.launcher import (
-    FORK_AFTER_IMPORT, PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, child_pids, kill_descendants,
+    PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, child_pids, kill_descendants,
     prctl,
 )
-from devlint.verify.spec import CUDA, ChildSpec, rank_streams
+from devlint.verify.spec import ChildSpec, rank_streams
 
 RANK_SCRIPT = str(Path(__file__).with_name("rank.py"))
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1)
@@ -36,7 +38,7 @@ _real_exit = os._exit
 
 def launcher_argv(spec: ChildSpec, spec_path: str) -> list[str]:
     """torchrun's command line for the run (after `torchrun`)."""
-    method = "fork" if FORK_AFTER_IMPORT and spec.device != CUDA else "spawn"
+    method = "spawn"  # see the module's docstring: a rank forked from the agent can hang
     return ["--nproc-per-node", str(spec.nproc), *spec.launcher_args, "--start-method", method,
             "--run-path", RANK_SCRIPT, spec_path]
 
