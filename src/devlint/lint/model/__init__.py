@@ -70,14 +70,12 @@ TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\
 def analyze(module: cst.Module, text: str = "", path: str = "", project: bool = False) -> Model:
     """The model of one file. With `project` (and a real path), imports of the project's own
     files bind what those files define (see `summaries.py`)."""
-    from devlint.lint.model.summaries import SUMMARIES, record
+    from devlint.lint.model.summaries import LEVELS, SUMMARIES, record
 
     interpreter = Interpreter(module, loader_prior=not any(word in text for word in PREPARES),
                               test_file=TEST_FILE.search(path.replace("\\", "/")) is not None,
                               path=path if project and _on_disk(path) else "",
-                              summaries=SUMMARIES if project else None)
-    if project:
-        SUMMARIES.begin_file()
+                              summaries=SUMMARIES if project else None, levels=LEVELS)
     observations = interpreter.run()
     if project:
         record(interpreter)

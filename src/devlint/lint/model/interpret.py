@@ -43,19 +43,27 @@ RELEVANT_PARTS = ("cuda", "device", "gpu", "loader", "batch", "model", "net", "c
                   "backbone", "classifier", "policy", "critic")
 MAX_DEPTH = 8  # calls inside calls
 MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall the run
+# Calls into another file's code: what they return and whether they need a GPU is what the
+# importer wants (a batch helper, an `init_distributed_mode`); the project's deep builders are
+# not, and interpreting them from every importer made project mode 2.6x a per-file run.
+MAX_FOREIGN_DEPTH = 2
+MAX_FOREIGN_CALLS = 200  # per file
 
 
 class Interpreter(Evaluator):
     def __init__(self, module: cst.Module, loader_prior: bool = True, test_file: bool = False,
-                 path: str = "", summaries: Any = None, summarising: bool = False) -> None:
+                 path: str = "", summaries: Any = None, summarising: bool = False,
+                 levels: int = 0) -> None:
         self.module = module
         self.path = path
         self.summaries = summaries  # the project's module summaries, or None: imports unknown
+        # how many imports deep summaries reach from here: 0, the project's imports are unknown
+        self.levels = levels if summaries is not None else 0
         self.summarising = summarising  # only the module's own code runs; nothing is observed
         self.dependencies: set = set()  # (path, digest) of the project files this one used
         self.probes: set = set()  # how its imports resolved: what a cached result stands on
         self.project = None
-        if path and summaries is not None:
+        if path and summaries is not None and self.levels > 0:
             from devlint.workspace.project import project_of
 
             self.project = project_of(path)
@@ -88,6 +96,8 @@ class Interpreter(Evaluator):
         self.cuda_only_module = False  # the module imports a CUDA-only package
         self.calls = 0
         self.depth = 0
+        self.foreign_depth = 0
+        self.foreign_calls = 0
         self.test_depth = int(test_file)  # a test pins devices on purpose
 
     # --- the program ------------------------------------------------------------------------
@@ -340,8 +350,8 @@ class Interpreter(Evaluator):
         import os
 
         if path.endswith(".py"):
-            summary = self.summaries.get(path)
-            if summary is None:  # unparsable, too large, or in an import cycle: unknown names
+            summary = self.summaries.get(path, self.levels - 1)
+            if summary is None:  # unparsable or too large: unknown names
                 self.dependencies.add((path, self.summaries.digests.get(path)))
             else:
                 self.dependencies.update(summary.dependencies)
@@ -637,8 +647,16 @@ class Interpreter(Evaluator):
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
             return OPAQUE, None
+        foreign = info.owner is not self and info.owner is not None
+        if foreign and (self.foreign_depth >= MAX_FOREIGN_DEPTH or self.foreign_calls >= MAX_FOREIGN_CALLS):
+            return OPAQUE, None
         self.calls += 1
-        result = self._interpret(func, args, kwargs, accel, cpu)
+        self.foreign_calls += foreign
+        self.foreign_depth += foreign
+        try:
+            result = self._interpret(func, args, kwargs, accel, cpu)
+        finally:
+            self.foreign_depth -= foreign
         if key is not None:
             self.memo[key] = result
         if info.owner is self or info.owner is None:

@@ -8,9 +8,12 @@ where it is used. A function from another file runs, when called, on the importe
 what it observes inside its own file is that file's business (reported when that file is
 checked), so the importer keeps only what happens at its own lines.
 
-Summaries are computed once per file and process, keyed by the file's bytes; an import cycle
-gives the module being summarised no summary (its importers see unknown names), and a file
-that does not parse, or is too large, gives none either.
+Summaries reach LEVELS imports deep: the checked file sees summaries made at level LEVELS - 1,
+whose own imports are summarised at the level below, down to level 0, where the project's
+imports are unknown. So `train.py` -> `settings.py` -> `config.py` is followed, an import cycle
+ends by itself, and a summary is the same whoever asks for it (it depends on its file, its
+level and the files below it, never on which file was checked first): each is computed once
+per process and level. A file that does not parse, or is too large, gives none.
 """
 from __future__ import annotations
 
@@ -25,7 +28,10 @@ try:
 except ImportError:  # pragma: no cover - another interpreter
     from hashlib import blake2b
 
-MAX_SUMMARIES = 256  # per process: the trees behind them are what costs memory
+MAX_SUMMARIES = 512  # per process and level: the trees behind them are what costs memory
+LEVELS = 2  # imports followed from a checked file: train.py -> utils/__init__.py -> utils/data.py
+MAX_TREES = 64  # parsed modules kept to summarise them at another level (their functions
+# are kept by the summaries anyway)
 
 
 @dataclass
@@ -68,22 +74,13 @@ def record(interpreter) -> None:
 
 
 class Summaries:
-    """A summary made without a cycle cut inside it is the same whoever asks: it is kept for
-    the process. One whose build met a module of the cycle half-done depends on where the cycle
-    was entered: it is kept only for the file being analysed (`begin_file`), so that a file's
-    findings never depend on which files were checked before it in the same process."""
-
     def __init__(self) -> None:
-        self._cache: "OrderedDict[str, Summary]" = OrderedDict()
-        self._local: dict[str, Summary] = {}
-        self._building: list[str] = []
-        self._cut: set[str] = set()  # summaries being built that met a cycle
+        self._cache: "OrderedDict[tuple, Summary]" = OrderedDict()  # (path, level) -> summary
+        self._trees: "OrderedDict[str, object]" = OrderedDict()  # digest -> parsed module
+        self._building: set = set()
         self.digests: dict[str, Optional[str]] = {}
 
-    def begin_file(self) -> None:
-        self._local.clear()
-
-    def get(self, path: str) -> Optional[Summary]:
+    def get(self, path: str, level: int = LEVELS - 1) -> Optional[Summary]:
         from devlint.workspace.project import readable_source
 
         data = readable_source(path)
@@ -92,44 +89,32 @@ class Summaries:
             return None
         digest = blake2b(data, digest_size=16).hexdigest()
         self.digests[path] = digest
-        known = self._cache.get(path)
+        key = (path, max(level, 0))
+        known = self._cache.get(key)
         if known is not None and known.digest == digest:
-            self._cache.move_to_end(path)
+            self._cache.move_to_end(key)
             return known
-        local = self._local.get(path)
-        if local is not None and local.digest == digest:
-            self._cut.update(self._building)
-            return local
-        if path in self._building:
-            self._cut.update(self._building)  # an import cycle: the importer sees unknown names
+        if key in self._building:  # cannot happen (levels decrease); never loop if it does
             return None
-        self._building.append(path)
+        self._building.add(key)
         try:
-            summary = self._build(path, data, digest)
+            summary = self._build(path, data, digest, key[1])
         finally:
-            self._building.pop()
-            cut = path in self._cut
-            self._cut.discard(path)
+            self._building.discard(key)
         if summary is not None:
-            if cut:
-                self._local[path] = summary
-            else:
-                self._cache[path] = summary
-                while len(self._cache) > MAX_SUMMARIES:
-                    self._cache.popitem(last=False)
+            self._cache[key] = summary
+            while len(self._cache) > MAX_SUMMARIES:
+                self._cache.popitem(last=False)
         return summary
 
-    def _build(self, path: str, data: bytes, digest: str) -> Optional[Summary]:
+    def _build(self, path: str, data: bytes, digest: str, level: int) -> Optional[Summary]:
         from devlint.lint.model.interpret import Interpreter
-        from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
 
-        try:
-            text = decode_source(data)
-            check_syntax(text)
-            module = parse_module(text)
-        except (SourceError, RecursionError, MemoryError):
+        module = self._tree(data, digest)
+        if module is None:
             return None
-        interpreter = Interpreter(module, path=path, summaries=self, summarising=True)
+        interpreter = Interpreter(module, path=path, summaries=self, summarising=True,
+                                  levels=level)
         try:
             interpreter.run()
         except RecursionError:
@@ -137,6 +122,24 @@ class Summaries:
         dependencies = ((path, digest),) + tuple(sorted(interpreter.dependencies, key=repr))
         return Summary(path, digest, interpreter.module_env, dependencies,
                        tuple(sorted(interpreter.probes, key=repr)))
+
+    def _tree(self, data: bytes, digest: str):
+        from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
+
+        module = self._trees.get(digest)
+        if module is not None:
+            self._trees.move_to_end(digest)
+            return module
+        try:
+            text = decode_source(data)
+            check_syntax(text)
+            module = parse_module(text)
+        except (SourceError, RecursionError, MemoryError):
+            return None
+        self._trees[digest] = module
+        while len(self._trees) > MAX_TREES:
+            self._trees.popitem(last=False)
+        return module
 
 
 SUMMARIES = Summaries()  # one per process: workers fork with what the parent had
