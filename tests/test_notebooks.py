@@ -281,3 +281,12 @@ def test_a_cell_indented_after_a_blank_first_line_is_dedented_as_ipython_does() 
     source = ["\n", "\tdef f():\n", "\t    return 1\n", "\tx = torch.zeros(3).cuda()\n"]
     findings = analyze_notebook(json.dumps(_notebook(["import torch\n"], source)).encode(), "nb.ipynb")
     assert [(f.path, f.cell, f.line, f.column, f.code) for f in findings] == [("nb.ipynb", 2, 4, 21, "DEV001")]
+
+
+def test_a_shell_line_continued_by_backslashes_is_one_ipython_line() -> None:
+    """`!pip install -q -U \\` then indented package names (diffusers' sd3 Colab notebook):
+    the continuation lines are the shell command's, never Python's (was a false DEV999)."""
+    source = ["!pip install -q -U \\\n", "    transformers \\\n", "    accelerate\n",
+              "import torch\n", "x = torch.zeros(3).cuda()\n"]
+    findings = analyze_notebook(json.dumps(_notebook(source)).encode(), "nb.ipynb")
+    assert [(f.line, f.code) for f in findings] == [(5, "DEV001")]

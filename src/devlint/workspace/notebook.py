@@ -111,12 +111,19 @@ def program(notebook: dict) -> Program:
 
 def _hide_ipython_lines(prog: Program, lines: list[str]) -> Iterator[str]:
     scanner = _Continuation()
+    magic_indent = None  # the indent of an IPython line a backslash continues (`!pip install \`)
     for text in lines:
-        if scanner.at_statement_start() and _IPYTHON_LINE.match(text):
-            yield _placeholder(prog, text, re.match(r"\s*", text).group())
+        if magic_indent is not None:
+            yield _placeholder(prog, text, magic_indent)
+        elif scanner.at_statement_start() and _IPYTHON_LINE.match(text):
+            magic_indent = re.match(r"\s*", text).group()
+            yield _placeholder(prog, text, magic_indent)
         else:
             scanner.feed(text)
             yield text
+            continue
+        if not text.endswith("\\"):
+            magic_indent = None
 
 
 TRIPLE_QUOTES = ("'''", '"""')
