@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("torch")
 
 from devlint.cli import main  # noqa: E402
-from test_verify_hostile import _alive, _descendants  # noqa: E402
+from test_verify_hostile import _alive, _descendants, _wait_for  # noqa: E402
 
 SCRIPTS = Path(__file__).resolve().parent / "verify_cases" / "scripts"
 
@@ -226,12 +226,7 @@ def _watch(parent: subprocess.Popen, until, seconds: float) -> set[int]:
 
 
 def _gone(pids: set[int], seconds: float = 10) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if not any(map(_alive, pids)):
-            return True
-        time.sleep(0.1)
-    return not any(map(_alive, pids))
+    return _wait_for(lambda: not any(map(_alive, pids)), seconds)
 
 
 @pytest.mark.slow

@@ -154,14 +154,10 @@ def default_directory(project_root: Optional[Path]) -> Path:
     return (project_root or Path.cwd()) / ".devlint_cache"
 
 
-def _read_entries(index: Path) -> dict[str, list]:
-    return _read_index(index)[0]
-
-
 def _read_index(index: Path) -> tuple[dict[str, list], dict[str, list]]:
-    """The index's entries; {} for anything that is not this format (the next save rewrites
-    it): not JSON, `Infinity` or `NaN` (valid to Python's reader, never written here),
-    nesting too deep for the reader."""
+    """The index's entries and their dependencies; empty for anything that is not this format
+    (the next save rewrites it): not JSON, `Infinity` or `NaN` (valid to Python's reader, never
+    written here), nesting too deep for the reader."""
     try:
         payload = json.loads(index.read_bytes(), parse_constant=_not_a_number)
     except (OSError, ValueError, RecursionError):

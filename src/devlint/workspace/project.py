@@ -14,6 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+try:
+    from _blake2 import blake2b  # CPython's own: hashlib would load OpenSSL first
+except ImportError:  # pragma: no cover - another interpreter
+    from hashlib import blake2b
+
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 MAX_SUMMARY_BYTES = 2_000_000  # a larger file (generated code) gives no summary
 
@@ -83,10 +88,6 @@ def _module_file(base: str, parts: list) -> Optional[str]:
     return path if os.path.isdir(path) else None
 
 
-def is_namespace(path: str) -> bool:
-    return os.path.isdir(path)
-
-
 def readable_source(path: str) -> Optional[bytes]:
     """The bytes of a project file a summary may be made of: a regular file of sensible size."""
     try:
@@ -95,6 +96,11 @@ def readable_source(path: str) -> Optional[bytes]:
         return Path(path).read_bytes()
     except OSError:
         return None
+
+
+def source_digest(data: bytes) -> str:
+    """What a summary and a cached result name a project file's bytes by."""
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 # --- what a cached result stands on ------------------------------------------------------------
@@ -151,10 +157,6 @@ def _rel(path: Optional[str], base: str) -> Optional[str]:
 def _digest(path: str, digests: dict) -> Optional[str]:
     path = os.path.normpath(path)
     if path not in digests:
-        try:
-            from _blake2 import blake2b
-        except ImportError:  # pragma: no cover - another interpreter
-            from hashlib import blake2b
         data = readable_source(path)
-        digests[path] = None if data is None else blake2b(data, digest_size=16).hexdigest()
+        digests[path] = None if data is None else source_digest(data)
     return digests[path]

@@ -496,9 +496,7 @@ class Interpreter(Evaluator):
                 type(value) is Opaque and names.names_device(dotted(expr) or ""))):
             # `with self.device:` (a torch.device is a context manager): factories inside make
             # their tensors there, or somewhere unknown
-            previous = self.default_device
-            self.default_device = value if type(value) is Device else Device("accel", None, expr)
-            return lambda: setattr(self, "default_device", previous)
+            return self.factories_on(value if type(value) is Device else Device("accel", None, expr))
         if qualname is None:
             return None
         if qualname in api.NO_GRAD:
@@ -510,10 +508,14 @@ class Interpreter(Evaluator):
         if api.FAKE_CONTEXTS.search(qualname):
             return "fake"  # fake or meta tensors: a device literal inside allocates nothing
         if qualname in api.DEVICE_CONTEXTS and type(value) is Device:
-            previous = self.default_device
-            self.default_device = value
-            return lambda: setattr(self, "default_device", previous)
+            return self.factories_on(value)
         return None
+
+    def factories_on(self, device: Device):
+        """Inside the block, factories make their tensors on `device`; the undo for its end."""
+        previous = self.default_device
+        self.default_device = device
+        return lambda: setattr(self, "default_device", previous)
 
     def match_(self, node: Any, st: State) -> State:
         self.eval(node.subject, st)

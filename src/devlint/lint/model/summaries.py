@@ -23,11 +23,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
-try:
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - another interpreter
-    from hashlib import blake2b
-
 MAX_SUMMARIES = 512  # per process and level: the trees behind them are what costs memory
 LEVELS = 2  # imports followed from a checked file: train.py -> utils/__init__.py -> utils/data.py
 MAX_TREES = 64  # parsed modules kept to summarise them at another level (their functions
@@ -77,30 +72,23 @@ class Summaries:
     def __init__(self) -> None:
         self._cache: "OrderedDict[tuple, Summary]" = OrderedDict()  # (path, level) -> summary
         self._trees: "OrderedDict[str, object]" = OrderedDict()  # digest -> parsed module
-        self._building: set = set()
         self.digests: dict[str, Optional[str]] = {}
 
     def get(self, path: str, level: int = LEVELS - 1) -> Optional[Summary]:
-        from devlint.workspace.project import readable_source
+        from devlint.workspace.project import readable_source, source_digest
 
         data = readable_source(path)
         if data is None:
             self.digests[path] = None
             return None
-        digest = blake2b(data, digest_size=16).hexdigest()
+        digest = source_digest(data)
         self.digests[path] = digest
         key = (path, max(level, 0))
         known = self._cache.get(key)
         if known is not None and known.digest == digest:
             self._cache.move_to_end(key)
             return known
-        if key in self._building:  # cannot happen (levels decrease); never loop if it does
-            return None
-        self._building.add(key)
-        try:
-            summary = self._build(path, data, digest, key[1])
-        finally:
-            self._building.discard(key)
+        summary = self._build(path, data, digest, key[1])  # its imports one level down: ends
         if summary is not None:
             self._cache[key] = summary
             while len(self._cache) > MAX_SUMMARIES:
