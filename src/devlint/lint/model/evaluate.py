@@ -135,6 +135,10 @@ class Evaluator:
 
     def attribute(self, base: Value, attr: str, node: Any, st: State) -> Value:
         kind = type(base)
+        if attr == "is_cuda" and kind in (Opaque, Namespace, Instance):
+            # Whatever it is, nothing is on a GPU where there is none: `'cuda' if x.is_cuda
+            # else 'cpu'` is a fallback.
+            return Flag(None, False, availability=True)
         if kind is Ref:
             return Ref(f"{base.qualname}.{attr}")
         if kind is ProjectModule:
@@ -179,7 +183,8 @@ class Evaluator:
             return derived(tensor, node)
         if attr in api.SCALAR_ATTRIBUTES:
             if attr == "is_cuda":
-                return Flag(tensor.place is DEVICE if tensor.place in (HOST, DEVICE) else None, None)
+                return Flag(tensor.place is DEVICE if tensor.place in (HOST, DEVICE) else None, False,
+                            availability=True)
             return Scalar()
         if not tensor.plain:
             # `batch.input_ids`, `outputs.logits`: a tensor of the object, where it is.
@@ -992,7 +997,8 @@ class Evaluator:
             return OPAQUE
         if qualname in api.SAVE:
             path = args[1][1] if len(args) > 1 else kwargs.get("f", (None, OPAQUE))[1]
-            self.obs.saves.append(Save(node, path))
+            saved = args[0][1] if args else kwargs.get("obj", (None, None))[1]
+            self.obs.saves.append(Save(node, path, saved))
             return NONE
         if qualname in api.PATH_JOINERS:
             return Scalar(template="/".join(_template(v) for _, v in args) if args else None)

@@ -8,7 +8,7 @@ decide per observation and the engine keeps one finding per node.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from devlint.lint.model.values import Device, Value
 
@@ -112,6 +112,7 @@ class Load:
 class Save:
     node: Any
     path: Value
+    value: Optional[Value] = None  # what was saved, when known
 
 
 @dataclass(frozen=True)
@@ -163,3 +164,23 @@ class Observations:
     def extend(self, other: "Observations") -> None:
         for name in self.__dataclass_fields__:
             getattr(self, name).extend(getattr(other, name))
+
+    def all(self) -> Iterator[Any]:
+        for name in self.__dataclass_fields__:
+            yield from getattr(self, name)
+
+
+def observed_nodes(observed: Any) -> Iterator[Any]:
+    """The syntax nodes an observation names (what a finding about it may point at)."""
+    for name in ("node", "receiver", "call", "weight_node", "statement"):
+        node = getattr(observed, name, None)
+        if node is not None:
+            yield node
+    for name in ("host", "device", "value", "before", "path", "weight", "module"):
+        part = getattr(observed, name, None)
+        if isinstance(part, Side):
+            yield part.node
+            part = part.value
+        node = getattr(part, "node", None)
+        if node is not None and not isinstance(node, (str, int)):
+            yield node

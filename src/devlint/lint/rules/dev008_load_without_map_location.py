@@ -5,7 +5,7 @@ from typing import Iterator, Optional
 from devlint.lint.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Load
-from devlint.lint.model.values import Opaque, Scalar, Value
+from devlint.lint.model.values import Opaque, Place, Scalar, Tensor, Value
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import add_keyword_fix, code, first_device
 
@@ -66,6 +66,9 @@ class LoadWithoutMapLocation(Rule):
         for load in model.obs.loads:
             if id(load.node) in reported:
                 continue
+            if any(same_path(load.path, save.path) and self.saved_on_host(save)
+                   for save in model.obs.saves):
+                continue  # this code wrote that file from CPU tensors: they load on the CPU
             on_every_rank = every_rank and self.loads_on_every_rank(load)
             if not on_every_rank and not (model.fallback and self.restores_saved_devices(
                     load, model)):
@@ -96,6 +99,11 @@ class LoadWithoutMapLocation(Rule):
         if load.map_location or not load.where.cpu or load.where.in_test or not load.node.args:
             return False
         return not any(same_path(load.path, save.path) for save in model.obs.saves)
+
+    @staticmethod
+    def saved_on_host(save) -> bool:
+        value = save.value
+        return type(value) is Tensor and value.place is Place.HOST and not value.assumed
 
     @staticmethod
     def loads_on_every_rank(load: Load) -> bool:
