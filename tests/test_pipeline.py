@@ -48,9 +48,9 @@ def _patch_analysis(monkeypatch: pytest.MonkeyPatch, replacement) -> None:
 
     real = analyze.analyze_bytes
 
-    def patched(data: bytes, path: str, selection: Selection = Selection()):
+    def patched(data: bytes, path: str, selection: Selection = Selection(), **options):
         replacement(path)
-        return real(data, path, selection)
+        return real(data, path, selection, **options)
 
     monkeypatch.setattr(analyze, "analyze_bytes", patched)
 

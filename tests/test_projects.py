@@ -4,8 +4,11 @@ next to the code:
 
     `# error: DEV002`   a finding the whole-project run reports on this line, and only it;
     `# alone: DEV001`   a finding `--no-project` (every file alone) reports here, and only it;
-    `# devlint-fixture: same alone`   the project is a bad input, not a cross-file idiom: checked
-                        alone it must give the same findings.
+    `# devlint-fixture: same alone`   the project is a bad input or a good project, not a
+                        cross-file idiom: checked alone it must give the same findings.
+
+A mark may sit in a file whose code is fine alone: a bug in `forward` or in a metrics helper
+shows only with what an importer passes it, and is reported in that file, not the importer.
 
 Checked three ways: the whole project in one run, each file alone in a run of its own (what
 pre-commit does with one staged file), and with `--no-project`.
@@ -21,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
-from devlint.lint.runner import check_files
+from devlint.lint.runner import check_project
 from devlint.lint.selection import Selection
 
 PROJECTS = sorted(p for p in (FIXTURES / "projects").iterdir() if p.is_dir())
@@ -46,8 +49,8 @@ def same_alone(project: Path) -> bool:
 
 def run(project: Path, project_mode: bool = True) -> set[tuple[str, int, str]]:
     files = sorted(project.rglob("*.py"))
-    outcomes = check_files(files, lambda _: Selection(project=project_mode))
-    return {(Path(o.path).relative_to(project).as_posix(), f.line, f.code)
+    outcomes = check_project(files, lambda _: Selection(project=project_mode))
+    return {(Path(f.path).relative_to(project).as_posix(), f.line, f.code)
             for o in outcomes for f in o.findings}
 
 

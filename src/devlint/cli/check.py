@@ -193,7 +193,7 @@ def discover(args: argparse.Namespace, config: Config,
     """The files to check, and standard input's bytes under the name it is reported as."""
     from devlint.workspace.source import ReadError, read_bounded
 
-    exclusions = Exclusions(config.exclude, config.respect_gitignore, config.force_exclude)
+    exclusions = exclusions_of(config)
     files: list[Path] = []
     sources: dict[Path, bytes] = {}
     for item in iter_files(args.paths, exclusions):
@@ -216,6 +216,10 @@ def discover(args: argparse.Namespace, config: Config,
         else:
             files.append(item)
     return files, sources
+
+
+def exclusions_of(config: Config) -> Exclusions:
+    return Exclusions(config.exclude, config.respect_gitignore, config.force_exclude)
 
 
 def _remember_lines(name: Path, data: bytes) -> None:
@@ -255,6 +259,8 @@ def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Conf
 
         fix_files(files, config.selection_for, args, lambda line: fail(result, line), result,
                   sources)
+        if config.project:  # what the fixed files' runs show in other checked files' code
+            lint_files(files, config, args, result, out, style, sources, routed_only=True)
     else:
         lint_files(files, config, args, result, out, style, sources)
     if args.format == "text" and not fixing:
@@ -301,18 +307,29 @@ def write_report(path: Path, text: str) -> None:
 
 
 def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
-               result: RunResult, out, style, sources: dict[Path, bytes]) -> None:
-    """Findings stream to `out` in file order as they come (text format)."""
+               result: RunResult, out, style, sources: dict[Path, bytes],
+               routed_only: bool = False) -> None:
+    """Findings stream to `out` in file order as they come (text format). `routed_only`:
+    only the findings files' runs show in other files' code (after `--fix`, which reports
+    each file's own)."""
     from devlint.workspace.cache import Cache, default_directory
-    from devlint.lint.runner import check_files, default_jobs
+    from devlint.lint.runner import check_project, default_jobs
     from devlint.lint.report.text import format_block
 
     cache = None
     if not args.no_cache:
         cache = Cache.open(Path(args.cache_dir) if args.cache_dir else default_directory(config.root))
-    progress = Progress(len(files))
-    for outcome in check_files(files, config.selection_for, cache, args.jobs or default_jobs(),
-                               sources):
+    progress = Progress(0 if routed_only else len(files))
+    for outcome in check_project(files, config.selection_for, cache, args.jobs or default_jobs(),
+                                 sources, context_of(files, sources, config)):
+        if outcome.routed:  # findings other files' runs showed in this file's code
+            result.findings.extend(outcome.findings)
+            if args.format == "text" and not routed_only:
+                progress.clear()
+                emit(out, "".join(format_block(f, style) for f in outcome.findings))
+            continue
+        if routed_only:
+            continue
         progress.step()
         if outcome.error is not None:
             progress.clear()
@@ -328,6 +345,17 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
         problem = cache.save()
         if problem:
             print(f"devlint: warning: {problem}", file=sys.stderr)  # the results stand
+
+
+def context_of(files: list[Path], sources: dict[Path, bytes], config: Config) -> list[Path]:
+    """The project files importing the checked ones that the run does not check: what their
+    runs show in the checked files' code is reported (see `workspace.importers`). None for
+    standard input: its importers would read the file on disk, not what was piped."""
+    if not config.project or sources:
+        return []
+    from devlint.workspace.importers import context_files
+
+    return context_files(files, exclusions_of(config))
 
 
 class Progress:

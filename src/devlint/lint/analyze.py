@@ -6,8 +6,10 @@ checked in any order or in parallel.
 """
 from __future__ import annotations
 
+import os
 import re
-from typing import Callable, Iterable, Iterator, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import libcst as cst
 
@@ -21,7 +23,7 @@ from devlint.lint.limits import (
 from devlint.lint.lines import NEWLINE, line_starts, split_lines
 from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
-from devlint.lint.positions import spans_of
+from devlint.lint.positions import Span, spans_of
 from devlint.lint.prefilter import could_match
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.lint.selection import Selection
@@ -40,10 +42,12 @@ FILE_NOQA = re.compile(
 
 
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
-                   describe_line: Callable[[int], str] = str) -> list[Finding]:
+                   describe_line: Callable[[int], str] = str,
+                   keep_foreign: bool = False) -> list[Finding]:
     """All findings of one file's text; a parse error becomes a DEV999 finding, a file devlint
     cannot analyse a DEV998 one. `describe_line` words a line number inside messages ("3 of
-    cell 2" in a notebook)."""
+    cell 2" in a notebook). `keep_foreign`: also the findings in other files' code that this
+    file's run reached (their `path` is that file's, `reached` the call here)."""
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
     codes = [rule.code for rule in rules]
     try:
@@ -61,7 +65,11 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
         findings = [cannot_analyse(path, Unanalysable(
             1, 1, f"its analysis took over {limits.FILE_CPU_SECONDS} s of CPU and was stopped"))]
     findings = [f for f in findings if f.code not in FILE_CODES or selection.enabled(f.code)]
-    return sorted(apply_file_noqa(apply_noqa(findings, text), text), key=Finding.sort_key)
+    own = [f for f in findings if f.path == path]
+    # Another file's findings (its own comments silenced them already) go only to a caller
+    # that routes them to that file (`lint.runner`); every other caller gets this file's.
+    elsewhere = [f for f in findings if f.path != path] if keep_foreign else []
+    return sorted(apply_file_noqa(apply_noqa(own, text), text) + elsewhere, key=Finding.sort_key)
 
 
 def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
@@ -78,18 +86,21 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
     del tree  # before libcst's tree, the larger one, is built
     with deep_recursion():
         module = parse_module(text)
-        raws = run_rules(module, rules, text, path, project)
-        return resolve_positions(module, raws, path, text, describe_line) if raws else []
+        raws, elsewhere = run_rules(module, rules, text, path, project)
+        if not raws:
+            return []
+        return resolve_positions(module, raws, path, text, describe_line, elsewhere)
 
 
-def analyze_bytes(data: bytes, path: str, selection: Selection = Selection()) -> list[Finding]:
+def analyze_bytes(data: bytes, path: str, selection: Selection = Selection(),
+                  keep_foreign: bool = False) -> list[Finding]:
     try:
         text = decode_source(data)
     except SourceError as exc:
         if not selection.enabled(PARSE_ERROR_CODE):
             return []
         return [parse_error(path, exc)]
-    return analyze_source(text, path, selection)
+    return analyze_source(text, path, selection, keep_foreign=keep_foreign)
 
 
 def parse_error(path: str, exc: SourceError) -> Finding:
@@ -101,31 +112,51 @@ def cannot_analyse(path: str, exc: Unanalysable) -> Finding:
                    f"devlint cannot analyse this file: {exc.reason}")
 
 
+@dataclass
+class Elsewhere:
+    """The other files whose code this file's run executed (their interpreters: a tree and a
+    path each), and for each node seen there the call at this file's own line that reached it."""
+
+    owners: list
+    reached: dict  # id(node) -> this file's call node
+
+
 def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str = "",
-              project: bool = False) -> list[RawFinding]:
+              project: bool = False) -> tuple[list[RawFinding], Optional[Elsewhere]]:
     if not rules:
-        return []
+        return [], None
     model = analyze(module, text, path, project)
-    return [raw for rule in rules for raw in rule.check(model)]
+    raws = [raw for rule in rules for raw in rule.check(model)]
+    owners = list(model.interpreter.foreign_owners.values())
+    return raws, Elsewhere(owners, model.interpreter.reached) if owners else None
 
 
 def resolve_positions(
     module: cst.Module, raws: Iterable[RawFinding], path: str, text: str,
-    describe_line: Callable[[int], str] = str,
+    describe_line: Callable[[int], str] = str, elsewhere: Optional[Elsewhere] = None,
 ) -> list[Finding]:
-    """Positions are computed only for files that have findings (most have none)."""
+    """Positions are computed only for files that have findings (most have none). A finding
+    whose node lies in another file's code becomes that file's (see `_foreign_findings`)."""
     raws = list(raws)
     positions = spans_of(module, _anchors(raws))
+    own = [raw for raw in raws if raw.node in positions]
+    foreign = [raw for raw in raws if raw.node not in positions]
+    trees = _Trees(module, path, positions, elsewhere, foreign + own)
     lines = LineIndex(text)
     findings = []
-    for raw in raws:
+    for raw in own:
         start = positions[raw.node].start
-        related = None
-        message = raw.message
+        related, message = None, raw.message
         if raw.related_node is not None:
-            rstart = positions[raw.related_node].start
-            related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
-            message = message.replace("{related_line}", describe_line(rstart.line))
+            related_node = raw.related_node
+            if related_node not in positions:  # inside a helper of another file: its call here
+                related_node = trees.reached(related_node)
+            if related_node is not None:
+                rstart = positions[related_node].start
+                related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
+                message = message.replace("{related_line}", describe_line(rstart.line))
+            else:
+                message = message.replace("{related_line}", trees.words(raw.related_node, path))
         fix = None
         if raw.fix is not None:
             edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)
@@ -133,6 +164,90 @@ def resolve_positions(
             if refusal(text, edits) is None:
                 fix = Fix(raw.fix.description, raw.fix.applicability, edits)
         findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
+    return findings + _foreign_findings(foreign, trees)
+
+
+class _Trees:
+    """Positions in the checked file and in the other files its run executed, computed only for
+    the trees that hold a finding's nodes."""
+
+    def __init__(self, module: cst.Module, path: str, positions: dict,
+                 elsewhere: Optional[Elsewhere], raws: list[RawFinding]) -> None:
+        self.path = path
+        self.elsewhere = elsewhere
+        self.places: list[tuple[str, Any, dict]] = [(path, module, positions)]
+        if elsewhere is None:
+            return
+        wanted = [node for node in _anchors(raws) if node not in positions]
+        for owner in elsewhere.owners:
+            if not wanted:
+                break
+            found = spans_of(owner.module, wanted)
+            if found:
+                self.places.append((owner.path, owner.module, found))
+                wanted = [node for node in wanted if node not in found]
+        # the calls here that reached another file's nodes, placed in this file
+        calls = {id(c): c for c in elsewhere.reached.values()}
+        self.places[0] = (path, module, {**positions, **spans_of(module, calls.values())})
+
+    def place(self, node) -> Optional[tuple[str, Any, Span]]:
+        for path, module, positions in self.places:
+            if node in positions:
+                return path, module, positions[node]
+        return None
+
+    def reached(self, node) -> Any:
+        """This file's call that ran the other file's `node`, when known."""
+        if self.elsewhere is None:
+            return None
+        call = self.elsewhere.reached.get(id(node))
+        return call if call is not None and call in self.places[0][2] else None
+
+    def words(self, node, finding_path: str) -> str:
+        """A line as a message says it: "12", or "12 of model.py" in another file."""
+        where = self.place(node)
+        if where is None:
+            return "?"
+        path, _, span = where
+        line = str(span.start.line)
+        return line if path == finding_path else f"{line} of {os.path.basename(path)}"
+
+
+def _foreign_findings(raws: list[RawFinding], trees: _Trees) -> list[Finding]:
+    """Findings in another file's code, with that file's path and positions, the call here that
+    ran it as `reached`, no fix (the fix would edit a file this run only read), and that file's
+    own `# noqa` comments applied."""
+    by_file: dict[str, list[Finding]] = {}
+    modules: dict[str, Any] = {}
+    for raw in raws:
+        where = trees.place(raw.node)
+        if where is None:
+            continue  # a node no tree of this run holds: nothing to point at
+        target, module, span = where
+        related = None
+        message = raw.message
+        if raw.related_node is not None:
+            placed = trees.place(raw.related_node)
+            if placed is not None:
+                rpath, _, rspan = placed
+                related = Related(Location(rspan.start.line, rspan.start.column + 1),
+                                  raw.related_label, path=None if rpath == target else rpath)
+            message = message.replace("{related_line}", trees.words(raw.related_node, target))
+        reached = None
+        call = trees.reached(raw.node) or (
+            trees.reached(raw.related_node) if raw.related_node is not None else None)
+        if call is not None and (related is None or related.path != trees.path):
+            rspan = trees.places[0][2][call]
+            reached = Related(Location(rspan.start.line, rspan.start.column + 1),
+                              "reached from here", path=trees.path)
+        by_file.setdefault(target, []).append(Finding(
+            target, span.start.line, span.start.column + 1, raw.code, message, related,
+            reached=reached))
+        modules[target] = module
+    findings = []
+    for target, found in by_file.items():
+        text = modules[target].code
+        findings += apply_file_noqa(apply_noqa(found, text), text)
     return findings
 
 

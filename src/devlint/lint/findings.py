@@ -73,6 +73,7 @@ class Related:
     label: str
     cell: Optional[int] = None  # a notebook's: the related place's own cell
     in_file: Optional[Location] = None  # a notebook's: where it lies in the .ipynb text
+    path: Optional[str] = None  # another file's (None: the finding's own file)
 
 
 def _place(line: int, column: int, cell: Optional[int], in_file: Optional[Location]) -> dict:
@@ -81,6 +82,14 @@ def _place(line: int, column: int, cell: Optional[int], in_file: Optional[Locati
         out["cell"] = cell
     if in_file is not None:
         out["in_file"] = {"line": in_file.line, "column": in_file.column}
+    return out
+
+
+def _related(related: Related) -> dict:
+    out = {**_place(related.location.line, related.location.column, related.cell,
+                    related.in_file), "message": related.label}
+    if related.path is not None:
+        out = {"path": related.path, **out}
     return out
 
 
@@ -98,6 +107,9 @@ class Finding:
     # `in_file` the place in the file's own JSON text, for viewers that open the file.
     cell: Optional[int] = None
     in_file: Optional[Location] = None
+    # A bug in another file's code that only the checked file's values show (a CPU tensor made
+    # in the `forward` of a model that train.py moves): the call in the checked file that ran it.
+    reached: Optional[Related] = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.cell or 0, self.line, self.column, self.code)
@@ -106,10 +118,9 @@ class Finding:
         out = {"path": self.path, **_place(self.line, self.column, self.cell, self.in_file),
                "code": self.code, "message": self.message}
         if self.related is not None:
-            related = self.related
-            out["related"] = {**_place(related.location.line, related.location.column,
-                                       related.cell, related.in_file),
-                              "message": related.label}
+            out["related"] = _related(self.related)
+        if self.reached is not None:
+            out["reached_from"] = _related(self.reached)
         if self.fix is not None:
             out["fix"] = {
                 "description": self.fix.description,

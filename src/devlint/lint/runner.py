@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
 
@@ -30,6 +30,7 @@ class FileOutcome:
     key: Optional[str] = None  # the cache key of the bytes that were analyzed
     cached: bool = False
     dependencies: Optional[list] = None  # what the result stands on besides the file's bytes
+    routed: bool = False  # only findings other files' runs found in this file's code
 
 
 def default_jobs() -> int:
@@ -52,10 +53,12 @@ def analyze_path(path: str, selection: Selection, data: Optional[bytes] = None) 
     from devlint.workspace.notebook import analyze_notebook
     from devlint.workspace.project import portable
 
-    analyze = analyze_notebook if is_notebook(path) else analyze_bytes
     try:
         with recording() as used:
-            findings = analyze(data, path, selection)
+            if is_notebook(path):
+                findings = analyze_notebook(data, path, selection)
+            else:  # with the findings its run shows in other files' code (see `check_project`)
+                findings = analyze_bytes(data, path, selection, keep_foreign=True)
     except MemoryError:  # reading a notebook's JSON, say; the analysis reports its own
         return _cannot_analyse(path, selection, "devlint ran out of memory on it")
     except Exception as exc:  # a bug in devlint must not hide the other files' findings
@@ -83,12 +86,80 @@ def check_files(
         if outcome is None:
             outcome = next(computed)
             if cache is not None and outcome.key is not None:
-                cache.put(outcome.key, outcome.findings, outcome.dependencies)
+                cache.put(outcome.key, outcome.path, outcome.findings, outcome.dependencies)
         yield outcome
     # Let the pool generator run to its end: it shuts the pool down there. Left suspended, it
     # would be closed at interpreter exit, racing the executor's own exit hook.
     for _ in computed:
         pass
+
+
+def check_project(
+    files: list[Path], selection_for: Callable[[Path], Selection],
+    cache: Optional[Cache] = None, jobs: int = 1, sources: Mapping[Path, bytes] = {},
+    context: Iterable[Path] = (),
+) -> Iterator[FileOutcome]:
+    """`check_files`, with the findings a file's run shows in another file's code (a CPU tensor
+    in the `forward` of a model train.py moves) routed to that file: reported only when it is
+    one of `files`, once (a finding of its own run wins), under its own `per-file-ignores`,
+    after every checked file's outcome. `context`: files analysed only for what they show in
+    `files` (the importers of a staged file); nothing else of theirs is reported."""
+    files = list(files)
+    checked = {same_file(p): str(p) for p in files}
+    extra = [p for p in context if same_file(p) not in checked]
+    held: dict[str, list[Finding]] = {}
+    seen: set = set()
+    for index, outcome in enumerate(check_files(files + extra, selection_for, cache, jobs, sources)):
+        own = []
+        for finding in outcome.findings:
+            if finding.path == outcome.path:
+                own.append(finding)
+                continue
+            target = checked.get(same_file(finding.path))
+            if target is not None and selection_for(Path(target)).enabled(finding.code):
+                held.setdefault(target, []).append(shown(finding, target, checked))
+        if index >= len(files):
+            continue  # a context file: nothing of its own is reported
+        seen.update(_identity(f) for f in own)
+        yield replace(outcome, findings=own) if len(own) != len(outcome.findings) else outcome
+    for target in (str(p) for p in files):
+        fresh = []
+        for finding in sorted(held.get(target, ()), key=Finding.sort_key):
+            if _identity(finding) not in seen:
+                seen.add(_identity(finding))
+                fresh.append(finding)
+        if fresh:
+            yield FileOutcome(target, fresh, routed=True)
+
+
+def same_file(path) -> str:
+    return os.path.normcase(os.path.abspath(str(path)))
+
+
+def _identity(finding: Finding) -> tuple:
+    return (same_file(finding.path), finding.cell, finding.line, finding.column, finding.code)
+
+
+def shown(finding: Finding, target: str, checked: dict) -> Finding:
+    """A routed finding under the names the user gave: the checked file's path as given, other
+    files' paths relative to the working directory when they lie under it."""
+    def named(path: Optional[str]) -> Optional[str]:
+        if path is None:
+            return None
+        given = checked.get(same_file(path))
+        if given is not None:
+            return given
+        relative = os.path.relpath(os.path.abspath(path))
+        return path if relative.startswith("..") else relative
+
+    related = finding.related
+    if related is not None and related.path is not None:
+        related = replace(related, path=named(related.path))
+    reached, message = finding.reached, finding.message
+    if reached is not None and reached.path is not None:
+        reached = replace(reached, path=named(reached.path))
+        message = f"{message} (reached from {reached.path}:{reached.location.line})"
+    return replace(finding, path=target, message=message, related=related, reached=reached)
 
 
 def _from_cache(path: Path, selection: Selection, cache: Optional[Cache],

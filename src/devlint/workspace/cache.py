@@ -32,8 +32,9 @@ from devlint.lint.selection import Selection
 from devlint.workspace.discovery import is_notebook
 from devlint.lint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
-FORMAT = 7  # 4: BLAKE2b keys; 5: a notebook's cell and place; 6: of the file's kind too;
-# 7: what a result stands on in other files of the project (`dependencies`)
+FORMAT = 8  # 4: BLAKE2b keys; 5: a notebook's cell and place; 6: of the file's kind too;
+# 7: what a result stands on in other files of the project (`dependencies`); 8: findings in
+# other files' code (a row's target path and `reached`, paths relative to the file's folder)
 MAX_ENTRIES = 200_000  # about 40 MB of index at most; the oldest entries go first
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -112,8 +113,9 @@ class Cache:
         self.hits += 1
         return findings
 
-    def put(self, key: str, findings: list[Finding], dependencies: Optional[list] = None) -> None:
-        self.added[key] = [_row(f) for f in findings]
+    def put(self, key: str, path: str, findings: list[Finding],
+            dependencies: Optional[list] = None) -> None:
+        self.added[key] = [_row(f, path) for f in findings]
         if dependencies:
             self.dependencies[key] = dependencies
         else:
@@ -180,18 +182,39 @@ def _prepare(directory: Path) -> None:
         ignore.write_text("# Automatically created by devlint.\n*\n", encoding="utf-8")
 
 
-def _row(finding: Finding) -> list:
-    related = None
-    if finding.related is not None:
-        r = finding.related
-        related = [r.location.line, r.location.column, r.label, r.cell, _location_row(r.in_file)]
+def _row(finding: Finding, path: str) -> list:
+    """A finding as a JSON row. Paths of other files are relative to the folder of `path`, the
+    file the result is of ("" is that file itself), so a moved tree still hits."""
+    base = os.path.dirname(os.path.abspath(path))
     fix = None
     if finding.fix is not None:
         # Text edits, for SARIF's fixes; --fix itself never reads the cache.
         fix = [finding.fix.description, finding.fix.applicability.value,
                [[e.start, e.end, e.text] for e in finding.fix.edits]]
-    return [finding.line, finding.column, finding.code, finding.message, related, fix,
-            finding.cell, _location_row(finding.in_file)]
+    target = None if finding.path == path else _relative(finding.path, path, base)
+    return [finding.line, finding.column, finding.code, finding.message,
+            _related_row(finding.related, path, base), fix, finding.cell,
+            _location_row(finding.in_file), target, _related_row(finding.reached, path, base)]
+
+
+def _related_row(related: Optional[Related], path: str, base: str) -> Optional[list]:
+    if related is None:
+        return None
+    where = None if related.path is None else _relative(related.path, path, base)
+    return [related.location.line, related.location.column, related.label, related.cell,
+            _location_row(related.in_file), where]
+
+
+def _relative(other: str, path: str, base: str) -> str:
+    return "" if other == path else os.path.relpath(os.path.abspath(other), base).replace(os.sep, "/")
+
+
+def _absolute(row_path, path: str) -> str:
+    """A row's path back: "" is the file itself, anything else lies relative to its folder."""
+    text = _text(row_path)
+    if text == "":
+        return path
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), text))
 
 
 def _location_row(location: Optional[Location]) -> Optional[list]:
@@ -215,19 +238,24 @@ def _not_a_number(name: str) -> float:
 
 def _finding(path: str, row: list) -> Finding:
     """The finding a row stores, checked field by field: a ValueError for any other shape."""
-    line, column, code, message, related, fix, cell, in_file = _listed(row, 8)
+    line, column, code, message, related, fix, cell, in_file, target, reached = _listed(row, 10)
     if not _CODE.fullmatch(_text(code)):
         raise ValueError(f"not a finding: {row!r}")
-    if related is not None:
-        r_line, r_column, label, r_cell, r_in_file = _listed(related, 5)
-        related = Related(Location(_count(r_line), _count(r_column)), _text(label),
-                          _cell(r_cell), _location(r_in_file))
     if fix is not None:
         description, applicability, edits = _listed(fix, 3)
         fix = Fix(_text(description), Applicability(applicability),
                   tuple(_edit(edit) for edit in _listed(edits)))
-    return Finding(path, _count(line), _count(column), code, _text(message), related, fix,
-                   _cell(cell), _location(in_file))
+    return Finding(path if target is None else _absolute(target, path), _count(line),
+                   _count(column), code, _text(message), _related(related, path), fix,
+                   _cell(cell), _location(in_file), _related(reached, path))
+
+
+def _related(row, path: str) -> Optional[Related]:
+    if row is None:
+        return None
+    line, column, label, cell, in_file, where = _listed(row, 6)
+    return Related(Location(_count(line), _count(column)), _text(label), _cell(cell),
+                   _location(in_file), None if where is None else _absolute(where, path))
 
 
 _CODE = re.compile(r"DEV\d{3}")

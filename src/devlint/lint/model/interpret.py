@@ -23,7 +23,7 @@ import libcst as cst
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import NONE, Evaluator
-from devlint.lint.model.observations import ModuleContainer, Observations
+from devlint.lint.model.observations import ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
 )
@@ -98,6 +98,10 @@ class Interpreter(Evaluator):
         self.depth = 0
         self.foreign_depth = 0
         self.foreign_calls = 0
+        # Another file's code run from here: its interpreters (for their trees and paths), and
+        # for each node observed there, the call at this file's own line that reached it.
+        self.foreign_owners: dict[int, Any] = {}
+        self.reached: dict[int, Any] = {}
         self.test_depth = int(test_file)  # a test pins devices on purpose
 
     # --- the program ------------------------------------------------------------------------
@@ -643,8 +647,7 @@ class Interpreter(Evaluator):
         except TypeError:  # an unhashable value: compute without the memo
             key, cached = None, None
         if cached is not None:
-            if info.owner is self or info.owner is None:
-                self.obs.extend(self.at_call_site(cached[2], node, args, kwargs))
+            self.keep(cached[2], info, node, args, kwargs)
             self.requires_cuda |= cpu and cached[3]
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
@@ -661,8 +664,7 @@ class Interpreter(Evaluator):
             self.foreign_depth -= foreign
         if key is not None:
             self.memo[key] = result
-        if info.owner is self or info.owner is None:
-            self.obs.extend(self.at_call_site(result[2], node, args, kwargs))
+        self.keep(result[2], info, node, args, kwargs)
         # A helper that returns on a GPU machine and never on a CPU one (`init_distributed_mode`
         # raising without CUDA) is a GPU requirement of its caller too.
         self.requires_cuda |= cpu and result[3]
@@ -710,6 +712,23 @@ class Interpreter(Evaluator):
              self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad) = saved
             self.frames.pop()
         return result, receiver, observations, gpu_only
+
+    def keep(self, observations: Observations, info: FuncInfo, node: Any, args: list,
+             kwargs: dict) -> None:
+        """What a call observed joins the caller's observations. Inside another file's code
+        (a model's `forward`, a metrics helper, an engine's loop) those are that file's
+        findings, with this file's values: each node seen there remembers the call at this
+        file's own line that reached it ("reached from train.py:41")."""
+        observations = self.at_call_site(observations, node, args, kwargs)
+        self.obs.extend(observations)
+        foreign = info.owner is not self and info.owner is not None
+        if not foreign or self.summarising:
+            return
+        self.foreign_owners.setdefault(id(info.owner), info.owner)
+        if self.foreign_depth == 0:  # `node` is this file's own call
+            for observed in observations.all():
+                for anchor in observed_nodes(observed):
+                    self.reached.setdefault(id(anchor), node)
 
     def at_call_site(self, observations: Observations, node: Any, args: list, kwargs: dict) -> Observations:
         """A helper handed a CPU batch meets device tensors inside: the batch is this call's

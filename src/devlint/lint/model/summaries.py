@@ -5,8 +5,9 @@ code has run (functions and classes with their code, devices, flags such as
 An import that resolves to a project file (see `workspace.project`) binds the summary's value
 instead of an unknown name, so a guard, a helper or a model defined in another file is known
 where it is used. A function from another file runs, when called, on the importer's values;
-what it observes inside its own file is that file's business (reported when that file is
-checked), so the importer keeps only what happens at its own lines.
+what it observes there (a CPU tensor in the `forward` of a model the importer moved) becomes a
+finding of that file, with the importer's call as where it was reached (`lint.analyze`), and
+is reported only when that file is checked (`lint.runner.check_project`).
 
 Summaries reach LEVELS imports deep: the checked file sees summaries made at level LEVELS - 1,
 whose own imports are summarised at the level below, down to level 0, where the project's

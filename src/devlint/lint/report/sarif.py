@@ -113,11 +113,15 @@ def _result(finding: Finding, index: dict[str, int], fingerprints: Fingerprints)
         "locations": [_location(finding.path, finding.line, finding.column, finding.cell,
                                 finding.in_file)],
     }
-    if finding.related is not None:
-        r = finding.related
-        related = _location(finding.path, r.location.line, r.location.column, r.cell, r.in_file)
-        related.update(id=1, message={"text": r.label})
-        out["relatedLocations"] = [related]
+    related = []
+    for r in (finding.related, finding.reached):  # the second: a call in the file that ran it
+        if r is not None:
+            place = _location(r.path or finding.path, r.location.line, r.location.column, r.cell,
+                              r.in_file)
+            place.update(id=len(related) + 1, message={"text": r.label})
+            related.append(place)
+    if related:
+        out["relatedLocations"] = related
     # A notebook's edits point into its joined cells, not into the JSON file: not offered.
     if finding.fix is not None and finding.fix.edits and finding.cell is None:
         out["fixes"] = [{

@@ -1,0 +1,125 @@
+"""The files of a project that import the checked ones: the context a partial run reads.
+
+pre-commit passes only the staged files and an editor one buffer, but a bug in `model.py`'s
+`forward` may show only with the values `train.py` passes it. A partial run therefore also
+analyses the project files that import a checked file (and their importers, as deep as
+summaries reach), for what their runs show in the checked files' code; nothing else of theirs
+is reported. The walk is the one a whole-project run makes (the same excludes and .gitignore),
+so a staged file gets the findings a whole-project run gives it.
+
+Finding importers reads text, never parses: a file is an importer when one of its import lines
+resolves (through `Project.resolve`) to a checked file; each file's imports are read once per
+process. Only files the run does not check are read (a whole-project run reads none). An
+import this reading misses only costs context.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Iterable, Optional
+
+from devlint.lint.model.summaries import LEVELS
+from devlint.workspace.project import Project, project_of, readable_source
+
+MAX_CONTEXT = 256  # importers read for one run: past it the run stays partial (never wrong)
+MAX_PROJECT_FILES = 20_000  # a walk past this many files is not a project: no context
+
+FROM_IMPORT = re.compile(
+    r"^[ \t]*from[ \t]+(?P<dots>\.*)[ \t]*(?P<module>[\w.]*)[ \t]+import[ \t]+"
+    r"(?:\((?P<grouped>[^)]*)\)|(?P<names>[^\n#;]*))", re.M)
+PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+(?P<names>[^\n#;]+)", re.M)
+
+
+def context_files(files: Iterable[Path], exclusions=None) -> list[Path]:
+    """The importers of `files` (and their importers, LEVELS steps in all) that are not among
+    them, in the walk's order."""
+    from devlint.workspace.discovery import is_notebook
+
+    targets = {_key(p) for p in files if not is_notebook(p) and str(p).endswith(".py")}
+    if not targets:
+        return []
+    found: list[Path] = []
+    by_root: dict[str, set] = {}
+    for target in targets:
+        by_root.setdefault(project_of(target).root, set()).add(target)
+    for root in sorted(by_root):
+        sources = _project_sources(root, exclusions)
+        if sources is None:
+            continue
+        project = project_of(next(iter(by_root[root])))
+        known, frontier = set(targets), by_root[root]
+        for _ in range(max(1, LEVELS)):
+            importers = [p for p in sources if _key(p) not in known
+                         and _imports_of(p, project) & frontier]
+            if not importers:
+                break
+            found += importers
+            frontier = {_key(p) for p in importers}
+            known |= frontier
+            if len(found) >= MAX_CONTEXT:
+                return found[:MAX_CONTEXT]
+    return found
+
+
+_WALKS: dict = {}  # root -> its sources, for walks with the default exclusions (flake8's)
+_IMPORTS: dict = {}  # (path, size, mtime) -> the project files its imports resolve to
+
+
+def _project_sources(root: str, exclusions) -> Optional[list[Path]]:
+    from devlint.workspace.discovery import iter_files
+
+    if exclusions is None and root in _WALKS:
+        return _WALKS[root]
+    sources: Optional[list[Path]] = []
+    for item in iter_files([root], exclusions):
+        if isinstance(item, Path) and str(item).endswith(".py"):
+            sources.append(item)
+            if len(sources) > MAX_PROJECT_FILES:
+                sources = None
+                break
+    if exclusions is None:
+        _WALKS[root] = sources
+    return sources
+
+
+def _imports_of(path: Path, project: Project) -> frozenset:
+    """The project files `path`'s import lines resolve to (keys), once per process and version."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return frozenset()
+    memo = (str(path), stat.st_size, stat.st_mtime_ns)
+    if memo in _IMPORTS:
+        return _IMPORTS[memo]
+    data = readable_source(str(path))
+    resolved = set()
+    if data is not None:
+        importer = str(path)
+        for module, level, names in _imports(data.decode("utf-8", errors="replace")):
+            for candidate in [module] + [f"{module}.{name}" if module else name for name in names]:
+                if candidate or level:
+                    found = project.resolve(importer, candidate, level)
+                    if found is not None:
+                        resolved.add(_key(found))
+    _IMPORTS[memo] = frozenset(resolved)
+    return _IMPORTS[memo]
+
+
+def _imports(text: str):
+    """(module, level, imported names) of each import statement, read from the text."""
+    for match in FROM_IMPORT.finditer(text):
+        names = match.group("grouped") if match.group("grouped") is not None else match.group("names")
+        flat = (names or "").replace("\\\n", " ").replace("(", " ").replace(")", " ")
+        listed = [part.split()[0] for part in flat.split(",")
+                  if part.split() and part.split()[0] != "*"]
+        yield match.group("module"), len(match.group("dots")), listed
+    for match in PLAIN_IMPORT.finditer(text):
+        for part in match.group("names").split(","):
+            words = part.split()
+            if words:
+                yield words[0], 0, []
+
+
+def _key(path) -> str:
+    return os.path.normcase(os.path.abspath(str(path)))
