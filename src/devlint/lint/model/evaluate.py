@@ -28,6 +28,7 @@ from devlint.lint.syntax import dotted, string_value
 
 HOST, DEVICE = Place.HOST, Place.DEVICE
 DEVICE_COUNT = Scalar(text="<device count>")
+BACKEND = Scalar(text="<process group backend>")
 NONE = Scalar(text=None, number=None)
 BUILTINS = frozenset(
     {"len", "range", "enumerate", "zip", "iter", "next", "list", "tuple", "dict", "set",
@@ -948,6 +949,8 @@ class Evaluator:
             return Flag(True, False, availability=True)
         if qualname in api.DEVICE_COUNT:
             return DEVICE_COUNT
+        if qualname in api.GET_BACKEND:
+            return BACKEND
         if qualname in api.CUDA_REQUIRING:
             self.requires_cuda = True  # the CPU world stops here: this call needs a GPU
         factory = api.factory_name(qualname)
@@ -1433,6 +1436,13 @@ def _device_comparison(left: Value, operator: type, right: Value) -> Optional[Fl
             return Flag(None, False, availability=True)
         return None
     if type(right) is not Scalar:
+        return None
+    if type(left) is Scalar and left.text == BACKEND.text and right.text == "nccl":
+        # `dist.get_backend() == "nccl"`: never so on a machine without a GPU
+        if operator in (cst.Equal, cst.Is):
+            return Flag(None, False, availability=True)
+        if operator in (cst.NotEqual, cst.IsNot):
+            return Flag(None, True, availability=True)
         return None
     if type(left) is Device:
         accel, cpu = left.accel, left.cpu

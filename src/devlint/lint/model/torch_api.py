@@ -185,6 +185,8 @@ CUDA_REQUIRING = frozenset(
         "Stream", "Event", "current_stream", "stream", "init", "get_arch_list", "ipc_collect",
     )
 )
+# The process group's backend: "nccl" only where there are GPUs.
+GET_BACKEND = frozenset({"torch.distributed.get_backend", "torch.distributed.distributed_c10d.get_backend"})
 DEVICE_COUNT = frozenset({"torch.cuda.device_count", "torch.accelerator.device_count",
                           "torch.xpu.device_count"})
 ACCELERATOR_KINDS = frozenset({"cuda", "mps", "xpu", "xla", "hip", "npu", "hpu", "meta_"})
