@@ -102,3 +102,23 @@ def test_sarif_relates_the_call_in_the_importer(project: Path) -> None:
     uris = [r["physicalLocation"]["artifactLocation"]["uri"] for r in result["relatedLocations"]]
     assert uris[0].endswith("model.py") and uris[-1].endswith((".py")) and len(uris) == 2
     assert not uris[-1].endswith("model.py")  # the second one is in the importer
+
+
+def test_verify_explains_a_failure_in_the_model_file_by_it(project: Path) -> None:
+    """The simulated GPU run fails in model.py's `forward`; the explanation is the finding that
+    only train.py's values show, not "no static finding explains it"."""
+    from devlint.verify.errors import explain
+
+    model, train = str(project / "model.py"), str(project / "train.py")
+    error = {
+        "type": "RuntimeError",
+        "message": "Expected all tensors to be on the same device, but found at least two "
+                   "devices, cuda:0 and cpu!",
+        "frame": {"path": model, "line": MODEL_LINE + 1, "function": "forward"},
+        "user_frames": [{"path": model, "line": MODEL_LINE + 1, "function": "forward"},
+                        {"path": train, "line": 12, "function": "<module>"}],
+        "cpu_origin": {"path": model, "line": MODEL_LINE, "device": "cpu"},
+    }
+    explained = explain(error)
+    assert [(f.code, f.line) for f in explained.findings] == [("DEV006", MODEL_LINE)]
+    assert "reached from" in explained.findings[0].message

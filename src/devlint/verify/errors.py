@@ -121,6 +121,7 @@ def explain(error: dict, sources: Optional[dict[str, str]] = None) -> Explanatio
         return Explanation(kind)
     frames = error.get("user_frames") or [frame]
     sources = _Sources(dict(sources or {}))  # frames and origin often share a file: once each
+    sources.load(reversed([f["path"] for f in frames]))  # the script's own frames first
     for depth, outer in enumerate(frames):
         at_statement = _findings_at(sources.get(outer["path"]), outer["line"], codes)
         if at_statement:
@@ -203,14 +204,46 @@ def _nearest_before(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> O
 
 @dataclass
 class _Sources:
-    """Findings and syntax tree per file, read once for one explanation."""
+    """Findings and syntax tree per file, read once for one explanation. A file's findings
+    include those another analysed file's run showed in its code (a CPU tensor in the
+    `forward` of a model the script moves): `load` every frame's file first."""
     texts: dict[str, str] = field(default_factory=dict)
     _by_path: dict[str, _Analysis] = field(default_factory=dict)
+    _routed: dict[str, list] = field(default_factory=dict)  # file key -> others' findings there
+
+    def load(self, paths) -> None:
+        for path in paths:
+            self.get(path)
 
     def get(self, path: str) -> _Analysis:
         if path not in self._by_path:
-            self._by_path[path] = _analyze(path, self.texts.get(path))
+            analysis = _analyze(path, self.texts.get(path))
+            if analysis is not None:
+                findings, tree = analysis
+                own = [f for f in findings if f.path == path]
+                for finding in findings:
+                    if finding.path != path:
+                        self._route(finding)
+                own += self._routed.setdefault(_key(path), [])
+                self._routed[_key(path)] = own  # findings routed later land in this list too
+                analysis = (own, tree)
+            self._by_path[path] = analysis
         return self._by_path[path]
+
+    def _route(self, finding: "Finding") -> None:
+        from devlint.lint.runner import shown
+
+        finding = shown(finding, finding.path, {})  # "(reached from train.py:12)"
+        landed = self._routed.setdefault(_key(finding.path), [])
+        if all((f.line, f.column, f.code) != (finding.line, finding.column, finding.code)
+               for f in landed):
+            landed.append(finding)
+
+
+def _key(path: str) -> str:
+    import os
+
+    return os.path.normcase(os.path.abspath(path))
 
 
 def _analyze(path: str, text: Optional[str] = None) -> _Analysis:
@@ -220,7 +253,7 @@ def _analyze(path: str, text: Optional[str] = None) -> _Analysis:
     try:
         if text is None:
             text = decode_source(Path(path).read_bytes())
-        return analyze_source(text, path), ast.parse(text)
+        return analyze_source(text, path, keep_foreign=True), ast.parse(text)
     except (OSError, SourceError, SyntaxError, ValueError):
         return None
 
