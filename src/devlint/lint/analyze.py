@@ -142,6 +142,7 @@ def resolve_positions(
     own = [raw for raw in raws if raw.node in positions]
     foreign = [raw for raw in raws if raw.node not in positions]
     trees = _Trees(module, path, positions, elsewhere, foreign + own)
+    here = trees.places[0][2]  # this file's positions, with the calls that reached other files
     lines = LineIndex(text)
     findings = []
     for raw in own:
@@ -149,14 +150,15 @@ def resolve_positions(
         related, message = None, raw.message
         if raw.related_node is not None:
             related_node = raw.related_node
-            if related_node not in positions:  # inside a helper of another file: its call here
-                related_node = trees.reached(related_node)
-            if related_node is not None:
+            if related_node in positions:
                 rstart = positions[related_node].start
-                related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
                 message = message.replace("{related_line}", describe_line(rstart.line))
-            else:
-                message = message.replace("{related_line}", trees.words(raw.related_node, path))
+            else:  # inside another file's code: the message says where, `related` is the call here
+                message = message.replace("{related_line}", trees.words(related_node, path))
+                related_node = trees.reached(related_node)
+                rstart = here[related_node].start if related_node is not None else None
+            if rstart is not None:
+                related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
         fix = None
         if raw.fix is not None:
             edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)
