@@ -33,6 +33,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SCRIPTS = HERE / "scripts"
+PROJECTS = HERE / "projects"  # multi-file projects: one folder each, checked whole
 MARK = re.compile(r"#\s*(expect|also)\s*:\s*((?:DEV\d{3}\s*,?\s*)+)", re.IGNORECASE)
 CODE = re.compile(r"DEV\d{3}", re.IGNORECASE)
 
@@ -68,6 +69,31 @@ def run_devlint(paths: list[Path]) -> list[dict]:
     return report.get("findings", [])
 
 
+def measured_units(paths: list[Path]) -> list[tuple[str, list[Path]]]:
+    """What is measured: each script alone, each project under projects/ whole (its files in
+    one run, so imports between them are followed)."""
+    if paths:
+        return [(p.name, [p.resolve()]) for p in sorted(paths)]
+    units = [(p.name, [p]) for p in sorted(SCRIPTS.glob("*.py"))]
+    if PROJECTS.is_dir():
+        units += [(f"{d.name}/", sorted(d.rglob("*.py"))) for d in sorted(PROJECTS.iterdir())
+                  if d.is_dir()]
+    return units
+
+
+def _at(name: str, line) -> str:
+    return f"{name}{line}" if name.endswith("/") else f"{name}:{line}"
+
+
+def _distance(a, b) -> float:
+    """Lines apart (a project's lines are "file:line"; other files are far)."""
+    if isinstance(a, int) and isinstance(b, int):
+        return abs(a - b)
+    fa, _, la = str(a).rpartition(":")
+    fb, _, lb = str(b).rpartition(":")
+    return abs(int(la) - int(lb)) if fa == fb else 1e9
+
+
 def pct(num: int, den: int) -> str:
     return f"{100.0 * num / den:5.1f}%" if den else "   n/a"
 
@@ -79,16 +105,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
 
-    scripts = sorted(p.resolve() for p in args.paths) if args.paths else sorted(SCRIPTS.glob("*.py"))
-    if not scripts:
+    units = measured_units(args.paths)
+    if not units:
         print("no scripts to measure")
         return 0
-
-    truth = {p: read_marks(p) for p in scripts}
-    found: dict[Path, dict[tuple[int, str], str]] = defaultdict(dict)
-    for f in run_devlint(scripts):
+    files = [path for _, paths in units for path in paths]
+    marks = {p: read_marks(p) for p in files}
+    by_file: dict[Path, dict[tuple[int, str], str]] = defaultdict(dict)
+    for f in run_devlint(files):
         path = (HERE / f["path"]).resolve()
-        found[path].setdefault((int(f["line"]), f["code"]), f.get("message", ""))
+        by_file[path].setdefault((int(f["line"]), f["code"]), f.get("message", ""))
+    # A unit's truth and findings as (line, code) pairs, a project's lines named by file.
+    scripts, truth, found = [], {}, {}
+    for name, paths in units:
+        scripts.append(name)
+        single = len(paths) == 1 and paths[0].parent == SCRIPTS
+        tag = (lambda path, line: line) if single else (
+            lambda path, line: f"{path.relative_to(PROJECTS / name.split('/')[0]).as_posix()}:{line}")
+        truth[name] = tuple({(tag(p, line), code) for p in paths for line, code in marks[p][i]}
+                            for i in (0, 1))
+        found[name] = {(tag(p, line), code): message for p in paths
+                       for (line, code), message in by_file.get(p, {}).items()}
 
     rows = []
     per_rule = defaultdict(lambda: [0, 0])  # code -> [found, marked]
@@ -116,12 +153,12 @@ def main(argv: list[str] | None = None) -> int:
         if not expect:
             false_on_correct += len(false)
             correct_with_false += bool(false)
-        name = path.name
+        name = path
         # A miss whose code devlint reported on another line of the same script: found, but mislocated.
         spare = sorted(false)
         for line, code in sorted(missed):
             same = [f for f in spare if f[1] == code]
-            where = min(same, key=lambda f: abs(f[0] - line))[0] if same else None
+            where = min(same, key=lambda f: _distance(f[0], line))[0] if same else None
             if where is not None:
                 spare.remove((where, code))
                 mislocated += 1
@@ -156,11 +193,11 @@ def main(argv: list[str] | None = None) -> int:
     if misses:
         print("\nmisses (marked, not found):")
         for name, line, code, where in misses:
-            print(f"  {name}:{line}: {code}" + (f"  (reported at line {where} instead)" if where else ""))
+            print(f"  {_at(name, line)}: {code}" + (f"  (reported at line {where} instead)" if where else ""))
     if falses:
         print("\nfalse findings (found, not marked):")
         for name, line, code, message in falses:
-            print(f"  {name}:{line}: {code} {message}")
+            print(f"  {_at(name, line)}: {code} {message}")
 
     if args.json:
         summary = {"scripts": len(rows), "buggy": n_buggy, "correct": n_correct, "marked": tot_marked,

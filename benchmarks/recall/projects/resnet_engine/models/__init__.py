@@ -1,0 +1,3 @@
+from .resnet_small import ResNetSmall
+
+__all__ = ["ResNetSmall"]

@@ -1,0 +1,4 @@
+from .decoder import Decoder
+from .encoder import Encoder
+
+__all__ = ["Encoder", "Decoder"]
