@@ -501,3 +501,45 @@ def test_client_apply_follows_lsp_ordering() -> None:
     edits = [{"range": {"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 1}}, "newText": t}
              for t in ("a", "b")]
     assert apply_text_edits("xy", edits) == "xaby"
+
+
+def test_an_open_model_file_gets_what_its_importers_runs_show(server: Client, tmp_path: Path) -> None:
+    """As `devlint check model.py`: the CPU tensor in `forward` that train.py's values reach,
+    with the call that reached it; gone once the file is fixed and saved."""
+    import shutil
+
+    project = tmp_path / "forward_noise"
+    shutil.copytree(ROOT / "fixtures" / "projects" / "forward_noise", project)
+    model = project / "model.py"
+    doc = Document(server, model, model.read_text(encoding="utf-8"), write=False)
+    (found,) = doc.diagnostics()
+    assert found["code"] == "DEV006" and "(reached from " in found["message"]
+    fixed = doc.text.replace("torch.randn(x.shape)", "torch.randn_like(x)")
+    model.write_text(fixed, encoding="utf-8")
+    assert doc.replace(fixed) == []
+    doc.close()
+
+
+def test_the_memo_sees_an_imported_file_change(tmp_path: Path) -> None:
+    from devlint.lint.selection import Selection
+    from devlint.server.analysis import Memo
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "config.py").write_text('import torch\nDEVICE = torch.device("cpu")\n')
+    train = tmp_path / "train.py"
+    text = ("import torch\nfrom config import DEVICE\nmodel = torch.nn.Linear(4, 1).to(DEVICE)\n"
+            "x = torch.randn(2, 4).cuda()\nprint(model(x))\n")
+    train.write_text(text)
+    memo, computed = Memo(), []
+
+    def findings():
+        return memo.get(text.encode(), Selection(), lambda: computed.append(1) or analyze_source(
+            text, str(train)), path=str(train))
+
+    findings()
+    findings()
+    assert len(computed) == 1  # unchanged: served from the memo
+    (tmp_path / "config.py").write_text(
+        'import torch\nDEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n')
+    findings()
+    assert len(computed) == 2  # the imported file changed: analysed again

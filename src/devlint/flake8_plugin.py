@@ -48,9 +48,7 @@ class DevlintChecker:
         if could_match(text, REQUIREMENTS):
             from devlint.lint.analyze import analyze_source
 
-            found = analyze_source(text, self.filename, _get_selection(), keep_foreign=True)
-            own = [f for f in found if f.path == self.filename]
-            _RUNS.setdefault(self.filename, [f for f in found if f.path != self.filename])
+            own = analyze_source(text, self.filename, _get_selection())
         seen = {(f.line, f.column, f.code) for f in own}
         routed = [f for f in routed_to(self.filename) if (f.line, f.column, f.code) not in seen]
         for finding in own + routed:
@@ -66,43 +64,12 @@ def _selection():
 
 
 SELECTION = None  # set on first use (importing Selection here would cost every flake8 run)
-_RUNS: dict = {}  # an importer's path -> what its run shows in other files, once per process
 
 
 def routed_to(filename: str) -> list:
-    """What the runs of the project files importing `filename` show in its code (a CPU tensor in
-    a `forward` that train.py's values reach), as `devlint check` routes it."""
-    if filename in ("stdin", "-") or not filename.endswith(".py") or not os.path.isfile(filename):
-        return []
-    from devlint.lint.runner import same_file, shown
-    from devlint.workspace.importers import context_files
+    from devlint.workspace.importers import routed_to as routed
 
-    target = same_file(filename)
-    found = []
-    for importer in context_files([filename]):
-        for finding in _foreign_findings(str(importer)):
-            if same_file(finding.path) == target:
-                found.append(shown(finding, filename, {target: filename}))
-    seen, unique = set(), []
-    for finding in sorted(found, key=lambda f: (f.line, f.column, f.code)):
-        if (finding.line, finding.column, finding.code) not in seen:
-            seen.add((finding.line, finding.column, finding.code))
-            unique.append(finding)
-    return unique
-
-
-def _foreign_findings(path: str) -> list:
-    if path not in _RUNS:
-        from devlint.lint.analyze import analyze_bytes
-
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            data = None
-        findings = [] if data is None else analyze_bytes(data, path, _get_selection(), keep_foreign=True)
-        _RUNS[path] = [f for f in findings if f.path != path]
-    return _RUNS[path]
+    return routed(filename, _get_selection())
 
 
 def _get_selection():

@@ -94,22 +94,34 @@ class Analysis:
 
 class Memo:
     """Findings by the digest `devlint check`'s cache uses (text and selection), so undoing an
-    edit, reopening a file or a second copy of it costs no analysis. Used from one thread."""
+    edit, reopening a file or a second copy of it costs no analysis. As in that cache, an entry
+    also keeps what the analysis stood on in other files of the project (the summaries of what
+    it imports): editing `utils.py` in another window re-checks the open `train.py`. Used from
+    one thread."""
 
     def __init__(self, size: int = MEMO_ENTRIES) -> None:
         self.size = size
-        self.entries: OrderedDict[str, list[Finding]] = OrderedDict()
+        self.entries: OrderedDict[tuple, tuple[list[Finding], Optional[list]]] = OrderedDict()
 
     def get(self, data: bytes, selection: Selection, compute: Callable[[], list[Finding]],
-            kind: str = "python") -> list[Finding]:
-        key = file_key(data, selection, kind)
-        found = self.entries.get(key)
-        if found is None:
-            found = self.entries[key] = compute()
+            kind: str = "python", path: str = "") -> list[Finding]:
+        from devlint.lint.model.summaries import recording
+        from devlint.workspace.project import portable, still_holds
+
+        key = (file_key(data, selection, kind), path)
+        entry = self.entries.get(key)
+        if entry is not None and entry[1] is not None and not still_holds(path, entry[1], {}):
+            entry = None  # an imported file changed on disk
+        if entry is None:
+            with recording() as used:
+                found = compute()
+            rows = portable(path, used.files, used.probes) if path and (
+                used.files or used.probes) else None
+            entry = self.entries[key] = (found, rows)
             if len(self.entries) > self.size:
                 self.entries.popitem(last=False)
         self.entries.move_to_end(key)
-        return found
+        return entry[0]
 
 
 def analyze(snapshot: Snapshot, selection: Optional[Selection], memo: Memo) -> list[Placed]:
@@ -121,9 +133,31 @@ def analyze(snapshot: Snapshot, selection: Optional[Selection], memo: Memo) -> l
     from devlint.lint.analyze import analyze_source
 
     cell = snapshot.cells[0]
-    findings = memo.get(_bytes(cell.text), selection,
-                        lambda: analyze_source(cell.text, snapshot.label, selection))
-    return [Placed(f, cell.uri, cell.uri) for f in findings]
+    data = _bytes(cell.text)
+    findings = memo.get(data, selection,
+                        lambda: analyze_source(cell.text, snapshot.label, selection),
+                        path=snapshot.label if snapshot.path is not None else "")
+    return [Placed(f, cell.uri, cell.uri) for f in findings + _routed(snapshot, data, selection, findings)]
+
+
+def _routed(snapshot: Snapshot, data: bytes, selection: Selection,
+            own: list[Finding]) -> list[Finding]:
+    """What the runs of the files importing this one show in its code, as `devlint check`
+    reports it. Only for a buffer that holds what is on disk: those runs read the file there,
+    so their lines are the saved file's (an unsaved edit shows them again at the next save)."""
+    path = snapshot.path
+    if path is None or not selection.project or path.suffix != ".py":
+        return []
+    try:
+        if path.read_bytes() != data:
+            return []
+    except OSError:
+        return []
+    from devlint.workspace.importers import routed_to
+
+    seen = {(f.line, f.column, f.code) for f in own}
+    return [f for f in routed_to(str(path), selection)
+            if (f.line, f.column, f.code) not in seen and selection.enabled(f.code)]
 
 
 def _analyze_notebook(snapshot: Snapshot, selection: Selection, memo: Memo) -> list[Placed]:

@@ -19,7 +19,6 @@ import re
 from pathlib import Path
 from typing import Iterable, Optional
 
-from devlint.lint.model.summaries import LEVELS
 from devlint.workspace.project import Project, project_of, readable_source
 
 MAX_CONTEXT = 256  # importers read for one run: past it the run stays partial (never wrong)
@@ -49,7 +48,7 @@ def context_files(files: Iterable[Path], exclusions=None) -> list[Path]:
             continue
         project = project_of(next(iter(by_root[root])))
         known, frontier = set(targets), by_root[root]
-        for _ in range(max(1, LEVELS)):
+        for depth in range(MAX_CONTEXT):
             importers = [p for p in sources if _key(p) not in known
                          and _imports_of(p, project) & frontier]
             if not importers:
@@ -59,7 +58,17 @@ def context_files(files: Iterable[Path], exclusions=None) -> list[Path]:
             known |= frontier
             if len(found) >= MAX_CONTEXT:
                 return found[:MAX_CONTEXT]
+            if depth + 1 >= _levels():
+                break
     return found
+
+
+def _levels() -> int:
+    # Imported only once a file has importers: the model package imports libcst, which a
+    # flake8 run over files nobody imports should never pay for.
+    from devlint.lint.model.summaries import LEVELS
+
+    return max(1, LEVELS)
 
 
 _WALKS: dict = {}  # root -> its sources, for walks with the default exclusions (flake8's)
@@ -123,3 +132,51 @@ def _imports(text: str):
 
 def _key(path) -> str:
     return os.path.normcase(os.path.abspath(str(path)))
+
+
+# --- what importers' runs show in one file, for the flake8 plugin and the language server -----
+
+_RUNS: dict = {}  # (importer, selection) -> (its findings in other files, what they stood on)
+
+
+def routed_to(filename: str, selection) -> list:
+    """What the runs of the project files importing `filename` show in its code (a CPU tensor
+    in a `forward` that train.py's values reach), named and deduplicated as `devlint check`
+    reports it. Each importer's run is kept per process while its bytes and what it stood on
+    (the file itself among them) are unchanged."""
+    if filename in ("stdin", "-") or not filename.endswith(".py") or not os.path.isfile(filename):
+        return []
+    from devlint.lint.runner import same_file, shown
+
+    target = same_file(filename)
+    found, seen = [], set()
+    for importer in context_files([filename]):
+        for finding in _foreign_findings(str(importer), selection):
+            spot = (finding.line, finding.column, finding.code)
+            if same_file(finding.path) == target and spot not in seen:
+                seen.add(spot)
+                found.append(shown(finding, filename, {target: filename}))
+    return sorted(found, key=lambda f: (f.line, f.column, f.code))
+
+
+def _foreign_findings(path: str, selection) -> list:
+    from devlint.lint.model.summaries import recording
+    from devlint.workspace.project import portable, source_digest, still_holds
+
+    from devlint.lint.prefilter import REQUIREMENTS, could_match
+
+    data = readable_source(path)
+    if data is None or not could_match(data.decode("utf-8", errors="replace"), REQUIREMENTS):
+        return []  # nothing a rule looks for: not worth importing the engine
+    key = (path, selection)
+    known = _RUNS.get(key)
+    digest = source_digest(data)
+    if known is not None and known[1] == digest and still_holds(path, known[2], {}):
+        return known[0]
+    from devlint.lint.analyze import analyze_bytes
+
+    with recording() as used:
+        findings = analyze_bytes(data, path, selection, keep_foreign=True)
+    foreign = [f for f in findings if f.path != path]
+    _RUNS[key] = (foreign, digest, portable(path, used.files, used.probes))
+    return foreign
