@@ -960,11 +960,28 @@ class Interpreter(Evaluator):
     def note_container(self, owner: Module, attr: str, value: Value, statement: Any) -> None:
         """`self.layers = [nn.Linear(...), ...]` in a module: a plain list of submodules."""
         if type(value) is Seq and value.kind in ("list", "dict") and value.node is not None and \
-                _holds_modules(value):
+                _holds_modules(value) and not self.registered_view(owner, value.node):
             # the last assignment is the live one: a finding and its fix land there
             owner.cls.containers[attr] = ModuleContainer(owner.cls, attr, value.node, statement)
         elif type(unwrap(value)) is Module:  # replaced by a registered module (`nn.ModuleList`)
             owner.cls.containers.pop(attr, None)
+
+    @staticmethod
+    def registered_view(owner: Module, node: Any) -> bool:
+        """`[layer[0] for layer in self.module_list if ...]`: a list that picks submodules out
+        of a registered `nn.ModuleList` (or `self.modules()`) only names modules that `.to()`
+        already moves."""
+        if type(node) not in (cst.ListComp, cst.DictComp):
+            return False
+        source = node.for_in.iter
+        while type(source) is cst.Call and type(source.func) is cst.Attribute:
+            source = source.func.value  # `self.blocks.children()`, `self.named_modules()`
+        if type(source) is cst.Name:
+            return source.value == "self"
+        if type(source) is cst.Attribute and type(source.value) is cst.Name and \
+                source.value.value == "self":
+            return type(unwrap(owner.attr(source.attr.value) or OPAQUE)) is Module
+        return False
 
     def note_wrapped(self, name: str) -> None:
         info = self.frame.function
