@@ -23,7 +23,9 @@ class CpuTensorInDeviceCode(Rule):
         of a submodule inside `forward`, of a loss next to a device output, or a CPU tensor indexed
         by a device tensor (`schedule[t]`, `torch.eye(n)[labels]`). The factory may sit in a helper
         (`init_hidden`, `add_noise(x)`) the device code calls. Inside `forward` the module must be
-        one this file moves to a device (or a Lightning module).
+        one this file moves to a device (or a Lightning module). A model or helper in another file
+        of the project that this file moves or calls gets the finding in that file, with this
+        file's call as where it was reached.
     """
     silent = """
         For 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors),

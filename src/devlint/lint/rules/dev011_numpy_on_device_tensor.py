@@ -20,7 +20,9 @@ class NumpyOnDeviceTensor(Rule):
         Finds `.numpy()` called on the output of a model this file moves to a device (also through
         `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like, in functions or at module level),
         or on a tensor moved with `.to(device)`, with no `.cpu()` in between; and a tensor the code
-        moved to the device handed to `np.array`/`np.asarray`, scikit-learn or matplotlib.
+        moved to the device handed to `np.array`/`np.asarray`, scikit-learn or matplotlib. A metrics
+        or logging helper in another file of the project that gets such a tensor from this file
+        has the finding in its own file, with this file's call as where it was reached.
     """
     silent = """
         For tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for
