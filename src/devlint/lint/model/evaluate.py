@@ -951,6 +951,8 @@ class Evaluator:
             return DEVICE_COUNT
         if qualname in api.GET_BACKEND:
             return BACKEND
+        if qualname in api.PG_INITIALIZED and self.nccl_only():
+            return Flag(None, False, availability=True)
         if qualname in api.CUDA_REQUIRING:
             self.requires_cuda = True  # the CPU world stops here: this call needs a GPU
         factory = api.factory_name(qualname)
@@ -1187,6 +1189,16 @@ class Evaluator:
             return OPAQUE
         return None
 
+    def nccl_only(self) -> bool:
+        """Whether every process group this file creates is NCCL's (`init_process_group("nccl")`,
+        or `backend=args.dist_backend` after `args.dist_backend = 'nccl'`, the DETR/DeiT/MAE
+        `init_distributed_mode`): then `dist.is_initialized()` is never true without a GPU, and
+        a helper past `if not is_dist_avail_and_initialized(): return` runs only on one."""
+        known = getattr(self, "_nccl_only", None)
+        if known is None:
+            known = self._nccl_only = _nccl_only(getattr(self, "module", None))
+        return known
+
     def process_group(self, node: Any, args: list, kwargs: dict, st: State) -> None:
         self.distributed = True
         backend = kwargs.get("backend") or (args[0] if args else None)
@@ -1409,6 +1421,38 @@ def _prepares(receiver: Value, node: Any) -> bool:
     if type(receiver) is Ref:
         return receiver.qualname.startswith(("accelerate", "lightning", "pytorch_lightning"))
     return "accelerat" in spelled or "fabric" in spelled
+
+
+def _nccl_only(module: Any) -> bool:
+    from devlint.lint.syntax import walk
+
+    if module is None:
+        return False
+    calls, literals = [], {}
+    for node in walk(module):
+        kind = type(node)
+        if kind is cst.Call and (dotted(node.func) or "").endswith("init_process_group"):
+            calls.append(node)
+        elif kind is cst.Assign and len(node.targets) == 1:
+            target = dotted(node.targets[0].target)
+            if target:
+                literals.setdefault(target, set()).add(string_value(node.value))
+    if not calls:
+        return False
+    for call in calls:
+        backend = next((a.value for a in call.args if a.keyword is not None and
+                        a.keyword.value == "backend"), None)
+        if backend is None and call.args and call.args[0].keyword is None:
+            backend = call.args[0].value
+        if backend is None:
+            return False  # the default: gloo for CPU tensors too
+        text = string_value(backend)
+        if text is None:
+            text = next(iter(literals.get(dotted(backend) or "", ())), None) if len(
+                literals.get(dotted(backend) or "", ())) == 1 else None
+        if text != "nccl":
+            return False
+    return True
 
 
 def _template(value: Value) -> str:

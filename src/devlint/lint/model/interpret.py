@@ -28,7 +28,7 @@ from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
 )
 from devlint.lint.model.values import (
-    OPAQUE, Device, Func, Instance, Iterable, Klass, Maybe, Method, Module, Namespace, Opaque,
+    OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Maybe, Method, Module, Namespace, Opaque,
     Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
 )
 from devlint.lint.syntax import dotted, string_value, walk
@@ -694,7 +694,7 @@ class Interpreter(Evaluator):
             returns = self.frame.returns
             if end.live:
                 returns.append((end, NONE))
-            result = _join_all(v for _, v in returns) if returns else OPAQUE
+            result = _returned(returns) if returns else OPAQUE
             if info.generator:
                 result = Iterable(_join_all(self.frame.yields) if self.frame.yields else OPAQUE,
                                   node=info.node)
@@ -1075,6 +1075,22 @@ def _holds_modules(seq: Seq) -> bool:
     values = seq.items if seq.items is not None else (seq.element,)
     return any(type(v) is Module and not v.loss and not v.stateless or
                (type(v) is Seq and _holds_modules(v)) for v in values)
+
+
+def _returned(returns: list) -> Value:
+    """What a function returns, joined over its `return`s. Truth values are joined per world:
+    `if not dist.is_initialized(): return False` then `return True` is False wherever there is
+    no GPU (the second return is reached only where one is), not unknown."""
+    values = [unwrap(v) for _, v in returns]
+    if all(type(v) is Flag for v in values):
+        def world(flags):
+            flags = set(flags)
+            return flags.pop() if len(flags) == 1 else None
+
+        accel = world(v.accel for (s, _), v in zip(returns, values) if s.accel)
+        cpu = world(v.cpu for (s, _), v in zip(returns, values) if s.cpu)
+        return Flag(accel, cpu, availability=any(v.availability for v in values))
+    return _join_all(values)
 
 
 def _join_all(values) -> Value:

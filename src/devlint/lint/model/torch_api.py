@@ -185,6 +185,9 @@ CUDA_REQUIRING = frozenset(
         "Stream", "Event", "current_stream", "stream", "init", "get_arch_list", "ipc_collect",
     )
 )
+# Whether a process group exists: never, on a machine without a GPU, in a file whose every
+# process group is NCCL's (see `Evaluator.nccl_only`).
+PG_INITIALIZED = frozenset({"torch.distributed.is_initialized"})
 # The process group's backend: "nccl" only where there are GPUs.
 GET_BACKEND = frozenset({"torch.distributed.get_backend", "torch.distributed.distributed_c10d.get_backend"})
 DEVICE_COUNT = frozenset({"torch.cuda.device_count", "torch.accelerator.device_count",
