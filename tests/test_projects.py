@@ -48,7 +48,7 @@ def same_alone(project: Path) -> bool:
 
 
 def run(project: Path, project_mode: bool = True) -> set[tuple[str, int, str]]:
-    files = sorted(project.rglob("*.py"))
+    files = sorted([*project.rglob("*.py"), *project.rglob("*.ipynb")])  # a notebook imports too
     outcomes = check_project(files, lambda _: Selection(project=project_mode))
     return {(Path(f.path).relative_to(project).as_posix(), f.line, f.code)
             for o in outcomes for f in o.findings}

@@ -55,9 +55,10 @@ def analyze_path(path: str, selection: Selection, data: Optional[bytes] = None) 
 
     try:
         with recording() as used:
+            # with the findings its run shows in other files' code (see `check_project`)
             if is_notebook(path):
-                findings = analyze_notebook(data, path, selection)
-            else:  # with the findings its run shows in other files' code (see `check_project`)
+                findings = analyze_notebook(data, path, selection, keep_foreign=True)
+            else:
                 findings = analyze_bytes(data, path, selection, keep_foreign=True)
     except MemoryError:  # reading a notebook's JSON, say; the analysis reports its own
         return _cannot_analyse(path, selection, "devlint ran out of memory on it")
@@ -158,7 +159,9 @@ def shown(finding: Finding, target: str, checked: dict) -> Finding:
     reached, message = finding.reached, finding.message
     if reached is not None and reached.path is not None:
         reached = replace(reached, path=named(reached.path))
-        message = f"{message} (reached from {reached.path}:{reached.location.line})"
+        where = (f"{reached.path}:{reached.location.line}" if reached.cell is None else
+                 f"{reached.path} cell {reached.cell}, line {reached.location.line}")
+        message = f"{message} (reached from {where})"
     return replace(finding, path=target, message=message, related=related, reached=reached)
 
 

@@ -82,7 +82,7 @@ def _project_sources(root: str, exclusions) -> Optional[list[Path]]:
         return _WALKS[root]
     sources: Optional[list[Path]] = []
     for item in iter_files([root], exclusions):
-        if isinstance(item, Path) and str(item).endswith(".py"):
+        if isinstance(item, Path) and str(item).endswith((".py", ".ipynb")):
             sources.append(item)
             if len(sources) > MAX_PROJECT_FILES:
                 sources = None
@@ -103,9 +103,10 @@ def _imports_of(path: Path, project: Project) -> frozenset:
         return _IMPORTS[memo]
     data = readable_source(str(path))
     resolved = set()
-    if data is not None:
+    text = _program_text(path, data) if data is not None else None
+    if text is not None:
         importer = str(path)
-        for module, level, names in _imports(data.decode("utf-8", errors="replace")):
+        for module, level, names in _imports(text):
             for candidate in [module] + [f"{module}.{name}" if module else name for name in names]:
                 if candidate or level:
                     found = project.resolve(importer, candidate, level)
@@ -113,6 +114,18 @@ def _imports_of(path: Path, project: Project) -> frozenset:
                         resolved.add(_key(found))
     _IMPORTS[memo] = frozenset(resolved)
     return _IMPORTS[memo]
+
+
+def _program_text(path: Path, data: bytes) -> Optional[str]:
+    """A notebook's code cells joined, as devlint checks it; a script's text."""
+    if not str(path).endswith(".ipynb"):
+        return data.decode("utf-8", errors="replace")
+    from devlint.workspace.notebook import NotebookError, load, program
+
+    try:
+        return program(load(data)).text
+    except (NotebookError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _imports(text: str):
@@ -174,9 +187,11 @@ def _foreign_findings(path: str, selection) -> list:
     if known is not None and known[1] == digest and still_holds(path, known[2], {}):
         return known[0]
     from devlint.lint.analyze import analyze_bytes
+    from devlint.workspace.notebook import analyze_notebook
 
+    analyze = analyze_notebook if path.endswith(".ipynb") else analyze_bytes
     with recording() as used:
-        findings = analyze_bytes(data, path, selection, keep_foreign=True)
+        findings = analyze(data, path, selection, keep_foreign=True)
     foreign = [f for f in findings if f.path != path]
     _RUNS[key] = (foreign, digest, portable(path, used.files, used.probes))
     return foreign

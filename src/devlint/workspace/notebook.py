@@ -186,7 +186,10 @@ def _placeholder(prog: Program, original: str, indent: str) -> str:
     return token
 
 
-def analyze_notebook(data: bytes, path: str, selection: Selection = Selection()) -> list[Finding]:
+def analyze_notebook(data: bytes, path: str, selection: Selection = Selection(),
+                     keep_foreign: bool = False) -> list[Finding]:
+    """`keep_foreign`: also what the notebook's run shows in other files' code (a model it
+    imports and moves), each reached from a place in one of its cells."""
     from devlint.lint.analyze import analyze_source, parse_error
     from devlint.lint.parse import SourceError
 
@@ -194,8 +197,30 @@ def analyze_notebook(data: bytes, path: str, selection: Selection = Selection())
         prog = program(load(data))
     except NotebookError as exc:
         return [parse_error(path, SourceError(1, 1, str(exc)))] if selection.enabled("DEV999") else []
-    findings = analyze_source(prog.text, path, selection, describe_line=prog.describe)
-    return in_cells(findings, prog, data)
+    findings = analyze_source(prog.text, path, selection, describe_line=prog.describe,
+                              keep_foreign=keep_foreign)
+    own = [f for f in findings if f.path == path]
+    foreign = [f for f in findings if f.path != path]
+    if not foreign:
+        return in_cells(own, prog, data)
+    from devlint.workspace.notebook_positions import NotebookText
+
+    text = NotebookText(data.decode("utf-8-sig"))
+    return in_cells(own, prog, data) + [
+        replace(f, related=_related_in_cells(f.related, path, prog, text),
+                reached=_related_in_cells(f.reached, path, prog, text)) for f in foreign]
+
+
+def _related_in_cells(related: Optional[Related], path: str, prog: Program,
+                      text: "NotebookText") -> Optional[Related]:
+    """A place in the notebook's joined program that another file's finding points at, in the
+    cell that holds it."""
+    if related is None or related.path != path:
+        return related
+    cell, inner = prog.locate(related.location.line)
+    column = related.location.column + len(prog.indents.get(cell, ""))
+    return Related(Location(inner, column), related.label, cell,
+                   text.locate(cell, inner, column), path)
 
 
 def in_cells(findings: list[Finding], prog: Program, data: bytes) -> list[Finding]:
