@@ -142,7 +142,6 @@ def resolve_positions(
     own = [raw for raw in raws if raw.node in positions]
     foreign = [raw for raw in raws if raw.node not in positions]
     trees = _Trees(module, path, positions, elsewhere, foreign + own)
-    here = trees.places[0][2]  # this file's positions, with the calls that reached other files
     lines = LineIndex(text)
     findings = []
     for raw in own:
@@ -156,11 +155,13 @@ def resolve_positions(
             else:  # inside another file's code: the message says where, `related` is the call here
                 message = message.replace("{related_line}", trees.words(related_node, path))
                 related_node = trees.reached(related_node)
-                rstart = here[related_node].start if related_node is not None else None
+                rstart = trees.here()[related_node].start if related_node is not None else None
             if rstart is not None:
                 related = Related(Location(rstart.line, rstart.column + 1), raw.related_label)
         fix = None
-        if raw.fix is not None:
+        if raw.fix is not None and all(
+                edit.node in positions and (edit.end_node is None or edit.end_node in positions)
+                for edit in raw.fix.edits):  # an edit anchored in another file is never offered
             edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)
             # The one gate of every fix: a finding whose fix fails it stays, unfixable.
             if refusal(text, edits) is None:
@@ -178,6 +179,7 @@ class _Trees:
         self.path = path
         self.elsewhere = elsewhere
         self.places: list[tuple[str, Any, dict]] = [(path, module, positions)]
+        self._here: Optional[dict] = None
         if elsewhere is None:
             return
         wanted = [node for node in _anchors(raws) if node not in positions]
@@ -188,9 +190,16 @@ class _Trees:
             if found:
                 self.places.append((owner.path, owner.module, found))
                 wanted = [node for node in wanted if node not in found]
-        # the calls here that reached another file's nodes, placed in this file
-        calls = {id(c): c for c in elsewhere.reached.values()}
-        self.places[0] = (path, module, {**positions, **spans_of(module, calls.values())})
+
+    def here(self) -> dict:
+        """This file's positions, with the calls that reached other files' code (one more pass
+        over this file, only when a finding needs one of them)."""
+        if self._here is None:
+            path, module, positions = self.places[0]
+            calls = {id(c): c for c in self.elsewhere.reached.values()} if self.elsewhere else {}
+            self._here = {**positions, **spans_of(module, calls.values())} if calls else positions
+            self.places[0] = (path, module, self._here)
+        return self._here
 
     def place(self, node) -> Optional[tuple[str, Any, Span]]:
         for path, module, positions in self.places:
@@ -203,7 +212,7 @@ class _Trees:
         if self.elsewhere is None:
             return None
         call = self.elsewhere.reached.get(id(node))
-        return call if call is not None and call in self.places[0][2] else None
+        return call if call is not None and call in self.here() else None
 
     def words(self, node, finding_path: str) -> str:
         """A line as a message says it: "12", or "12 of model.py" in another file."""
@@ -239,7 +248,7 @@ def _foreign_findings(raws: list[RawFinding], trees: _Trees) -> list[Finding]:
         call = trees.reached(raw.node) or (
             trees.reached(raw.related_node) if raw.related_node is not None else None)
         if call is not None and (related is None or related.path != trees.path):
-            rspan = trees.places[0][2][call]
+            rspan = trees.here()[call]
             reached = Related(Location(rspan.start.line, rspan.start.column + 1),
                               "reached from here", path=trees.path)
         by_file.setdefault(target, []).append(Finding(
