@@ -122,3 +122,10 @@ def test_verify_explains_a_failure_in_the_model_file_by_it(project: Path) -> Non
     explained = explain(error)
     assert [(f.code, f.line) for f in explained.findings] == [("DEV006", MODEL_LINE)]
     assert "reached from" in explained.findings[0].message
+
+
+def test_show_source_shows_the_importers_line_too(project: Path) -> None:
+    done = devlint(project, "--no-cache", "--show-source", "model.py")
+    lines = done.stdout.splitlines()
+    assert "noise = torch.randn(x.shape) * 0.1" in lines[1] and lines[2].strip() == "^"
+    assert lines[3].strip().startswith(("train.py:", "evaluate.py:")) and "model(x)" in lines[3]

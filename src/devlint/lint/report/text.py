@@ -50,7 +50,18 @@ def format_block(finding: Finding, style: TextStyle = TextStyle()) -> str:
     # The caret lines up under tabs too: keep each tab, blank out everything else.
     pad = "".join(c if c == "\t" else " " for c in source[: finding.column - 1])
     caret = f"{CYAN}^{RESET}" if style.color else "^"
-    return text + f"    {source}\n    {pad}{caret}\n"
+    return text + f"    {source}\n    {pad}{caret}\n" + _reached_source(finding)
+
+
+def _reached_source(finding: Finding) -> str:
+    """A finding in code another file runs: that file's line too, under its name."""
+    reached = finding.reached
+    if reached is None or reached.path is None or reached.cell is not None:
+        return ""
+    line = linecache.getline(reached.path, reached.location.line).rstrip("\r\n")
+    if not line:
+        return ""
+    return f"    {reached.path}:{reached.location.line}: {line.strip()}\n"
 
 
 def render(result: RunResult, style: TextStyle = TextStyle(), quiet: bool = False) -> str:
