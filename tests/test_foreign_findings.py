@@ -129,3 +129,14 @@ def test_show_source_shows_the_importers_line_too(project: Path) -> None:
     lines = done.stdout.splitlines()
     assert "noise = torch.randn(x.shape) * 0.1" in lines[1] and lines[2].strip() == "^"
     assert lines[3].strip().startswith(("train.py:", "evaluate.py:")) and "model(x)" in lines[3]
+
+
+def test_fix_skips_the_second_pass_only_when_no_file_imports_another(tmp_path: Path) -> None:
+    from devlint.workspace.importers import imports_between
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.py").write_text("import torch\n")
+    (tmp_path / "b.py").write_text("import os\n")
+    assert not imports_between([tmp_path / "a.py", tmp_path / "b.py"])
+    (tmp_path / "b.py").write_text("from a import torch\n")
+    assert imports_between([tmp_path / "a.py", tmp_path / "b.py"])

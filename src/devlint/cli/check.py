@@ -259,7 +259,8 @@ def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Conf
 
         fix_files(files, config.selection_for, args, lambda line: fail(result, line), result,
                   sources)
-        if config.project:  # what the fixed files' runs show in other checked files' code
+        if config.project and may_route(files, sources, config):
+            # what the fixed files' runs show in other checked files' code
             lint_files(files, config, args, result, out, style, sources, routed_only=True)
     else:
         lint_files(files, config, args, result, out, style, sources)
@@ -356,6 +357,15 @@ def context_of(files: list[Path], sources: dict[Path, bytes], config: Config) ->
     from devlint.workspace.importers import context_files
 
     return context_files(files, exclusions_of(config))
+
+
+def may_route(files: list[Path], sources: dict[Path, bytes], config: Config) -> bool:
+    """Whether a checked file has an importer in the run or its project: only then can one run
+    show a finding in another file's code (a text scan of the imports, far cheaper than the
+    second pass over every file it spares `--fix`)."""
+    from devlint.workspace.importers import imports_between
+
+    return imports_between(files) or bool(context_of(files, sources, config))
 
 
 class Progress:

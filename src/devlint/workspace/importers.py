@@ -63,6 +63,16 @@ def context_files(files: Iterable[Path], exclusions=None) -> list[Path]:
     return found
 
 
+def imports_between(files: Iterable[Path]) -> bool:
+    """Whether one of `files` (scripts or notebooks) imports another of them."""
+    keys = {_key(p) for p in files if str(p).endswith(".py")}
+    for path in files:
+        if str(path).endswith((".py", ".ipynb")) and keys - {_key(path)} and \
+                _imports_of(Path(path), project_of(str(path))) & (keys - {_key(path)}):
+            return True
+    return False
+
+
 def _levels() -> int:
     # Imported only once a file has importers: the model package imports libcst, which a
     # flake8 run over files nobody imports should never pay for.
