@@ -578,6 +578,13 @@ assert torch.zeros(1, device='cuda').device == torch.device('cuda:0') and torch.
 torch.cuda.set_device(torch.device('cuda', 1))
 assert torch.zeros(1).cuda().get_device() == 1
 """,
+    "module_to_an_index_as_ddp_tutorials_do": """
+local_rank = 1
+model = nn.Linear(4, 2).to(local_rank)  # Module.to(int) parses its arguments in Python
+assert next(model.parameters()).device == torch.device('cuda', 1)
+other = nn.Linear(4, 2).to(0)
+assert other.weight.get_device() == 0 and other(torch.randn(3, 4).to(0)).get_device() == 0
+""",
     "device_context_switches_and_restores": """
 with torch.cuda.device(0):
     assert torch.empty(1, device='cuda').get_device() == 0

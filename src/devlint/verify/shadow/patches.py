@@ -239,6 +239,25 @@ def patch_backends(patcher: Patcher) -> None:
     patcher.set(torch.backends.cudnn, "is_acceptable", _returning(False))
 
 
+def patch_module_to(patcher: Patcher) -> None:
+    """`model.to(local_rank)`: nn.Module.to parses its arguments in Python, where an int makes
+    torch.device(int), which asks the (absent) accelerator; on a GPU it names that GPU."""
+    parse_to = torch._C._nn._parse_to
+
+    def as_gpu(value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return torch.device(ACCELERATOR.type, value)
+        return value
+
+    def parse_to_simulated(*args, **kwargs):
+        if args:
+            args = (as_gpu(args[0]), *args[1:])
+        if "device" in kwargs:
+            kwargs = {**kwargs, "device": as_gpu(kwargs["device"])}
+        return parse_to(*args, **kwargs)
+    patcher.set(torch._C._nn, "_parse_to", parse_to_simulated)
+
+
 def patch_pin_memory(patcher: Patcher) -> None:
     def pin_memory(self, device=None):
         return self  # pinning needs a driver; the copy it saves is invisible to a checker
