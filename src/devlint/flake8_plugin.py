@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from devlint import __version__
@@ -56,27 +57,18 @@ class DevlintChecker:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
 
 
-def _selection():
+@lru_cache(maxsize=1)  # built on first use: importing Selection here would cost every flake8 run
+def _get_selection():
     from devlint.lint.selection import Selection
 
     # DEV999 would repeat flake8's E999 (and flake8 skips files that do not parse).
     return Selection(select=("DEV",), ignore=("DEV999",))
 
 
-SELECTION = None  # set on first use (importing Selection here would cost every flake8 run)
-
-
 def routed_to(filename: str) -> list:
     from devlint.workspace.importers import routed_to as routed
 
     return routed(filename, _get_selection())
-
-
-def _get_selection():
-    global SELECTION
-    if SELECTION is None:
-        SELECTION = _selection()
-    return SELECTION
 
 
 def shadowing_ignore(options: Any) -> str:

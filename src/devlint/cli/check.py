@@ -259,11 +259,17 @@ def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Conf
 
         fix_files(files, config.selection_for, args, lambda line: fail(result, line), result,
                   sources)
-        if config.project and may_route(files, sources, config):
-            # what the fixed files' runs show in other checked files' code
-            lint_files(files, config, args, result, out, style, sources, routed_only=True)
+        from devlint.workspace.importers import imports_between
+
+        context = context_of(files, sources, config)
+        if config.project and (context or imports_between(files)):
+            # what the fixed files' runs show in other checked files' code (only a file with
+            # an importer in the run or its project can have such findings)
+            lint_files(files, config, args, result, out, style, sources, context,
+                       routed_only=True)
     else:
-        lint_files(files, config, args, result, out, style, sources)
+        lint_files(files, config, args, result, out, style, sources,
+                   context_of(files, sources, config))
     if args.format == "text" and not fixing:
         text = "" if args.quiet else summary(result)  # the findings went out as they came
     else:
@@ -309,7 +315,7 @@ def write_report(path: Path, text: str) -> None:
 
 def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
                result: RunResult, out, style, sources: dict[Path, bytes],
-               routed_only: bool = False) -> None:
+               context: list[Path], routed_only: bool = False) -> None:
     """Findings stream to `out` in file order as they come (text format). `routed_only`:
     only the findings files' runs show in other files' code (after `--fix`, which reports
     each file's own)."""
@@ -322,7 +328,7 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
         cache = Cache.open(Path(args.cache_dir) if args.cache_dir else default_directory(config.root))
     progress = Progress(0 if routed_only else len(files))
     for outcome in check_project(files, config.selection_for, cache, args.jobs or default_jobs(),
-                                 sources, context_of(files, sources, config)):
+                                 sources, context):
         if outcome.routed:  # findings other files' runs showed in this file's code
             result.findings.extend(outcome.findings)
             if args.format == "text" and not routed_only:
@@ -357,15 +363,6 @@ def context_of(files: list[Path], sources: dict[Path, bytes], config: Config) ->
     from devlint.workspace.importers import context_files
 
     return context_files(files, exclusions_of(config))
-
-
-def may_route(files: list[Path], sources: dict[Path, bytes], config: Config) -> bool:
-    """Whether a checked file has an importer in the run or its project: only then can one run
-    show a finding in another file's code (a text scan of the imports, far cheaper than the
-    second pass over every file it spares `--fix`)."""
-    from devlint.workspace.importers import imports_between
-
-    return imports_between(files) or bool(context_of(files, sources, config))
 
 
 class Progress:

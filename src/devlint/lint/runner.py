@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from devlint.workspace.cache import Cache, file_key, kind_of
 from devlint.workspace.discovery import is_notebook
+from devlint.workspace.project import same_file
 from devlint.workspace.source import ReadError, read_source
 from devlint.lint.selection import Selection
 from devlint.lint.findings import Finding
@@ -131,10 +132,6 @@ def check_project(
                 fresh.append(finding)
         if fresh:
             yield FileOutcome(target, fresh, routed=True)
-
-
-def same_file(path) -> str:
-    return os.path.normcase(os.path.abspath(str(path)))
 
 
 def _identity(finding: Finding) -> tuple:

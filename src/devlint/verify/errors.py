@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from devlint.workspace.project import same_file
+
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the static engine (libcst, 0.5 s) loads only to explain a failure
@@ -224,8 +226,8 @@ class _Sources:
                 for finding in findings:
                     if finding.path != path:
                         self._route(finding)
-                own += self._routed.setdefault(_key(path), [])
-                self._routed[_key(path)] = own  # findings routed later land in this list too
+                own += self._routed.setdefault(same_file(path), [])
+                self._routed[same_file(path)] = own  # findings routed later land in this list too
                 analysis = (own, tree)
             self._by_path[path] = analysis
         return self._by_path[path]
@@ -234,16 +236,10 @@ class _Sources:
         from devlint.lint.runner import shown
 
         finding = shown(finding, finding.path, {})  # "(reached from train.py:12)"
-        landed = self._routed.setdefault(_key(finding.path), [])
+        landed = self._routed.setdefault(same_file(finding.path), [])
         if all((f.line, f.column, f.code) != (finding.line, finding.column, finding.code)
                for f in landed):
             landed.append(finding)
-
-
-def _key(path: str) -> str:
-    import os
-
-    return os.path.normcase(os.path.abspath(path))
 
 
 def _analyze(path: str, text: Optional[str] = None) -> _Analysis:

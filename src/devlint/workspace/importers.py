@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Optional
 
-from devlint.workspace.project import Project, project_of, readable_source
+from devlint.workspace.project import Project, project_of, readable_source, same_file
 
 MAX_CONTEXT = 256  # importers read for one run: past it the run stays partial (never wrong)
 MAX_PROJECT_FILES = 20_000  # a walk past this many files is not a project: no context
@@ -35,7 +35,7 @@ def context_files(files: Iterable[Path], exclusions=None) -> list[Path]:
     them, in the walk's order."""
     from devlint.workspace.discovery import is_notebook
 
-    targets = {_key(p) for p in files if not is_notebook(p) and str(p).endswith(".py")}
+    targets = {same_file(p) for p in files if not is_notebook(p) and str(p).endswith(".py")}
     if not targets:
         return []
     found: list[Path] = []
@@ -49,12 +49,12 @@ def context_files(files: Iterable[Path], exclusions=None) -> list[Path]:
         project = project_of(next(iter(by_root[root])))
         known, frontier = set(targets), by_root[root]
         for depth in range(MAX_CONTEXT):
-            importers = [p for p in sources if _key(p) not in known
+            importers = [p for p in sources if same_file(p) not in known
                          and _imports_of(p, project) & frontier]
             if not importers:
                 break
             found += importers
-            frontier = {_key(p) for p in importers}
+            frontier = {same_file(p) for p in importers}
             known |= frontier
             if len(found) >= MAX_CONTEXT:
                 return found[:MAX_CONTEXT]
@@ -65,10 +65,10 @@ def context_files(files: Iterable[Path], exclusions=None) -> list[Path]:
 
 def imports_between(files: Iterable[Path]) -> bool:
     """Whether one of `files` (scripts or notebooks) imports another of them."""
-    keys = {_key(p) for p in files if str(p).endswith(".py")}
+    keys = {same_file(p) for p in files if str(p).endswith(".py")}
     for path in files:
-        if str(path).endswith((".py", ".ipynb")) and keys - {_key(path)} and \
-                _imports_of(Path(path), project_of(str(path))) & (keys - {_key(path)}):
+        if str(path).endswith((".py", ".ipynb")) and keys - {same_file(path)} and \
+                _imports_of(Path(path), project_of(str(path))) & (keys - {same_file(path)}):
             return True
     return False
 
@@ -121,7 +121,7 @@ def _imports_of(path: Path, project: Project) -> frozenset:
                 if candidate or level:
                     found = project.resolve(importer, candidate, level)
                     if found is not None:
-                        resolved.add(_key(found))
+                        resolved.add(same_file(found))
     _IMPORTS[memo] = frozenset(resolved)
     return _IMPORTS[memo]
 
@@ -153,10 +153,6 @@ def _imports(text: str):
                 yield words[0], 0, []
 
 
-def _key(path) -> str:
-    return os.path.normcase(os.path.abspath(str(path)))
-
-
 # --- what importers' runs show in one file, for the flake8 plugin and the language server -----
 
 _RUNS: dict = {}  # (importer, selection) -> (its findings in other files, what they stood on)
@@ -169,7 +165,7 @@ def routed_to(filename: str, selection) -> list:
     (the file itself among them) are unchanged."""
     if filename in ("stdin", "-") or not filename.endswith(".py") or not os.path.isfile(filename):
         return []
-    from devlint.lint.runner import same_file, shown
+    from devlint.lint.runner import shown
 
     target = same_file(filename)
     found, seen = [], set()

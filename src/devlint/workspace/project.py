@@ -88,6 +88,11 @@ def _module_file(base: str, parts: list) -> Optional[str]:
     return path if os.path.isdir(path) else None
 
 
+def same_file(path) -> str:
+    """One key per file however it was named (relative, absolute, case on Windows)."""
+    return os.path.normcase(os.path.abspath(str(path)))
+
+
 def readable_source(path: str) -> Optional[bytes]:
     """The bytes of a project file a summary may be made of: a regular file of sensible size."""
     try:
