@@ -17,6 +17,7 @@ the figures and exits 0 whatever they are (2 only when devlint produced no repor
     python benchmarks/recall/measure.py            # per-script table, then totals
     python benchmarks/recall/measure.py -q         # totals, misses and false findings only
     python benchmarks/recall/measure.py --json out.json
+    python benchmarks/recall/measure.py --corpus benchmarks/recall/turn3   # another set, measured on its own
 """
 from __future__ import annotations
 
@@ -69,14 +70,15 @@ def run_devlint(paths: list[Path]) -> list[dict]:
     return report.get("findings", [])
 
 
-def measured_units(paths: list[Path]) -> list[tuple[str, list[Path]]]:
+def measured_units(paths: list[Path], corpus: Path = HERE) -> list[tuple[str, list[Path]]]:
     """What is measured: each script alone, each project under projects/ whole (its files in
-    one run, so imports between them are followed)."""
+    one run, so imports between them are followed). `corpus` is the folder that holds them."""
     if paths:
         return [(p.name, [p.resolve()]) for p in sorted(paths)]
-    units = [(p.name, [p]) for p in sorted(SCRIPTS.glob("*.py"))]
-    if PROJECTS.is_dir():
-        units += [(f"{d.name}/", sorted(d.rglob("*.py"))) for d in sorted(PROJECTS.iterdir())
+    units = [(p.name, [p]) for p in sorted((corpus / "scripts").glob("*.py"))]
+    projects = corpus / "projects"
+    if projects.is_dir():
+        units += [(f"{d.name}/", sorted(d.rglob("*.py"))) for d in sorted(projects.iterdir())
                   if d.is_dir()]
     return units
 
@@ -94,6 +96,18 @@ def _distance(a, b) -> float:
     return abs(int(la) - int(lb)) if fa == fb else 1e9
 
 
+def _split_line(rows: list[dict]) -> str:
+    """Recall and precision of a part of the rows (the scripts, or the projects)."""
+    hit = sum(len(r["hits"]) for r in rows)
+    marked = sum(r["marked"] for r in rows)
+    true = hit + sum(len(r["also"]) for r in rows)
+    found = true + sum(len(r["false"]) for r in rows)
+    correct = [r for r in rows if r["kind"] == "correct"]
+    return (f"recall {pct(hit, marked).strip()} ({hit}/{marked}), precision {pct(true, found).strip()} ({true}/{found}), "
+            f"{len(rows) - len(correct)} buggy, {len(correct)} correct, "
+            f"{sum(1 for r in correct if r['false'])} correct with a false finding")
+
+
 def pct(num: int, den: int) -> str:
     return f"{100.0 * num / den:5.1f}%" if den else "   n/a"
 
@@ -103,9 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", type=Path, help="scripts to measure (default: every script in scripts/)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no per-script table")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--corpus", type=Path, metavar="DIR", default=HERE,
+                        help="the folder with scripts/ and projects/ to measure (default: this one; "
+                             "turn3/ is the set written for issue 28, measured on its own)")
     args = parser.parse_args(argv)
+    corpus = args.corpus.resolve()
+    scripts_dir, projects_dir = corpus / "scripts", corpus / "projects"
 
-    units = measured_units(args.paths)
+    units = measured_units(args.paths, corpus)
     if not units:
         print("no scripts to measure")
         return 0
@@ -119,9 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     scripts, truth, found = [], {}, {}
     for name, paths in units:
         scripts.append(name)
-        single = len(paths) == 1 and paths[0].parent == SCRIPTS
+        single = len(paths) == 1 and paths[0].parent == scripts_dir
         tag = (lambda path, line: line) if single else (
-            lambda path, line: f"{path.relative_to(PROJECTS / name.split('/')[0]).as_posix()}:{line}")
+            lambda path, line: f"{path.relative_to(projects_dir / name.split('/')[0]).as_posix()}:{line}")
         truth[name] = tuple({(tag(p, line), code) for p in paths for line, code in marks[p][i]}
                             for i in (0, 1))
         found[name] = {(tag(p, line), code): message for p in paths
@@ -183,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"recall:    {pct(tot_hit, tot_marked)}  ({tot_hit}/{tot_marked} marked bugs found)")
     print(f"precision: {pct(tot_hit + tot_neutral, n_findings)}  ({tot_hit + tot_neutral}/{n_findings} findings true)")
     print(f"correct scripts with a false finding: {correct_with_false}/{n_correct} ({false_on_correct} findings)")
+    parts = [("scripts", [r for r in rows if not r["script"].endswith("/")]),
+             ("projects", [r for r in rows if r["script"].endswith("/")])]
+    if all(part for _, part in parts):
+        for label, part in parts:
+            print(f"  {label + ':':<10} {_split_line(part)}")
     print(f"misses reported with the same code on another line of the script: {mislocated} "
           f"(recall counting those: {pct(tot_hit + mislocated, tot_marked).strip()})")
     print()
