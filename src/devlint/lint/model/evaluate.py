@@ -370,7 +370,14 @@ class Evaluator:
         for target in node.comparisons:
             right = self.value(target.comparator, st)
             flag = self.compare(node, lnode, left, type(target.operator), target.comparator, right, st)
-            result = flag if result is None else flag_and(result, flag)
+            if result is None:
+                result = flag
+            elif type(result) is Flag and type(flag) is Flag:
+                result = flag_and(result, flag)
+            elif type(result) is not Tensor:
+                # `lo < x < hi` with a tensor in the chain: Python asks each link's truth, and a
+                # tensor's (`lo < t` of one element) is a value devlint does not know
+                result = flag if type(flag) is Tensor else UNKNOWN_FLAG
             lnode, left = target.comparator, right
         return result or UNKNOWN_FLAG
 

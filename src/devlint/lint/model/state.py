@@ -7,7 +7,8 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from devlint.lint.model.values import Device, Flag, Maybe, Value, join, unwrap
+from devlint.lint.model import torch_api as api
+from devlint.lint.model.values import Device, Flag, Maybe, Scalar, Value, join, unwrap
 
 
 class State:
@@ -62,8 +63,14 @@ def join_states(states: list) -> State:
             env[name] = value
     if len(cpu_paths) != len(chosen) or any(a is not b for a, b in zip(cpu_paths, chosen)):
         for name, value in env.items():
-            if type(unwrap(value)) in (Device, Flag):
-                env[name] = _with_cpu_world(value, [s.env.get(name) for s in cpu_paths])
+            kind = type(unwrap(value))
+            if kind is Scalar:
+                # `device = "cuda"` where a GPU is, `"cpu"` where none is: one device string
+                # that differs by world, which only a Device can say
+                value = _device_string(value)
+                kind = type(unwrap(value))
+            if kind in (Device, Flag):
+                env[name] = _with_cpu_world(value, [_device_string(s.env.get(name)) for s in cpu_paths])
     return State(env, any(s.accel for s in live), any(s.cpu for s in live))
 
 
@@ -77,6 +84,21 @@ def _join_two(a: dict, b: dict) -> dict:
     for name in a.keys() - b.keys():
         env[name] = join(a[name], None)
     return env
+
+
+def _device_string(value: Optional[Value]) -> Optional[Value]:
+    """A string naming a device, as the Device it names (kept a Scalar otherwise)."""
+    base = unwrap(value) if value is not None else None
+    if type(base) is not Scalar or base.text is None:
+        return value
+    if base.text == "cpu":
+        device = Device("host", "host", base.node)
+    elif api.DEVICE_LITERAL.match(base.text):
+        index = api.FIXED_CUDA_INDEX.match(base.text)
+        device = Device("accel", "accel", base.node, int(index.group(1)) if index else None)
+    else:
+        return value
+    return Maybe(device) if type(value) is Maybe else device
 
 
 def _with_cpu_world(value: Value, cpu_values: list) -> Value:

@@ -90,6 +90,8 @@ def batch_fix(meetings: list, model: Model) -> Optional[Fix]:
     every batch tensor of that binding that meets the device unmoved is moved in one line, so
     the fixes of `x` (DEV002) and `y` (DEV004) are one identical edit, applied once."""
     first = meetings[0]
+    if first.host.value.bound is None:
+        return None  # the batch got no name devlint can move it under
     name, statement, _ = first.host.value.bound
     anchor = _insertion(statement)
     if anchor is None:
