@@ -79,13 +79,41 @@ def test_the_sweep_stops_measuring_when_the_budget_is_spent() -> None:
     assert result.elapsed_s <= 6.0 + one_point
 
 
-def test_a_point_predicted_past_the_budget_is_skipped_with_the_prediction() -> None:
-    result = run_sweep(["cpu"], budget_s=3.0, torch=torch, points=SWEEP[:2] + SWEEP[-1:])
+def made_up_machine(monkeypatch, floor_s: float, flops_per_s: float) -> None:
+    """`measure` as on a machine whose step costs `floor_s` plus its FLOPs at `flops_per_s`:
+    the step times the sweep learns from are known, whatever this machine's speed."""
+    import devlint.bench.sweep as sweep
+    from devlint.bench.measure import Measurement
+
+    def measure(point: Point, device: str, torch, allowance_s: float, clock) -> Measurement:
+        step = floor_s + shape_of(point, torch).flops / flops_per_s
+        return Measurement(steps=[step] * MIN_STEPS, transfers=[0.0] * MIN_STEPS)
+
+    monkeypatch.setattr(sweep, "measure", measure)
+
+
+@pytest.mark.parametrize("budget_s, skipped", [(10.0, True), (1e5, False)])
+def test_a_point_predicted_past_the_budget_is_skipped_with_the_prediction(
+        monkeypatch, budget_s: float, skipped: bool) -> None:
+    made_up_machine(monkeypatch, floor_s=1e-3, flops_per_s=1e10)
+    points = SWEEP[:2] + SWEEP[-1:]
+    result = run_sweep(["cpu"], budget_s=budget_s, torch=torch, clock=FakeClock(1.0),
+                       points=points)
     big = result.points[-1].results["cpu"]
-    assert big.status == "skipped"
-    assert big.predicted_step_s is not None and big.predicted_step_s > 0.5
-    assert "predicted" in big.reason and "budget" in big.reason
     assert all(p.results["cpu"].measured for p in result.points[:2])
+    if not skipped:  # the same point with room for it: the prediction alone skipped it above
+        assert big.measured
+        return
+    # The prediction: the smallest step seen (the seed's) plus the last point's FLOPs at the
+    # rate the second point reached above it. Each reading of the clock is a second; three were
+    # made before the last point.
+    seed, second, last = (shape_of(point, torch).flops for point in points)
+    seed_s, second_s = 1e-3 + seed / 1e10, 1e-3 + second / 1e10
+    step = seed_s + last * (second_s - seed_s) / second
+    assert big.status == "skipped" and big.predicted_step_s == pytest.approx(step)
+    assert big.reason == (f"predicted {step:.3g} s per step from the 10 GFLOP/s reached so far: "
+                          f"set-up and 5 steps would take {5 * step:.3g} s, 7 s of the budget "
+                          "are left")
 
 
 # --- the command -------------------------------------------------------------------------------
@@ -198,12 +226,17 @@ def test_a_gpu_that_never_wins_is_said_plainly() -> None:
 
 
 @pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA GPU")
-def test_on_a_gpu_the_seed_loop_loses_and_large_mlps_win() -> None:
-    result = run_sweep(["cpu", "cuda"], budget_s=60, torch=torch)
-    seed = result.points[0].results["cuda"]
-    assert seed.measured and seed.speedup is not None and seed.speedup < 1.5
-    wins = [p.results["cuda"].speedup for p in result.points if p.results["cuda"].speedup]
-    assert max(wins) > 5
+def test_on_a_gpu_each_speedup_is_the_ratio_of_the_measured_medians() -> None:
+    """How fast a GPU is belongs to the machine, not to a test (the verdict on known speeds is
+    checked above on made-up measurements); here only that both devices' steps and copies are
+    timed and compared."""
+    result = run_sweep(["cpu", "cuda"], budget_s=60, torch=torch, points=SWEEP[:3])
+    assert all(entry.results["cuda"].measured for entry in result.points)
+    for entry in result.points:
+        cpu, cuda = entry.results["cpu"], entry.results["cuda"]
+        assert len(cuda.transfer_times_s) == len(cuda.step_times_s) >= MIN_STEPS
+        if cpu.measured:
+            assert cuda.speedup == pytest.approx(cpu.median_step_s / cuda.median_step_s)
 
 
 @pytest.mark.parametrize("args", [["bench"], ["bench", "examples/seed_loop.py"]])

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from file_modes import IS_ROOT, devlint_bound_by_modes
+
 BUGGY = "import torch\nmodel = torch.nn.Linear(4, 1)\nmodel.cuda()\n"  # DEV001 (and DEV005)
 
 
@@ -78,83 +80,54 @@ def test_an_edit_saved_during_the_fix_is_kept(tmp_path: Path, monkeypatch, capsy
 
 NOBODY = 65534
 
-
-def _as_nobody(call) -> int:
-    """Run `call()` in a forked child as user nobody (everything it needs is imported here
-    first: the child may not be able to read this checkout); its exit status."""
-    import difflib  # noqa: F401
-    import tempfile  # noqa: F401
-
-    import devlint.lint.analyze  # noqa: F401
-    import devlint.lint.fix  # noqa: F401
-    import devlint.lint.report.text  # noqa: F401
-
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        code = 70
-        try:
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            code = call()
-        except BaseException:
-            import traceback
-
-            traceback.print_exc()
-        finally:
-            os._exit(code)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+posix_modes = pytest.mark.skipif(not hasattr(os, "geteuid"), reason="no POSIX file modes")
 
 
-needs_root = pytest.mark.skipif(not hasattr(os, "fork") or os.geteuid() != 0,
-                                reason="needs root, to act as another user")
-
-
-@pytest.fixture
-def open_dir():
-    """A directory user nobody can reach (pytest's tmp_path sits below a private one)."""
-    import shutil
-    import tempfile
-
-    path = Path(tempfile.mkdtemp(prefix="devlint-perm-", dir="/tmp"))
-    yield path
-    shutil.rmtree(path)
-
-
-def _fix_in_process(path: Path):
-    from devlint.cli import main
-
-    return lambda: main(["check", "--no-cache", "--fix", str(path)])
-
-
-@needs_root
-@pytest.mark.parametrize("directory_mode, file_mode, reason", [
-    # The rename would succeed in a world-writable directory, and change the owner.
-    (0o777, 0o644, "you do not have permission to write it"),
-    (0o755, 0o666, "you do not have permission to create files in {dir}"),
-    # Writable by all, owned by root: only root could give the new file that owner.
-    (0o777, 0o666, "it belongs to user 0, group 0; rewriting it would change its owner"),
+@posix_modes
+@pytest.mark.parametrize("directory_mode, file_mode, owner, reason", [
+    # Writable by its group only: not by its owner, whom devlint runs as. The rename would
+    # succeed in the world-writable directory.
+    (0o777, 0o464, None, "you do not have permission to write it"),
+    (0o555, 0o666, None, "you do not have permission to create files in {dir}"),
+    # Writable by all, owned by another user: only root could give the new file that owner.
+    pytest.param(0o777, 0o666, NOBODY,
+                 "it belongs to user 65534, group 65534; rewriting it would change its owner",
+                 marks=pytest.mark.skipif(not IS_ROOT, reason="only root can give a file away")),
 ], ids=["file not writable", "directory not writable", "owner cannot be kept"])
 def test_a_file_that_cannot_be_rewritten_as_it_was_is_left_alone(
-        open_dir: Path, capfd, directory_mode: int, file_mode: int, reason: str) -> None:
-    open_dir.chmod(directory_mode)
-    target = open_dir / "train.py"
+        tmp_path: Path, directory_mode: int, file_mode: int, owner, reason: str) -> None:
+    directory = tmp_path / "project"
+    directory.mkdir()
+    target = directory / "train.py"
     target.write_text(BUGGY)
     target.chmod(file_mode)
-    assert _as_nobody(_fix_in_process(target)) == 2
-    assert target.read_text() == BUGGY and target.stat().st_uid == 0
-    assert f"not fixed: {reason.format(dir=open_dir)}" in capfd.readouterr().err
-    assert sorted(p.name for p in open_dir.iterdir()) == ["train.py"]  # no temp file left
+    if owner is not None:
+        os.chown(target, owner, owner)
+    before = target.stat()
+    directory.chmod(directory_mode)
+    try:
+        result = devlint_bound_by_modes("check", "--no-cache", "--fix", "train.py",
+                                        cwd=directory)
+    finally:
+        directory.chmod(0o755)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == (
+        f"devlint: error: train.py: not fixed: {reason.format(dir=directory)}")
+    assert target.read_text() == BUGGY and target.stat().st_uid == before.st_uid
+    assert sorted(p.name for p in directory.iterdir()) == ["train.py"]  # no temp file left
 
 
-@needs_root
+@posix_modes
 def test_the_owner_and_mode_are_kept(tmp_path: Path) -> None:
+    """As root, of a file that belongs to another user; as anyone else, of one's own file."""
     target = tmp_path / "train.py"
     target.write_text(BUGGY)
-    os.chown(target, NOBODY, NOBODY)
+    if IS_ROOT:
+        os.chown(target, NOBODY, NOBODY)
     target.chmod(0o640)
+    owner = target.stat()
     result = fix("train.py", cwd=tmp_path)
     assert result.returncode in (0, 1), result.stderr
     stat = target.stat()
     assert target.read_text() != BUGGY
-    assert (stat.st_uid, stat.st_gid, stat.st_mode & 0o777) == (NOBODY, NOBODY, 0o640)
+    assert (stat.st_uid, stat.st_gid, stat.st_mode & 0o777) == (owner.st_uid, owner.st_gid, 0o640)

@@ -15,6 +15,8 @@ def test_there_are_enough_realistic_scripts():
     assert len({case.target for case in CASES}) >= 30
 
 
+# Every case is slow: each runs verify, a child process per device (3 to 13 s with the warm
+# launcher here, 40 s for torch.compile.py), minutes for all of them.
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
 def test_verdict_on_a_realistic_script(tmp_path, case):

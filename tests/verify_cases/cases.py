@@ -30,7 +30,6 @@ class Case:
     options: tuple[str, ...] = ()  # verify's own
     says: tuple[str, ...] = ()
     files: dict = field(default_factory=dict)  # user files made before the run
-    slow: bool = False
 
     @property
     def name(self) -> str:
@@ -60,6 +59,10 @@ CASES = (
     Case("amp_ok.py", 0, "--strict knows the mixed-precision gap", options=("--strict",)),
     Case("amp_bce_bug.py", 1, "binary_cross_entropy under autocast fails on a GPU",
          says=("unsafe to autocast",)),
+    Case("bf16_cast_bug.py", 1, "the model cast to bfloat16 on the GPU only: it runs, but the "
+         "losses part from the CPU's at the first step", says=(
+             "cuda (simulated on CPU): diverged: losses part at step 1",
+             "verdict: FAILED: cuda (simulated on CPU) diverged")),
     Case("validation_only_bug.py", 1, "loaders capped at 8 batches: validation runs and fails",
          says=("8 of 1,563 batches per epoch", "validation_only_bug.py:22")),
     Case("auto_resume.py", 0, "both runs start without checkpoint.pt: neither resumes",
@@ -68,9 +71,9 @@ CASES = (
     Case("fresh_start_cleanup.py", 0, "rmtree, append and overwrite stay in the sandbox",
          files=USER_FILES),
     Case("torch_compile.py", 0, "torch.compile runs through dynamo's eager backend",
-         says=("dynamo's eager backend",), slow=True),
+         says=("dynamo's eager backend",)),
     Case("torch_compile_bug.py", 1, "a CPU tensor inside a compiled forward",
-         says=("explained by DEV006",), slow=True),
+         says=("explained by DEV006",)),
     Case("ddp_single_rank.py", 0, "single-rank DDP: nccl as gloo, no port", 
          says=("nccl ran as gloo",)),
     Case("hand_sgd.py", 0, "no torch.optim: stopped by backward() calls",
@@ -97,8 +100,7 @@ CASES = (
     Case("user_chose_cuda.py", 0, "the same script with {device}", args=("--device", "{device}")),
     Case("hang_after_steps.py", 1, "a hang: the steps done are kept and the stack is shown",
          options=("--timeout", "10"), says=("with 3 steps done", "where it hung (innermost "
-                                            "first): hang_after_steps.py:15 in next_batch"),
-         slow=True),
+                                            "first): hang_after_steps.py:15 in next_batch")),
     Case("os_exit_at_end.py", 0, "os._exit(0) is a clean end, its steps reported"),
     Case("-m trainer_pkg.train", 0, "python -m semantics: relative imports work"),
     Case("-m trainer_pkg.buggy", 1, "an error inside a module run with -m",
