@@ -167,7 +167,21 @@ def resolve_positions(
             if refusal(text, edits) is None:
                 fix = Fix(raw.fix.description, raw.fix.applicability, edits)
         findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
-    return findings + _foreign_findings(foreign, trees)
+    return _one_per_place(findings + _foreign_findings(foreign, trees))
+
+
+def _one_per_place(findings: list[Finding]) -> list[Finding]:
+    """One root cause, one finding: never two at the same file, line, column and code (two
+    nodes can start at one place, `torch.device("cuda")` and its literal; the first, which the
+    rules' order makes the more specific, is kept)."""
+    seen: set = set()
+    kept = []
+    for finding in findings:
+        key = (finding.path, finding.line, finding.column, finding.code)
+        if key not in seen:
+            seen.add(key)
+            kept.append(finding)
+    return kept
 
 
 class _Trees:

@@ -99,3 +99,23 @@ def last_part(name: str) -> str:
     if name.startswith("<"):
         return ""
     return name.rsplit(".", 1)[-1]
+
+
+# Words that make a condition devlint cannot evaluate a possible guard: it may be about the
+# device (`self.use_gpu`, `is_npu_available()`, `cfg.accelerator == "gpu"`, `world_size > 1`).
+DEVICE_WORDS = re.compile(
+    r"cuda|gpu|device|accel|avail|xpu|npu|mps|hpu|xla|tpu|nccl|dist|rank|world|parallel|"
+    r"fsdp|ddp|deepspeed|cudnn|backend|amp$|^amp|fp16|bf16|half|cpu|multiprocess|spawn|launch|env"
+)
+# Calls whose result is the same on a machine with a GPU and one without (`len(x) > 1`,
+# `os.path.exists(ckpt)`, `isinstance(x, list)`): a condition made of them guards nothing.
+SAME_ON_EVERY_MACHINE = frozenset({
+    "len", "isinstance", "issubclass", "hasattr", "callable", "any", "all", "bool", "int", "float",
+    "str", "type", "exists", "isfile", "isdir", "startswith", "endswith", "lower", "upper", "strip",
+    "split", "keys", "values", "items", "is_file", "is_dir", "max", "min", "abs", "round", "sum",
+    "dim", "size", "numel", "ndimension", "isnan", "isinf", "is_tensor", "is_grad_enabled",
+})
+# Calls that only show their arguments: a device named in them places nothing.
+MESSAGE_CALLS = frozenset({"print", "repr", "info", "debug", "warning", "warn",
+                           "critical", "exception", "echo", "set_description",
+                           "set_postfix"})

@@ -24,7 +24,7 @@ from devlint.lint.model.values import (
     join_place, unwrap,
     with_place,
 )
-from devlint.lint.syntax import dotted, string_value
+from devlint.lint.syntax import dotted, last_part, string_value, walk
 
 HOST, DEVICE = Place.HOST, Place.DEVICE
 DEVICE_COUNT = Scalar(text="<device count>")
@@ -92,7 +92,8 @@ class Evaluator:
     def where(self, st: State) -> Where:
         frame = self.frame
         return Where(
-            frame.function, st.accel, st.cpu and not self.requires_cuda, tuple(lf.info for lf in frame.loops),
+            frame.function, st.accel, st.cpu and st.sure and not self.guessing and not self.requires_cuda,
+            tuple(lf.info for lf in frame.loops),
             self.rank_guard > 0 or (frame.function is not None and frame.function.rank_skip),
             self.in_test(), self.expect_raise > 0, frozenset(), self.no_grad > 0,
         )
@@ -231,7 +232,9 @@ class Evaluator:
             if type(part) is cst.FormattedStringText:
                 parts.append(part.value)
             else:
+                self.inert += 1  # a device in a message places nothing
                 self.eval(part.expression, st)
+                self.inert -= 1
                 parts.append("{}")
         template = "".join(parts)
         return Scalar(template=template, text=None if "{}" in template else template, node=node)
@@ -261,7 +264,9 @@ class Evaluator:
                 keys = None
                 continue
             key = string_value(element.key)
+            self.inert += 1  # a device as a key places nothing
             self.eval(element.key, st)
+            self.inert -= 1
             items.append(self.value(element.value, st))
             if keys is not None:
                 keys.append(key)
@@ -350,7 +355,10 @@ class Evaluator:
         stop = False if type(node.operator) is cst.And else True
         right_state = st.copy(accel=st.accel and runs.accel is not stop, cpu=st.cpu and runs.cpu is not stop)
         required = self.requires_cuda
+        unknown = runs.cpu is None and self.possible_guard(node.left, left, st)
+        self.guessing += unknown  # `use_gpu and x.cuda()`: an unknown left side is a possible guard
         right = self.value(node.right, right_state)
+        self.guessing -= unknown
         if not right_state.cpu:
             self.requires_cuda = required
         if type(left) is Flag or type(right) is Flag:
@@ -364,11 +372,15 @@ class Evaluator:
         return joined if joined is not OPAQUE else self.truth(left) if type(right) is Scalar else joined
 
     def _comparison(self, node: cst.Comparison, st: State) -> Value:
-        left = self.value(node.left, st)
+        self.inert += 1  # a device compared places nothing
+        try:
+            left = self.value(node.left, st)
+            rights = [self.value(target.comparator, st) for target in node.comparisons]
+        finally:
+            self.inert -= 1
         result: Optional[Flag] = None
         lnode = node.left
-        for target in node.comparisons:
-            right = self.value(target.comparator, st)
+        for target, right in zip(node.comparisons, rights):
             flag = self.compare(node, lnode, left, type(target.operator), target.comparator, right, st)
             if result is None:
                 result = flag
@@ -390,20 +402,28 @@ class Evaluator:
         for tensor, other in ((left, right), (right, left)):
             if elementwise and is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
                 return derived(tensor, node)  # `mask == 0`: a mask, where the tensor is
+        if operator in (cst.Equal, cst.NotEqual) and {string_value(lnode), string_value(rnode)} == {"__main__", None} \
+                and "__name__" in (getattr(lnode, "value", None), getattr(rnode, "value", None)):
+            # `if __name__ == "__main__":` runs when the file is the script being checked
+            return Flag(operator is cst.Equal, operator is cst.Equal)
         flag = _device_comparison(left, operator, right)
         if flag is None:
             flag = _device_comparison(right, _MIRROR.get(operator, operator), left)
         return flag or UNKNOWN_FLAG
 
     def _ifexp(self, node: cst.IfExp, st: State) -> Value:
-        test = self.truth(self.value(node.test, st))
+        tested = self.value(node.test, st)
+        test = self.truth(tested)
         rank = self.rank_test(node.test)
         self.rank_guard += rank
         self.ifexp_depth += 1
+        unknown = test.cpu is None and self.possible_guard(node.test, tested, st)
+        self.guessing += unknown  # a condition devlint cannot evaluate is a possible guard
         body = self.value(node.body, st.copy(accel=st.accel and test.accel is not False,
                                               cpu=st.cpu and test.cpu is not False))
         orelse = self.value(node.orelse, st.copy(accel=st.accel and test.accel is not True,
                                                  cpu=st.cpu and test.cpu is not True))
+        self.guessing -= unknown
         self.ifexp_depth -= 1
         self.rank_guard -= rank
         if test.accel is True and test.cpu is False and test.availability:
@@ -449,6 +469,39 @@ class Evaluator:
         return OPAQUE
 
     # --- truth ------------------------------------------------------------------------------
+
+    def possible_guard(self, test: Any, value: Value, st: State) -> bool:
+        """Whether a condition devlint cannot evaluate may be about the device: then it is a
+        possible guard, and what its arms do is not what a machine without a GPU surely does.
+        A call devlint does not know (`some_lib.has_gpu()`), a value made by one, or a name
+        that speaks of devices (`self.use_gpu`, `cfg.cuda`, `is_npu_available`) may be; a user
+        option (`args.resume`), a count, a path test or `x is None` is the same on every machine
+        and guards nothing."""
+        if not st.cpu:
+            return False
+        value = unwrap(value)
+        if type(value) is Opaque:
+            return not value.name or bool(names.DEVICE_WORDS.search(value.name.lower()))
+        for sub in walk(test):
+            kind = type(sub)
+            if kind is cst.Call:
+                callee = dotted(sub.func)
+                if callee is None or last_part(callee) not in names.SAME_ON_EVERY_MACHINE:
+                    return True
+            elif kind is cst.Name:
+                if names.DEVICE_WORDS.search(sub.value.lower()):
+                    return True
+                bound = st.env.get(sub.value)
+                if bound is not None and unwrap(bound) is OPAQUE:
+                    return True  # `use_amp = lib.has_gpu()`: made by something devlint does not know
+            elif kind is cst.Attribute:
+                if names.DEVICE_WORDS.search(sub.attr.value.lower()):
+                    return True
+            elif kind is cst.SimpleString:
+                text = string_value(sub)
+                if text and names.DEVICE_WORDS.search(text.lower()):
+                    return True
+        return False
 
     def truth(self, value: Value) -> Flag:
         """A condition's value in both worlds."""
@@ -518,14 +571,20 @@ class Evaluator:
                 # `torch.cuda.set_device(torch.device("cuda", 0))`: the call needs a GPU, so
                 # the device named in its arguments is no choice of its own.
                 self.requires_cuda = True
+            inert = func.attr.value in names.MESSAGE_CALLS
+            self.inert += inert  # `logger.info(f"on {torch.device('cuda')}")` places nothing
             args, kwargs = self.arguments(node, st)
+            self.inert -= inert
             if type(receiver) is ProjectModule:  # `utils.init_distributed_mode(args)`
                 callee = self.module_member(receiver.path, func.attr.value, None)
                 if callee is not None:
                     return self.call_value(node, callee, args, kwargs, st)
             return self.call_method(node, receiver, func.attr.value, args, kwargs, st)
         callee = self.value(func, st)
+        inert = type(func) is cst.Name and func.value in names.MESSAGE_CALLS
+        self.inert += inert
         args, kwargs = self.arguments(node, st)
+        self.inert -= inert
         return self.call_value(node, callee, args, kwargs, st)
 
     def arguments(self, node: cst.Call, st: State) -> tuple[list, dict]:
@@ -906,6 +965,8 @@ class Evaluator:
 
     def device_spec(self, node: Any, kind: str, device: Device, st: State, call: Any = None,
                     fixed: bool = False, index_node: Any = None, in_conditional: bool = False) -> None:
+        if self.inert:
+            return  # `t.device != torch.device("cuda")`, a key, a log line: it places nothing
         where = index_node or node
         self.bound_here(where, st)
         self.obs.devices.append(DeviceSpec(where, kind, device, self.where(st), call,

@@ -85,6 +85,8 @@ class Interpreter(Evaluator):
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
         self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
+        self.inert = 0  # >0 where a device expression places nothing (compared, printed, a key)
+        self.guessing = 0  # >0 inside the arms of a condition devlint cannot evaluate (a possible guard)
         self.default_device: Optional[Device] = None
         self.default_device_set = False
         self.distributed = False
@@ -268,8 +270,11 @@ class Interpreter(Evaluator):
                 self.eval(node.exc, st)
             return st.dead()
         if kind is cst.Assert:
-            test = self.truth(self.value(node.test, st))
-            return State(st.env, st.accel and test.accel is not False, st.cpu and test.cpu is not False)
+            tested = self.value(node.test, st)
+            test = self.truth(tested)
+            guard = test.cpu is None and self.possible_guard(node.test, tested, st)
+            return State(st.env, st.accel and test.accel is not False, st.cpu and test.cpu is not False,
+                         st.sure and not guard)  # `assert lib.has_gpu()` may stop a CPU machine
         if kind is cst.Import:
             for alias in node.names:
                 qualname = dotted(alias.name) or ""
@@ -376,9 +381,14 @@ class Interpreter(Evaluator):
     # --- compound statements ----------------------------------------------------------------
 
     def if_(self, node: cst.If, st: State) -> State:
-        test = self.truth(self.value(node.test, st))
+        tested = self.value(node.test, st)
+        test = self.truth(tested)
         rank = self.rank_test(node.test)
         self.rank_guard += rank
+        # A condition devlint cannot evaluate in the CPU world is a possible guard: what either
+        # arm does is not what a machine without a GPU surely does.
+        unknown = test.cpu is None and self.possible_guard(node.test, tested, st)
+        self.guessing += unknown
         body = self.suite(node.body, st.copy(accel=st.accel and test.accel is not False,
                                              cpu=st.cpu and test.cpu is not False))
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
@@ -388,8 +398,15 @@ class Interpreter(Evaluator):
             orelse = self.if_(node.orelse, other) if other.live else other
         else:
             orelse = self.suite(node.orelse.body, other) if other.live else other
+        self.guessing -= unknown
         self.rank_guard -= rank  # `if distributed: ... else: cuda(0)`: both arms chose by rank
         joined = join_states([body, orelse])
+        if unknown and joined.cpu:
+            # Past it, the CPU world is surely here only if both arms surely come through:
+            # `if not has_gpu(): return` may be the exit a machine without a GPU takes.
+            sure = st.sure and body.cpu and body.sure and orelse.cpu and orelse.sure
+            if sure != joined.sure:
+                joined = joined.copy(sure=sure)
         if test.accel is True and test.cpu is False and test.availability and joined.cpu:
             self.fallback = True  # `if torch.cuda.is_available(): model.cuda()`: a choice
         return joined
@@ -486,7 +503,7 @@ class Interpreter(Evaluator):
         fake = any(undo == "fake" for undo in effects)
         body = self.suite(node.body, st.copy(cpu=False) if fake else st)
         if fake:
-            body = State(body.env, body.accel, body.live and st.cpu)
+            body = State(body.env, body.accel, body.live and st.cpu, st.sure)
         for undo in reversed(effects):
             if callable(undo):
                 undo()
@@ -621,7 +638,7 @@ class Interpreter(Evaluator):
             self.classes[id(node)] = info
             outer = self.frame
             self.frame = Frame(None, cls=info)
-            body = State(dict(st.env), st.accel, st.cpu)
+            body = State(dict(st.env), st.accel, st.cpu, st.sure)
             names_before = set(body.env)
             self.block(node.body.body, body)
             self.frame = outer
@@ -640,8 +657,9 @@ class Interpreter(Evaluator):
             return OPAQUE, None
         accel = st.accel
         cpu = st.cpu and not info.needs_cuda and info.defined_cpu
+        sure = st.sure and not self.guessing
         key = (id(info.node), tuple(args), tuple(sorted(kwargs.items(), key=lambda kv: kv[0])),
-               accel, cpu, self.no_grad > 0, self.rank_guard > 0, self.expect_raise > 0)
+               accel, cpu, sure, self.no_grad > 0, self.rank_guard > 0, self.expect_raise > 0)
         try:
             cached = self.memo.get(key)
         except TypeError:  # an unhashable value: compute without the memo
@@ -659,7 +677,7 @@ class Interpreter(Evaluator):
         self.foreign_calls += foreign
         self.foreign_depth += foreign
         try:
-            result = self._interpret(func, args, kwargs, accel, cpu)
+            result = self._interpret(func, args, kwargs, accel, cpu, sure)
         finally:
             self.foreign_depth -= foreign
         if key is not None:
@@ -670,7 +688,7 @@ class Interpreter(Evaluator):
         self.requires_cuda |= cpu and result[3]
         return result[0], result[1]
 
-    def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool):
+    def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool, sure: bool = True):
         info = func.info
         env = self.bind_parameters(info, args, kwargs)
         saved = (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
@@ -684,7 +702,7 @@ class Interpreter(Evaluator):
         self.test_depth += info.is_test
         self.depth += 1
         try:
-            st = State(env, accel, cpu)
+            st = State(env, accel, cpu, sure)
             if type(info.node) is cst.Lambda:
                 value = self.value(info.node.body, st)
                 self.frame.returns.append((st, value))
@@ -701,8 +719,9 @@ class Interpreter(Evaluator):
             receiver = None
             if info.params and info.cls is not None and not info.static:
                 first = info.params[0][0]
-                receivers = [unwrap(s.env[first]) for s, _ in returns if first in s.env]
-                receiver = _join_all(receivers) if receivers else None
+                holding = [s for s, _ in returns if first in s.env]
+                # joined as paths join, so `self.device` keeps what each world gave it
+                receiver = unwrap(join_states(holding).env.get(first)) if holding else None
             observations = self.obs
             gpu_only = any(s.accel for s, _ in returns) and not any(s.cpu for s, _ in returns)
         finally:
@@ -1148,7 +1167,7 @@ def _first_statement(body: Any) -> Any:
 def _widen(head: State, following: State) -> State:
     """What keeps changing becomes unknown: loops reach a fixpoint in a few passes."""
     env = {k: (v if head.env.get(k) == v else OPAQUE) for k, v in following.env.items()}
-    return State(env, following.accel, following.cpu)
+    return State(env, following.accel, following.cpu, following.sure)
 
 
 def _targets(node: Any) -> list:

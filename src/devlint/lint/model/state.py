@@ -8,31 +8,38 @@ from typing import Any, Optional
 import libcst as cst
 
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.values import Device, Flag, Maybe, Scalar, Value, join, unwrap
+from devlint.lint.model.values import Device, Flag, Instance, Maybe, Module, Scalar, Value, join, unwrap
 
 
 class State:
     """Names and their values, and whether each world reaches this point. A point neither
-    world reaches is dead: the rest of its block is not interpreted."""
+    world reaches is dead: the rest of its block is not interpreted.
 
-    __slots__ = ("env", "accel", "cpu")
+    `cpu` says the CPU world *may* reach the point; `sure` says it does on a path whose every
+    condition devlint evaluated. A condition it cannot evaluate is a possible guard: past
+    `if some_lib.has_gpu(): ... else: return`, the CPU world may be here, but not surely, and a
+    finding about what a machine without a GPU does needs `sure`."""
 
-    def __init__(self, env: dict, accel: bool = True, cpu: bool = True) -> None:
-        self.env, self.accel, self.cpu = env, accel, cpu
+    __slots__ = ("env", "accel", "cpu", "sure")
+
+    def __init__(self, env: dict, accel: bool = True, cpu: bool = True, sure: bool = True) -> None:
+        self.env, self.accel, self.cpu, self.sure = env, accel, cpu, sure
 
     @property
     def live(self) -> bool:
         return self.accel or self.cpu
 
-    def copy(self, accel: Optional[bool] = None, cpu: Optional[bool] = None) -> "State":
+    def copy(self, accel: Optional[bool] = None, cpu: Optional[bool] = None,
+             sure: Optional[bool] = None) -> "State":
         return State(dict(self.env), self.accel if accel is None else accel,
-                     self.cpu if cpu is None else cpu)
+                     self.cpu if cpu is None else cpu, self.sure if sure is None else sure)
 
     def dead(self) -> "State":
-        return State(self.env, False, False)
+        return State(self.env, False, False, False)
 
     def same(self, other: "State") -> bool:
-        return self.accel == other.accel and self.cpu == other.cpu and self.env == other.env
+        return self.accel == other.accel and self.cpu == other.cpu and self.sure == other.sure \
+            and self.env == other.env
 
     def bound(self) -> frozenset:
         """The names bound on every path to here."""
@@ -71,7 +78,12 @@ def join_states(states: list) -> State:
                 kind = type(unwrap(value))
             if kind in (Device, Flag):
                 env[name] = _with_cpu_world(value, [_device_string(s.env.get(name)) for s in cpu_paths])
-    return State(env, any(s.accel for s in live), any(s.cpu for s in live))
+            elif kind in (Instance, Module) and unwrap(value).attrs:
+                # `self.device = "cuda:0"` after `assert torch.cuda.is_available()`, the CPU
+                # in the other arm: an object's devices and flags keep both worlds too
+                env[name] = _attributes_with_cpu_world(value, [s.env.get(name) for s in cpu_paths])
+    return State(env, any(s.accel for s in live), any(s.cpu for s in live),
+                 any(s.sure for s in cpu_paths))
 
 
 def _join_two(a: dict, b: dict) -> dict:
@@ -99,6 +111,26 @@ def _device_string(value: Optional[Value]) -> Optional[Value]:
     else:
         return value
     return Maybe(device) if type(value) is Maybe else device
+
+
+def _attributes_with_cpu_world(value: Value, cpu_values: list) -> Value:
+    base = unwrap(value)
+    others = [dict(unwrap(v).attrs) if v is not None and type(unwrap(v)) is type(base) else {}
+              for v in cpu_values]
+    attrs = []
+    changed = False
+    for attr, item in base.attrs:
+        inner = _device_string(item)
+        if type(unwrap(inner)) in (Device, Flag):
+            new = _with_cpu_world(inner, [_device_string(o.get(attr)) for o in others])
+            changed = changed or new is not item
+            attrs.append((attr, new))
+        else:
+            attrs.append((attr, item))
+    if not changed:
+        return value
+    moved = replace(base, attrs=tuple(attrs))
+    return Maybe(moved) if type(value) is Maybe else moved
 
 
 def _with_cpu_world(value: Value, cpu_values: list) -> Value:

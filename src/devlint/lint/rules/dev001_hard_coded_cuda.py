@@ -5,6 +5,7 @@ from typing import Iterator, Optional
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import DeviceSpec
+from devlint.lint.model.torch_api import CUDA_LITERAL
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, cuda_method_call_arguments, first_device, insert_device_line
 from devlint.lint.syntax import string_value
@@ -71,6 +72,9 @@ class HardCodedCuda(Rule):
                 continue  # a test pins its device on purpose; GPU markers decide where it runs
             if spec.kind != ".cuda(device)" and spec.device.cpu != "accel":
                 continue
+            text = string_value(spec.node)
+            if text is not None and not CUDA_LITERAL.match(text):
+                continue  # 'mps', 'xpu', 'npu', 'hpu', 'xla': another backend, chosen on purpose
             reported.add(id(spec.node))
             yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
 
