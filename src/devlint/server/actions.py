@@ -9,7 +9,7 @@ from lsprotocol import types
 
 from devlint.lint.analyze import NOQA
 from devlint.lint.findings import Applicability, TextEdit
-from devlint.lint.report.sarif import DOCS_URL
+from devlint.home import rule_docs_url
 from devlint.lint.rules import PARSE_ERROR_CODE, RULES_BY_CODE
 from devlint.server.analysis import Analysis, Placed
 from devlint.server.diagnostics import diagnostic, finding_range, lsp_range
@@ -151,4 +151,5 @@ def _rule_hover(code: str, messages: list[str]) -> str:
     rule = RULES_BY_CODE.get(code)
     if rule is None:  # DEV999: the message is all there is
         return said
-    return f"{said}\n\n---\n\n{rule.docs()}\n[{code} documentation]({DOCS_URL.format(code=code)})"
+    link = rule_docs_url(code)
+    return f"{said}\n\n---\n\n{rule.docs()}" + (f"\n[{code} documentation]({link})" if link else "")

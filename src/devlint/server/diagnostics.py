@@ -4,10 +4,11 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from typing import Optional
 
 from lsprotocol import types
 
-from devlint.lint.report.sarif import DOCS_URL
+from devlint.home import rule_docs_url
 from devlint.lint.rules import PARSE_ERROR_CODE, RULES_BY_CODE
 from devlint.server.analysis import Placed
 from devlint.server.positions import PositionMap
@@ -65,8 +66,13 @@ def diagnostic(placed: Placed, maps: dict[str, PositionMap]) -> types.Diagnostic
         message=finding.message,
         severity=SEVERITY.get(finding.code, DEFAULT_SEVERITY),
         code=finding.code,
-        code_description=(types.CodeDescription(href=DOCS_URL.format(code=finding.code))
-                          if finding.code in RULES_BY_CODE else None),
+        code_description=_docs_link(finding.code),
         source=SOURCE,
         related_information=related,
     )
+
+
+def _docs_link(code: str) -> Optional[types.CodeDescription]:
+    """A link to the rule's page; none while the project has no home to link to."""
+    href = rule_docs_url(code) if code in RULES_BY_CODE else None
+    return types.CodeDescription(href=href) if href else None
