@@ -34,21 +34,46 @@ def first_commands() -> list[str]:
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
 
+TORCH_CPU = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+
+
 def test_the_first_screen_has_two_commands_the_first_lints_without_torch() -> None:
     install, tests = first_commands()
     assert install == "pip install . && devlint check examples/buggy_seed_loop.py"  # in a checkout
     assert "torch" not in install  # linting never needs it
-    assert tests.startswith("pip install torch==2.13.0 && ") and tests.endswith("python -m pytest -q")
-    # verify's torch named honestly: PyTorch's CPU index, with this environment's equivalent
-    screen = first_screen()
-    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in screen
-    assert "`pip install torch==2.13.0` is the\nequivalent" in screen
+    # torch's CPU build the way PyTorch documents it: no pin that only this environment has
+    assert tests.startswith(TORCH_CPU + " && ") and tests.endswith("python -m pytest -q")
+    assert "==" not in tests
 
 
-def test_ci_runs_the_readmes_test_command_exactly_in_a_fresh_venv() -> None:
+def install_script_commands(pin: str = "") -> list[str]:
+    """What scripts/install_test_env.sh runs, DEVLINT_TORCH_PIN set to `pin` (empty: unset)."""
+    lines = [line.strip() for line in
+             (ROOT / "scripts" / "install_test_env.sh").read_text(encoding="utf-8").splitlines()]
+    lines = [line for line in lines if line and not line.startswith("#")]
+    start, other, end = (lines.index(word) for word in
+                         ('if [ -n "${DEVLINT_TORCH_PIN:-}" ]; then', "else", "fi"))
+    torch = lines[start + 1:other] if pin else lines[other + 1:end]
+    commands = [c.replace("${DEVLINT_TORCH_PIN}", pin).replace('"', "") for c in torch]
+    return commands + lines[end + 1:]
+
+
+def test_the_readmes_test_command_is_the_install_script_then_pytest() -> None:
+    assert " && ".join(install_script_commands() + ["python -m pytest -q"]) == first_commands()[1]
+
+
+def test_ci_runs_the_same_script_in_a_fresh_venv_only_the_torch_pin_differs() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert first_commands()[1] in script
-    assert script.index("python3 -m venv .ci-venv") < script.index(first_commands()[1])
+    line = "DEVLINT_TORCH_PIN=2.13.0 bash scripts/install_test_env.sh && python -m pytest -q"
+    assert line in script
+    assert script.index("python3 -m venv .ci-venv") < script.index(line)
+    pinned = install_script_commands("2.13.0")
+    assert pinned[0] == "pip install torch==2.13.0"  # this environment's local CPU wheel
+    assert pinned[1:] == install_script_commands()[1:]  # the rest is the README's command
+    workflow = (ROOT / ".github" / "workflows" / "ci.yml")
+    if workflow.exists():  # GitHub's runners reach PyTorch's index: no pin there
+        text = workflow.read_text(encoding="utf-8")
+        assert "bash scripts/install_test_env.sh" in text and "DEVLINT_TORCH_PIN" not in text
 
 
 def test_the_first_command_finds_the_four_bugs_it_promises(tmp_path: Path) -> None:
