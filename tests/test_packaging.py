@@ -93,15 +93,20 @@ def test_no_hint_tells_a_checkout_to_install_from_an_index() -> None:
         assert "devlint[verify]" not in path.read_text(encoding="utf-8"), path
 
 
+CI_DOCS = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+
+
 def test_the_snippets_pin_the_release_tag_of_this_version() -> None:
     tag = f"v{__version__}"
-    assert re.search(r"^    rev: (\S+)", README, re.M).group(1) == tag
-    assert re.search(r"uses: <owner>/<repo>@(\S+)", README).group(1) == tag
-    assert "pin a commit" in README and "git tag -a v<version>" in README
+    assert re.findall(r"^    rev: (\S+)", CI_DOCS, re.M) == [tag]
+    uses = re.findall(r"uses: <owner>/<repo>@([\w.]+)", README + CI_DOCS)
+    assert len(uses) >= 2 and set(uses) == {tag}  # the README's line and the workflow's
+    releasing = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    assert "pin a commit" in CI_DOCS and "git tag -a v<version>" in releasing
 
 
-def test_the_readme_shows_a_github_actions_workflow_with_sarif_upload() -> None:
-    workflow = re.search(r"## GitHub Actions\n.*?```yaml\n(.*?)```", README, re.S).group(1)
+def test_the_docs_show_a_github_actions_workflow_with_sarif_upload() -> None:
+    workflow = re.search(r"## GitHub Actions\n.*?```yaml\n(.*?)```", CI_DOCS, re.S).group(1)
     import yaml
 
     steps = yaml.safe_load(workflow)["jobs"]["devlint"]["steps"]
