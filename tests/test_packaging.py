@@ -126,7 +126,9 @@ def test_license_and_metadata() -> None:
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
     assert project["classifiers"] and set(project["classifiers"]) <= classifiers
     assert not any(c.startswith("License ::") for c in project["classifiers"])  # PEP 639
-    assert (ROOT / "src" / "devlint" / "py.typed").exists()
+    # Typing :: Typed would promise what `mypy --strict src/` does not deliver: neither ships
+    assert "Typing :: Typed" not in project["classifiers"]
+    assert not (ROOT / "src" / "devlint" / "py.typed").exists()
 
 
 def build(kind: str, source: Path, out: Path) -> Path:
@@ -170,12 +172,13 @@ def test_the_sdist_ships_the_tests_and_all_they_need(source_copy: Path, tmp_path
         capture_output=True, text=True).stdout
 
 
-def test_the_wheel_carries_the_schema_py_typed_and_the_license(source_copy: Path, tmp_path: Path) -> None:
+def test_the_wheel_carries_the_schema_and_the_license_and_claims_no_types(source_copy: Path, tmp_path: Path) -> None:
     wheel = build("wheel", source_copy, tmp_path)
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
-    assert {"devlint/schemas/check-report.schema.json", "devlint/py.typed"} <= names
+    assert "devlint/schemas/check-report.schema.json" in names
+    assert "devlint/py.typed" not in names and "Typing :: Typed" not in metadata
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "License-Expression: MIT" in metadata
     assert not any(n.startswith(("tests/", "fixtures/")) for n in names)
