@@ -88,3 +88,14 @@ def test_the_readme_is_a_front_page_and_docs_has_a_page_per_topic() -> None:
 def test_the_readme_has_no_image() -> None:
     """A relative image breaks on a package index's project page; the figures live in docs/."""
     assert not re.search(r"!\[", prose((ROOT / "README.md").read_text(encoding="utf-8")))
+
+
+def test_the_neovim_snippets_say_which_neovim_they_need() -> None:
+    """`vim.fs.root` came with Neovim 0.10, `vim.lsp.config` with 0.11: each snippet says so."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    label, snippet = re.search(r"(Neovim [\d.]+\+)[^\n]*\n\n```lua\n(.*?)```", readme, re.S).groups()
+    assert "vim.fs.root" in snippet and label == "Neovim 0.10+"
+    editor = (ROOT / "docs" / "editor.md").read_text(encoding="utf-8")
+    for version, call in (("0.11", "vim.lsp.config"), ("0.10", "vim.fs.root")):
+        block = re.search(rf"### Neovim {version}\+\n.*?```lua\n(.*?)```", editor, re.S).group(1)
+        assert call in block

@@ -34,6 +34,7 @@ EXTERNAL = {
     "pre-commit.com": "pre-commit's documentation",
     "marketplace.visualstudio.com": "the third-party LSP client extension for VS Code",
     "www.schemastore.org": "where editors find schemas for pyproject.toml tables",
+    "docs.gitlab.com": "GitLab's documentation of the Code Quality report",
 }
 URL = re.compile(r"https?://[^\s)\]>\"'`]+")
 TEXT_SUFFIXES = {".py", ".json", ".toml", ".yml", ".yaml", ".md", ".cfg", ".txt", ".sh", ""}
