@@ -177,7 +177,7 @@ def test_the_wheel_carries_the_schema_and_the_license_and_claims_no_types(source
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
-    assert "devlint/schemas/check-report.schema.json" in names
+    assert {"devlint/schemas/check-report.schema.json", "devlint/schemas/tool-devlint.schema.json"} <= names
     assert "devlint/py.typed" not in names and "Typing :: Typed" not in metadata
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "License-Expression: MIT" in metadata
