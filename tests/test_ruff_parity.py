@@ -67,6 +67,11 @@ def test_add_noqa_names_what_a_line_comment_cannot_silence(
     code, out, err = check(capsys, "--add-noqa", str(path))
     assert code == 1 and "DEV999" in err and "per-file-ignores" in err
     assert path.read_text(encoding="utf-8") == "def f(:\n"
+    inside = tmp_path / "inside.py"  # a comment at the line's end would be inside the string
+    inside.write_text('import torch\nx = torch.zeros(2).cuda(); s = """\nabc"""\n', encoding="utf-8")
+    code, out, err = check(capsys, "--add-noqa", str(inside))
+    assert code == 1 and "inside.py:2:" in err and "ends inside a string" in err
+    assert "noqa" not in inside.read_text(encoding="utf-8")
 
 
 def test_add_noqa_refuses_fix_and_standard_input(capsys: pytest.CaptureFixture) -> None:

@@ -201,10 +201,12 @@ def add_noqa(files: list[Path], config: Config, args: argparse.Namespace,
                context_of(files, {}, config))
     outcome = add_noqa_to_files(result.findings,
                                 lambda path, before, after: write_fix(
-                                    path, before, after, args, lambda line: fail(result, line)),
+                                    path, before, after, args, lambda line: fail(result, line),
+                                    undone="no noqa added"),
                                 lambda line: fail(result, line))
     for finding, reason in outcome.skipped:
-        error(f"no noqa added: {format_finding(finding)} ({reason})")
+        print(f"devlint: warning: no noqa added: {format_finding(finding)} ({reason})",
+              file=sys.stderr)
     n = outcome.added
     emit(sys.stdout, f"Added {n} noqa directive{'s' if n != 1 else ''} to {outcome.files} "
                      f"file{'s' if outcome.files != 1 else ''}.\n")

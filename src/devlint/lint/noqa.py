@@ -118,9 +118,7 @@ def add_noqa_to_files(findings: list[Finding], write: Callable[[Path, bytes, byt
         new, added, refused = add_noqa(text, found)
         outcome.skipped += [(f, "the line ends inside a string or continues with a backslash")
                             for f in refused]
-        if added and write(path, data, new.encode(encoding)):
+        if added and write(path, data, new.encode(encoding)):  # else `write` said why not
             outcome.added += len(added)
             outcome.files += 1
-        elif added:
-            outcome.skipped += [(f, "the file was not written") for f in added]
     return outcome
