@@ -97,3 +97,10 @@ def test_the_action_passes_a_clean_project_and_takes_args(installed, tmp_path: P
     assert clean.returncode == 0 and "::error" not in clean.stdout, clean.stdout
     selected = run_action(action_path, tmp_path, bin_dir, paths="other.py", args="--select DEV002")
     assert selected.returncode == 1 and "DEV001" not in selected.stdout, selected.stdout
+
+
+def test_the_action_on_this_repository_itself_passes(installed) -> None:
+    """What .github/workflows/ci.yml runs: `uses: ./` with `paths: .` on the repository."""
+    action_path, bin_dir = installed
+    result = run_action(action_path, action_path, bin_dir, paths=".")
+    assert result.returncode == 0 and "::error" not in result.stdout, result.stdout[-3000:]

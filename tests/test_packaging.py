@@ -34,22 +34,46 @@ def first_commands() -> list[str]:
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
 
+TORCH_CPU = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+
+
 def test_the_first_screen_has_two_commands_the_first_lints_without_torch() -> None:
     install, tests = first_commands()
-    assert install.startswith("git clone ") and "pip install . " in install
-    assert install.endswith("devlint check examples/buggy_seed_loop.py")
+    assert install == "pip install . && devlint check examples/buggy_seed_loop.py"  # in a checkout
     assert "torch" not in install  # linting never needs it
-    assert tests.startswith("pip install torch==2.13.0 && ") and tests.endswith("python -m pytest -q")
-    # verify's torch named honestly: PyTorch's CPU index, with this environment's equivalent
-    screen = first_screen()
-    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in screen
-    assert "`pip install torch==2.13.0` is the\nequivalent" in screen
+    # torch's CPU build the way PyTorch documents it: no pin that only this environment has
+    assert tests.startswith(TORCH_CPU + " && ") and tests.endswith("python -m pytest -q")
+    assert "==" not in tests
 
 
-def test_ci_runs_the_readmes_test_command_exactly_in_a_fresh_venv() -> None:
+def install_script_commands(pin: str = "") -> list[str]:
+    """What scripts/install_test_env.sh runs, DEVLINT_TORCH_PIN set to `pin` (empty: unset)."""
+    lines = [line.strip() for line in
+             (ROOT / "scripts" / "install_test_env.sh").read_text(encoding="utf-8").splitlines()]
+    lines = [line for line in lines if line and not line.startswith("#")]
+    start, other, end = (lines.index(word) for word in
+                         ('if [ -n "${DEVLINT_TORCH_PIN:-}" ]; then', "else", "fi"))
+    torch = lines[start + 1:other] if pin else lines[other + 1:end]
+    commands = [c.replace("${DEVLINT_TORCH_PIN}", pin).replace('"', "") for c in torch]
+    return commands + lines[end + 1:]
+
+
+def test_the_readmes_test_command_is_the_install_script_then_pytest() -> None:
+    assert " && ".join(install_script_commands() + ["python -m pytest -q"]) == first_commands()[1]
+
+
+def test_ci_runs_the_same_script_in_a_fresh_venv_only_the_torch_pin_differs() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert first_commands()[1] in script
-    assert script.index("python3 -m venv .ci-venv") < script.index(first_commands()[1])
+    line = "DEVLINT_TORCH_PIN=2.13.0 bash scripts/install_test_env.sh && python -m pytest -q"
+    assert line in script
+    assert script.index("python3 -m venv .ci-venv") < script.index(line)
+    pinned = install_script_commands("2.13.0")
+    assert pinned[0] == "pip install torch==2.13.0"  # this environment's local CPU wheel
+    assert pinned[1:] == install_script_commands()[1:]  # the rest is the README's command
+    workflow = (ROOT / ".github" / "workflows" / "ci.yml")
+    if workflow.exists():  # GitHub's runners reach PyTorch's index: no pin there
+        text = workflow.read_text(encoding="utf-8")
+        assert "bash scripts/install_test_env.sh" in text and "DEVLINT_TORCH_PIN" not in text
 
 
 def test_the_first_command_finds_the_four_bugs_it_promises(tmp_path: Path) -> None:
@@ -69,20 +93,25 @@ def test_no_hint_tells_a_checkout_to_install_from_an_index() -> None:
         assert "devlint[verify]" not in path.read_text(encoding="utf-8"), path
 
 
+CI_DOCS = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+
+
 def test_the_snippets_pin_the_release_tag_of_this_version() -> None:
     tag = f"v{__version__}"
-    assert re.search(r"^    rev: (\S+)", README, re.M).group(1) == tag
-    assert re.search(r"uses: devlint/devlint@(\S+)", README).group(1) == tag
-    assert "pin a commit" in README and "git tag -a v<version>" in README
+    assert re.findall(r"^    rev: (\S+)", CI_DOCS, re.M) == [tag]
+    uses = re.findall(r"uses: <owner>/<repo>@([\w.]+)", README + CI_DOCS)
+    assert len(uses) >= 2 and set(uses) == {tag}  # the README's line and the workflow's
+    releasing = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    assert "pin a commit" in CI_DOCS and "git tag -a v<version>" in releasing
 
 
-def test_the_readme_shows_a_github_actions_workflow_with_sarif_upload() -> None:
-    workflow = re.search(r"## GitHub Actions\n.*?```yaml\n(.*?)```", README, re.S).group(1)
+def test_the_docs_show_a_github_actions_workflow_with_sarif_upload() -> None:
+    workflow = re.search(r"## GitHub Actions\n.*?```yaml\n(.*?)```", CI_DOCS, re.S).group(1)
     import yaml
 
     steps = yaml.safe_load(workflow)["jobs"]["devlint"]["steps"]
     uses = [step.get("uses", "") for step in steps]
-    assert any(u.startswith("devlint/devlint@") for u in uses)
+    assert any(u.startswith("<owner>/<repo>@") for u in uses)  # no home of its own yet
     upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
     assert upload["if"] == "always()" and upload["with"]["sarif_file"] == "devlint.sarif"
     action = (ROOT / "action.yml").read_text(encoding="utf-8")
@@ -97,8 +126,9 @@ def test_license_and_metadata() -> None:
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
     assert project["classifiers"] and set(project["classifiers"]) <= classifiers
     assert not any(c.startswith("License ::") for c in project["classifiers"])  # PEP 639
-    assert {"Homepage", "Repository", "Issues"} <= set(project["urls"])
-    assert (ROOT / "src" / "devlint" / "py.typed").exists()
+    # Typing :: Typed would promise what `mypy --strict src/` does not deliver: neither ships
+    assert "Typing :: Typed" not in project["classifiers"]
+    assert not (ROOT / "src" / "devlint" / "py.typed").exists()
 
 
 def build(kind: str, source: Path, out: Path) -> Path:
@@ -142,12 +172,13 @@ def test_the_sdist_ships_the_tests_and_all_they_need(source_copy: Path, tmp_path
         capture_output=True, text=True).stdout
 
 
-def test_the_wheel_carries_the_schema_py_typed_and_the_license(source_copy: Path, tmp_path: Path) -> None:
+def test_the_wheel_carries_the_schema_and_the_license_and_claims_no_types(source_copy: Path, tmp_path: Path) -> None:
     wheel = build("wheel", source_copy, tmp_path)
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
-    assert {"devlint/schemas/check-report.schema.json", "devlint/py.typed"} <= names
+    assert {"devlint/schemas/check-report.schema.json", "devlint/schemas/tool-devlint.schema.json"} <= names
+    assert "devlint/py.typed" not in names and "Typing :: Typed" not in metadata
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "License-Expression: MIT" in metadata
     assert not any(n.startswith(("tests/", "fixtures/")) for n in names)

@@ -21,8 +21,8 @@ _WARNED = "DEVLINT_FLAKE8_SHADOW_WARNED"
 
 
 class DevlintChecker:
-    """flake8 tree plugin (codes DEV001-DEV014, and DEV998 for a file devlint cannot analyse;
-    flake8 reports syntax errors itself as E999)."""
+    """flake8 tree plugin (the rule codes, `code_range()`, and DEV998 for a file devlint cannot
+    analyse; flake8 reports syntax errors itself as E999)."""
 
     name = "devlint"
     version = __version__
@@ -35,7 +35,7 @@ class DevlintChecker:
         if shadow and not os.environ.get(_WARNED):
             os.environ[_WARNED] = "1"
             print(f"devlint: warning: flake8 ignores {shadow!r}, which also drops every devlint "
-                  "finding (DEV001-DEV013); add `extend-select = DEV` to the flake8 config "
+                  f"finding ({code_range()}); add `extend-select = DEV` to the flake8 config "
                   "(or pass --extend-select DEV) to keep them", file=sys.stderr)
 
     def __init__(self, tree: Any, lines: Sequence[str], filename: str) -> None:
@@ -55,6 +55,13 @@ class DevlintChecker:
         for finding in own + routed:
             # devlint columns are 1-based, flake8's are 0-based.
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+
+
+def code_range() -> str:
+    """The codes the plugin reports, from the codes devlint knows: `DEV001-DEV014, DEV998`."""
+    from devlint.lint.codes import CANNOT_ANALYSE, RULE_CODES
+
+    return f"{RULE_CODES[0]}-{RULE_CODES[-1]}, {CANNOT_ANALYSE.code}"
 
 
 @lru_cache(maxsize=1)  # built on first use: importing Selection here would cost every flake8 run

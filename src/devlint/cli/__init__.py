@@ -16,8 +16,34 @@ from devlint.cli.server import add_server_parser, run_server
 from devlint.cli.verify import add_verify_parser, run_verify
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class Parser(argparse.ArgumentParser):
+    """argparse, with "did you mean" for a misspelt subcommand or choice (`--format jsn`);
+    subparsers are of the same class. Misspelt options: `unrecognized`."""
+
+    def error(self, message: str):
+        import re
+
+        from devlint.hints import did_you_mean
+
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            options = [c.strip().strip("'") for c in choice.group(2).split(",")]
+            message += did_you_mean(choice.group(1), options)
+        super().error(message)
+
+    def unrecognized(self, extras: list[str]) -> None:
+        """Exits 2 naming the arguments no option takes, with the closest option of this
+        (sub)command for the first one that looks like an option."""
+        from devlint.hints import did_you_mean
+
+        options = [o for o in self._option_string_actions if o.startswith("--")]
+        first = next((e.split("=", 1)[0] for e in extras if e.startswith("--")), None)
+        hint = did_you_mean(first, options) if first else ""
+        self.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+
+
+def build_parser() -> Parser:
+    parser = Parser(
         prog="devlint", description="Find and fix PyTorch device-placement bugs."
     )
     parser.add_argument("--version", action="version", version=f"devlint {__version__}")
@@ -39,7 +65,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         split = argv.index("--")
         argv, script_args = argv[:split], argv[split + 1:]
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            subparsers = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+            subparsers.get(args.command, parser).unrecognized(extras)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     try:

@@ -14,9 +14,11 @@ from devlint.workspace.config import (
     Config, ConfigError, find_pyproject, load_config, parse_code_list, parse_selection,
 )
 from devlint.workspace.discovery import STDIN, Exclusions, PathError, Skipped, iter_files
-from devlint.workspace.patterns import Patterns
+from devlint.workspace.patterns import Patterns, PatternSets
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "concise", "full", "json", "sarif", "github", "gitlab")
+# ruff's names for the text format: concise is one line per finding, full adds the source line
+TEXT_FORMATS = {"concise": False, "full": True}
 
 
 class _Help(argparse.HelpFormatter):
@@ -41,6 +43,10 @@ def add_check_parser(sub) -> None:
     check.add_argument("--exclude", type=lambda s: tuple(p for p in s.split(",") if p),
                        help="comma-separated gitignore-style patterns of files and directories "
                             "to skip, relative to the working directory (replaces the config's)")
+    check.add_argument("--extend-exclude", type=lambda s: tuple(p for p in s.split(",") if p),
+                       metavar="PATTERNS",
+                       help="comma-separated gitignore-style patterns to skip besides the "
+                            "config's exclude, relative to the working directory")
     check.add_argument("--force-exclude", action="store_true",
                        help="apply the excludes to files named on the command line too "
                             "(pre-commit names every file)")
@@ -51,7 +57,9 @@ def add_check_parser(sub) -> None:
                             "against the config and per-file-ignores")
     check.add_argument("--format", "--output-format", dest="format", choices=FORMATS,
                        default="text",
-                       help="text (flake8-style), json, sarif (code scanning), github (annotations)")
+                       help="text (flake8-style; concise: the same, full: with each finding's "
+                            "source line), json, sarif (code scanning), github (annotations), "
+                            "gitlab (Code Quality report)")
     check.add_argument("--output-file", "-o", metavar="PATH",
                        help="write the report to PATH (replaced atomically) instead of stdout")
     check.add_argument("--statistics", action="store_true",
@@ -68,6 +76,9 @@ def add_check_parser(sub) -> None:
                             "({unsafe_rules})")
     check.add_argument("--diff", action="store_true",
                        help="print the fixes as a unified diff and change nothing")
+    check.add_argument("--add-noqa", action="store_true",
+                       help="add a `# noqa: CODE` to the line of every finding, so that devlint "
+                            "can be adopted on existing code; a second run finds nothing")
     check.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
                        help="processes to check files with (default 0: one per core)")
     check.add_argument("--no-project", action="store_true",
@@ -118,6 +129,9 @@ def effective_config(args: argparse.Namespace) -> Config:
         overrides["ignore"] = args.ignore
     if args.exclude is not None:
         overrides["exclude"] = Patterns(os.getcwd(), args.exclude)
+    if args.extend_exclude:
+        overrides["exclude"] = PatternSets(overrides.get("exclude", config.exclude),
+                                           Patterns(os.getcwd(), args.extend_exclude))
     if args.respect_gitignore is not None:
         overrides["respect_gitignore"] = args.respect_gitignore
     if args.force_exclude:
@@ -136,6 +150,12 @@ def check_usage(args: argparse.Namespace) -> None:
         raise UsageError("--fix rewrites files in place; for standard input use --diff")
     if args.paths.count(STDIN) > 1:
         raise UsageError("- (standard input) can be given once")
+    if args.add_noqa and (args.fix or args.diff or STDIN in args.paths):
+        raise UsageError("--add-noqa edits the checked files in place: not with --fix, --diff "
+                         "or standard input")
+    if args.format in TEXT_FORMATS:
+        args.show_source = TEXT_FORMATS[args.format]
+        args.format = "text"
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -150,6 +170,8 @@ def run_check(args: argparse.Namespace) -> int:
         files, sources = discover(args, config, result)
         refuse_output_over_input(args.output_file, files)
         report = io.StringIO() if args.output_file else sys.stdout
+        if args.add_noqa:
+            return add_noqa(files, config, args, result)
         check_and_report(files, sources, config, args, result, report)
         if args.output_file:
             write_report(Path(args.output_file), report.getvalue())
@@ -165,6 +187,32 @@ def run_check(args: argparse.Namespace) -> int:
         interrupted(result)
         return EXIT_INTERRUPTED
     return exit_status(args, result)
+
+
+def add_noqa(files: list[Path], config: Config, args: argparse.Namespace,
+             result: RunResult) -> int:
+    """`--add-noqa`: every finding's line gets its `# noqa: CODE`. Exit 0 when every finding
+    is silenced, 1 when some could not be (each named on stderr), 2 on errors."""
+    from devlint.lint.fix import write_fix
+    from devlint.lint.noqa import add_noqa_to_files
+    from devlint.lint.report.text import TextStyle, format_finding
+
+    lint_files(files, config, args, result, io.StringIO(), TextStyle(), {},
+               context_of(files, {}, config))
+    outcome = add_noqa_to_files(result.findings,
+                                lambda path, before, after: write_fix(
+                                    path, before, after, args, lambda line: fail(result, line),
+                                    undone="no noqa added"),
+                                lambda line: fail(result, line))
+    for finding, reason in outcome.skipped:
+        print(f"devlint: warning: no noqa added: {format_finding(finding)} ({reason})",
+              file=sys.stderr)
+    n = outcome.added
+    emit(sys.stdout, f"Added {n} noqa directive{'s' if n != 1 else ''} to {outcome.files} "
+                     f"file{'s' if outcome.files != 1 else ''}.\n")
+    if result.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if outcome.skipped else EXIT_CLEAN
 
 
 def exit_status(args: argparse.Namespace, result: RunResult) -> int:
@@ -393,6 +441,8 @@ def _renderer(name: str, style, quiet: bool):
         from devlint.lint.report.sarif import render
     elif name == "github":
         from devlint.lint.report.github import render
+    elif name == "gitlab":
+        from devlint.lint.report.gitlab import render
     else:
         import functools
 

@@ -23,7 +23,12 @@ def run_rule(args: argparse.Namespace) -> int:
         return EXIT_CLEAN
     entry = find(args.code)
     if entry is None:
-        error(f"unknown rule {args.code!r}; `devlint rule --all` lists them")
+        from devlint.hints import did_you_mean
+
+        known = [name for e in entries() for name in (e.code, e.name)]
+        wanted = args.code.strip()
+        hint = did_you_mean(wanted.upper() if wanted[:3].upper() == "DEV" else wanted.lower(), known)
+        error(f"unknown rule {args.code!r}{hint}; `devlint rule --all` lists them")
         return EXIT_ERROR
     sys.stdout.write(page(entry))
     return EXIT_CLEAN

@@ -39,6 +39,9 @@ FILE_NOQA = re.compile(
     r"(?:[ \t]*:[ \t]*(?P<codes>[A-Z]+[0-9]*(?:[ \t]*,?[ \t]*[A-Z]+[0-9]*)*))?[ \t]*$",
     re.I | re.M,
 )
+# flake8's own file-level form, honoured as flake8 honours it: only bare (flake8 ignores a
+# `# flake8: noqa: CODES` line, with a warning), so it silences every code of the file.
+FLAKE8_FILE_NOQA = re.compile(r"^[ \t]*#[ \t]*flake8[ \t]*[:=][ \t]*noqa[ \t]*$", re.I | re.M)
 
 
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
@@ -357,8 +360,11 @@ def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
 
 def apply_file_noqa(findings: list[Finding], text: str) -> list[Finding]:
     """`# devlint: noqa[: CODES]` on a line of its own anywhere in the file (in a notebook,
-    in any cell) silences those codes in the whole file."""
-    if not findings or "devlint" not in text.lower():
+    in any cell) silences those codes in the whole file; so does flake8's `# flake8: noqa`."""
+    lowered = text.lower() if findings else ""
+    if "flake8" in lowered and FLAKE8_FILE_NOQA.search(text):
+        return []
+    if "devlint" not in lowered:
         return findings
     silenced: list[str] = []
     for match in FILE_NOQA.finditer(text):

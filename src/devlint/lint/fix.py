@@ -304,7 +304,8 @@ def finish(path: Path, data: bytes, new: Optional[bytes], settled: Settled, args
     return True
 
 
-def write_fix(path: Path, before: bytes, data: bytes, args, fail: Callable[[str], None]) -> bool:
+def write_fix(path: Path, before: bytes, data: bytes, args, fail: Callable[[str], None],
+              undone: str = "not fixed") -> bool:
     """Write a fixed file; a file the user may not write, a symlink leading out of the checked
     paths, a file edited meanwhile or a failed write is one error line, and the file stays as
     it was."""
@@ -317,7 +318,7 @@ def write_fix(path: Path, before: bytes, data: bytes, args, fail: Callable[[str]
             reason = str(exc)
         except OSError as exc:
             reason = f"cannot write: {exc.strerror or exc}"
-    fail(f"{path}: not fixed: {reason}")
+    fail(f"{path}: {undone}: {reason}")
     return False
 
 

@@ -1,15 +1,13 @@
 """Code actions (each fix as a quick fix, "fix all safe findings", `# noqa`) and hover."""
 from __future__ import annotations
 
-import io
-import tokenize
 from typing import Optional, Sequence
 
 from lsprotocol import types
 
-from devlint.lint.analyze import NOQA
+from devlint.home import rule_docs_url
 from devlint.lint.findings import Applicability, TextEdit
-from devlint.lint.report.sarif import DOCS_URL
+from devlint.lint.noqa import noqa_edit as lint_noqa_edit
 from devlint.lint.rules import PARSE_ERROR_CODE, RULES_BY_CODE
 from devlint.server.analysis import Analysis, Placed
 from devlint.server.diagnostics import diagnostic, finding_range, lsp_range
@@ -104,29 +102,8 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
 
 def noqa_edit(text: str, pmap: PositionMap, line: int, code: str) -> Optional[TextEdit]:
     """`  # noqa: CODE` at the end of a finding's line, or CODE added to the noqa already there;
-    None where a comment cannot go: the line ends inside a string or continues with `\\`."""
-    start = pmap.offset_of_finding(line, 1)
-    end = pmap.line_end(line - 1)
-    content = text[start:end]
-    match = NOQA.search(content)
-    if match is not None and match.group("codes"):
-        at = start + match.end("codes")
-        return TextEdit(at, at, f", {code}")
-    if match is not None or content.rstrip().endswith("\\") or _ends_inside_string(text, line):
-        return None
-    return TextEdit(end, end, f"  # noqa: {code}")
-
-
-def _ends_inside_string(text: str, line: int) -> bool:
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.start[0] > line:
-                return False
-            if token.start[0] <= line < token.end[0]:
-                return True
-    except (tokenize.TokenError, SyntaxError):
-        return True  # unknown stays silent: no comment is offered
-    return False
+    None where a comment cannot go (`devlint.lint.noqa`)."""
+    return lint_noqa_edit(text, pmap.offset_of_finding(line, 1), pmap.line_end(line - 1), line, code)
 
 
 def hover(analysis: Analysis, uri: str, at: types.Position,
@@ -151,4 +128,5 @@ def _rule_hover(code: str, messages: list[str]) -> str:
     rule = RULES_BY_CODE.get(code)
     if rule is None:  # DEV999: the message is all there is
         return said
-    return f"{said}\n\n---\n\n{rule.docs()}\n[{code} documentation]({DOCS_URL.format(code=code)})"
+    link = rule_docs_url(code)
+    return f"{said}\n\n---\n\n{rule.docs()}" + (f"\n[{code} documentation]({link})" if link else "")

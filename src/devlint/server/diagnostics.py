@@ -1,13 +1,12 @@
 """Findings as LSP diagnostics, and the ranges they cover."""
 from __future__ import annotations
 
-import io
-import re
-import tokenize
+from typing import Optional
 
 from lsprotocol import types
 
-from devlint.lint.report.sarif import DOCS_URL
+from devlint.home import rule_docs_url
+from devlint.lint.report.spans import token_extent
 from devlint.lint.rules import PARSE_ERROR_CODE, RULES_BY_CODE
 from devlint.server.analysis import Placed
 from devlint.server.positions import PositionMap
@@ -17,22 +16,14 @@ SOURCE = "devlint"
 # that cannot run at all, and these files run, on the CPU at least (ruff does the same).
 SEVERITY = {PARSE_ERROR_CODE: types.DiagnosticSeverity.Error}
 DEFAULT_SEVERITY = types.DiagnosticSeverity.Warning
-_WORD = re.compile(r"\w+")
 
 
 def span(pmap: PositionMap, line: int, column: int) -> tuple[int, int]:
     """Offsets of the token a finding points at: its name, string or keyword. Findings carry
     only a start; a squiggle under one token shows where without painting whole statements."""
     start = pmap.offset_of_finding(line, column)
-    rest = pmap.text[start:pmap.line_end(line - 1)]
-    try:
-        token = next(tokenize.generate_tokens(io.StringIO(rest).readline))
-        length = token.end[1] - token.start[1] if token.end[0] == 1 else 0
-        start += token.start[1]
-    except (tokenize.TokenError, SyntaxError, StopIteration):
-        match = _WORD.match(rest)
-        length = match.end() if match else 0
-    return start, start + max(length, 0)
+    skip, length = token_extent(pmap.text[start:pmap.line_end(line - 1)])
+    return start + skip, start + skip + length
 
 
 def lsp_range(pmap: PositionMap, start: int, end: int) -> types.Range:
@@ -65,8 +56,13 @@ def diagnostic(placed: Placed, maps: dict[str, PositionMap]) -> types.Diagnostic
         message=finding.message,
         severity=SEVERITY.get(finding.code, DEFAULT_SEVERITY),
         code=finding.code,
-        code_description=(types.CodeDescription(href=DOCS_URL.format(code=finding.code))
-                          if finding.code in RULES_BY_CODE else None),
+        code_description=_docs_link(finding.code),
         source=SOURCE,
         related_information=related,
     )
+
+
+def _docs_link(code: str) -> Optional[types.CodeDescription]:
+    """A link to the rule's page; none while the project has no home to link to."""
+    href = rule_docs_url(code) if code in RULES_BY_CODE else None
+    return types.CodeDescription(href=href) if href else None

@@ -383,7 +383,7 @@ class Recorder:
 
 def _cuda_target(args, kwargs):
     # `Tensor.cuda()` always targets CUDA: this names what the call does, not a device choice.
-    return torch.device("cuda")  # noqa: DEV001
+    return torch.device("cuda")  # noqa: DEV001 (what `.cuda()` targets)
 
 
 def _to_float(tensor) -> Optional[float]:

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from devlint.lint.codes import describe_known, unknown_codes
+from devlint.hints import did_you_mean
+from devlint.lint.codes import KNOWN_CODES, describe_known, unknown_codes
 from devlint.lint.selection import Selection
 from devlint.workspace.patterns import Patterns
 
+ALL_PREFIX = "DEV"  # what `ALL` selects: every code starts with it
 KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "per-file-ignores",
         "respect-gitignore", "force-exclude", "project")
 
@@ -96,8 +98,8 @@ def load_config(pyproject: Optional[Path]) -> Config:
         raise ConfigError(f"{pyproject}: [tool.devlint] must be a table")
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise ConfigError(f"{pyproject}: unknown [tool.devlint] keys: {', '.join(unknown)} "
-                          f"(known: {', '.join(KEYS)})")
+        raise ConfigError(f"{pyproject}: unknown [tool.devlint] keys: {', '.join(unknown)}"
+                          f"{did_you_mean(unknown[0], KEYS)} (known: {', '.join(KEYS)})")
     root = pyproject.parent
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
@@ -131,12 +133,14 @@ def strings(value, what: str) -> tuple[str, ...]:
 
 def codes(value, what: str, required: bool = False) -> tuple[str, ...]:
     """Rule codes or prefixes, each one known: a typo is an error, never an empty selection.
-    `required`: a selection, which selects nothing when empty."""
-    found = tuple(code.upper() for code in strings(value, what))
+    `required`: a selection, which selects nothing when empty. `ALL` (ruff's word) is every
+    code, the prefix `DEV`."""
+    found = tuple(ALL_PREFIX if code.upper() == "ALL" else code.upper()
+                  for code in strings(value, what))
     unknown = unknown_codes(found)
     if unknown:
-        raise ConfigError(f"{what}: unknown code or prefix {', '.join(map(repr, unknown))}; "
-                          f"{describe_known()}")
+        raise ConfigError(f"{what}: unknown code or prefix {', '.join(map(repr, unknown))}"
+                          f"{did_you_mean(unknown[0], KNOWN_CODES + ('ALL',))}; {describe_known()}, or ALL")
     if required and not found:
         raise ConfigError(f"{what} is empty: it selects no code")
     return found

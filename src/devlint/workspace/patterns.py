@@ -58,3 +58,37 @@ class Patterns:
 
             self._spec = pathspec.GitIgnoreSpec.from_lines(self.lines)
         return self._spec
+
+
+class PatternSets:
+    """Pattern sets anchored at different directories, read as one: the config's `exclude`
+    (at the pyproject.toml's directory) and `--extend-exclude` (at the working directory). The
+    last set that names a path decides, as a later line of a .gitignore does."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: Patterns) -> None:
+        self.parts = tuple(part for part in parts if part)
+
+    def __repr__(self) -> str:
+        return f"PatternSets{self.parts!r}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PatternSets) and self.parts == other.parts
+
+    def __hash__(self) -> int:
+        return hash(self.parts)
+
+    def __bool__(self) -> bool:
+        return bool(self.parts)
+
+    def matches(self, path: Union[str, Path], is_dir: bool = False) -> bool:
+        return self.verdict(path, is_dir) is True
+
+    def verdict(self, path: Union[str, Path], is_dir: bool = False) -> Optional[bool]:
+        decided = None
+        for part in self.parts:
+            verdict = part.verdict(path, is_dir)
+            if verdict is not None:
+                decided = verdict
+        return decided

@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 
 from devlint import __version__
+from devlint.home import home_url, rule_docs_url
 from devlint.lint.findings import Finding
 from devlint.lint.report import RunResult
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-DOCS_URL = "https://github.com/devlint/devlint/blob/main/docs/rules/{code}.md"
 
 
 def render(result: RunResult) -> str:
@@ -20,11 +20,10 @@ def render(result: RunResult) -> str:
     rules = [_descriptor(entry) for entry in entries()]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     fingerprints = Fingerprints()
+    driver = {"name": "devlint", "version": __version__, "semanticVersion": __version__,
+              "informationUri": home_url(), "rules": rules}
     run = {
-        "tool": {"driver": {
-            "name": "devlint", "version": __version__, "semanticVersion": __version__,
-            "informationUri": "https://github.com/devlint/devlint", "rules": rules,
-        }},
+        "tool": {"driver": _present(driver)},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": [_result(f, index, fingerprints) for f in result.findings],
@@ -42,16 +41,21 @@ def _descriptor(rule) -> dict:
     from devlint.lint.docs import page
 
     docs = page(rule)
-    return {
+    return _present({
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": " ".join(rule.what.split())},
         "help": {"text": docs, "markdown": docs},
-        "helpUri": DOCS_URL.format(code=rule.code),
+        "helpUri": rule_docs_url(rule.code),  # left out while the project has no home
         "defaultConfiguration": {"level": "error"},
         "properties": {"tags": ["pytorch", "device-placement"]},
-    }
+    })
+
+
+def _present(fields: dict) -> dict:
+    """The fields that have a value: a URL field is left out, never empty, when unknown."""
+    return {key: value for key, value in fields.items() if value is not None}
 
 
 def _artifact(path: str) -> dict:

@@ -71,12 +71,20 @@ def render(result: RunResult, style: TextStyle = TextStyle(), quiet: bool = Fals
 
 
 def render_statistics(result: RunResult) -> str:
-    """flake8's --statistics: count, code, and the first message of that code."""
+    """flake8's --statistics with ruff's rule names: count, code, name, and the first message
+    of that code."""
     counts = Counter(f.code for f in result.findings)
-    first = {}
+    if not counts:
+        return ""
+    from devlint.lint.docs import find  # the rules' names; only when there is something to count
+
+    first: dict[str, str] = {}
     for finding in result.findings:
         first.setdefault(finding.code, finding.message)
-    return "".join(f"{counts[code]:<5} {code} {first[code]}\n" for code in sorted(counts))
+    names = {code: getattr(find(code), "name", "") for code in counts}
+    width = max(map(len, names.values()))
+    return "".join(f"{counts[code]:<5} {code} {names[code]:<{width}} {first[code]}\n"
+                   for code in sorted(counts))
 
 
 def summary(result: RunResult) -> str:

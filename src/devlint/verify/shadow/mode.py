@@ -25,7 +25,7 @@ from devlint.verify.shadow.tensor import (
     shadow_device, tag, tag_all, untag, untagged,
 )
 
-CUDA = torch.device("cuda")  # the current GPU, as `.cuda()` and `'cuda'` mean it
+CUDA = torch.device("cuda")  # noqa: DEV001 (intentional: the simulated GPU, as `.cuda()` means it)
 _TO = torch._C.TensorBase.to  # the C method, never a recorder's wrapper around it
 _NUMPY_ON_DEVICE = ("can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy "
                     "the tensor to host memory first.")
@@ -38,7 +38,7 @@ def as_device(device) -> torch.device:
     if isinstance(device, torch.device):
         return device
     if isinstance(device, int):  # torch.device(0) asks the (absent) accelerator: don't
-        return torch.device("cuda", device)
+        return torch.device("cuda", device)  # noqa: DEV001 (the simulated GPU of that index)
     return torch.device(device)
 
 

@@ -26,7 +26,7 @@ class Accelerator:
     index: under torchrun, a rank on another rank's GPU)."""
 
     def __init__(self) -> None:
-        self.type = "cuda"
+        self.type = "cuda"  # noqa: DEV001 (the simulator says it is a GPU: intentional)
         self.count = 1
         self.current = 0
         self.home: int | None = None  # the rank's own GPU (LOCAL_RANK) under torchrun
