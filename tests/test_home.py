@@ -35,6 +35,7 @@ EXTERNAL = {
     "marketplace.visualstudio.com": "the third-party LSP client extension for VS Code",
     "www.schemastore.org": "where editors find schemas for pyproject.toml tables",
     "docs.gitlab.com": "GitLab's documentation of the Code Quality report",
+    "pypi.org": "pip's default package index, where the ecosystem check's corpus comes from",
 }
 URL = re.compile(r"https?://[^\s)\]>\"'`]+")
 TEXT_SUFFIXES = {".py", ".json", ".toml", ".yml", ".yaml", ".md", ".cfg", ".txt", ".sh", ""}
@@ -47,7 +48,8 @@ def published_files() -> list[Path]:
                                       ".pre-commit-hooks.yaml", "MANIFEST.in")]
     for root in roots:
         files += [p for p in root.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES
-                  and "__pycache__" not in p.parts]
+                  and "__pycache__" not in p.parts
+                  and not any(part.endswith(".egg-info") for part in p.parts)]  # build output
     return [p for p in files if p.exists() and p != ROOT / "src" / "devlint" / "home.py"]
 
 

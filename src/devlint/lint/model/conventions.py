@@ -45,7 +45,8 @@ CPU_FLAG = re.compile(r"(^|_)(no_cuda|no_gpu|cpu|use_cpu|cpu_only|disable_cuda|f
 RANK_WORDS = re.compile(r"rank|world|distributed|ddp|is_initialized|n_?gpus?$|num_gpus|is_main",
                         re.IGNORECASE)
 TEST_NAME = re.compile(r"^_*test|tests?$|testcase$", re.IGNORECASE)
-CUDA_PURPOSE = re.compile(r"cuda|gpu|nccl", re.IGNORECASE)
+# `parallelize()` and `class DataParallelNet` spread a model over several GPUs: CUDA by purpose.
+CUDA_PURPOSE = re.compile(r"cuda|gpu|nccl|parallel(?!ism)", re.IGNORECASE)
 # A parameter naming the GPU to use (`gpu_id`, `cuda_device`): the function runs on a GPU.
 GPU_PARAMETER = re.compile(r"^(gpu|gpu_ids?|cuda_device|cuda_id|gpu_index)$", re.IGNORECASE)
 DTYPE_NAME = re.compile(r"(^|_)dtype$|^(float|half|double|bfloat16|long|int)\d*$", re.IGNORECASE)

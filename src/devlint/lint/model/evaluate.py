@@ -480,7 +480,9 @@ class Evaluator:
         if not st.cpu:
             return False
         value = unwrap(value)
-        if type(value) is Opaque:
+        bare = test.expression if type(test) is cst.UnaryOperation else test
+        if type(value) is Opaque and type(bare) in (cst.Name, cst.Attribute):
+            # `if use_amp:` with `use_amp = lib.has_gpu()`: made by something devlint does not know
             return not value.name or bool(names.DEVICE_WORDS.search(value.name.lower()))
         for sub in walk(test):
             kind = type(sub)
@@ -491,9 +493,6 @@ class Evaluator:
             elif kind is cst.Name:
                 if names.DEVICE_WORDS.search(sub.value.lower()):
                     return True
-                bound = st.env.get(sub.value)
-                if bound is not None and unwrap(bound) is OPAQUE:
-                    return True  # `use_amp = lib.has_gpu()`: made by something devlint does not know
             elif kind is cst.Attribute:
                 if names.DEVICE_WORDS.search(sub.attr.value.lower()):
                     return True
@@ -921,8 +920,8 @@ class Evaluator:
             if names.DTYPE_NAME.search(names.last_part(value.name)):
                 return None
             if names.names_device(value.name) or value.name in ("gpu", "rank", "local_rank", "args.gpu"):
-                device = Device("accel", None if "cuda" not in value.name else "accel", node,
-                                spelled=value.name)
+                # a name is no literal: `cuda_device` may hold whatever its code chose there
+                device = Device("accel", None, node, spelled=value.name)
                 return DEVICE, device
         return None
 

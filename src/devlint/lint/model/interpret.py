@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Iterator, Optional
 
@@ -86,6 +87,7 @@ class Interpreter(Evaluator):
         self.discarding: Any = None
         self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
         self.inert = 0  # >0 where a device expression places nothing (compared, printed, a key)
+        self._node_sets: dict = {}
         self.guessing = 0  # >0 inside the arms of a condition devlint cannot evaluate (a possible guard)
         self.default_device: Optional[Device] = None
         self.default_device_set = False
@@ -255,8 +257,11 @@ class Interpreter(Evaluator):
             old = self.value(node.target, st)
             new = self.value(node.value, st)
             operator = _AUGMENTED.get(type(node.operator))
-            value = self.arithmetic(node, node.target, old, node.value, new, st, operator) \
-                if operator is not None else OPAQUE
+            if type(unwrap(old)) is Module and type(node.operator) is cst.AddAssign:
+                value = unwrap(old)  # `self.blocks += [...]` extends an `nn.ModuleList` in place
+            else:
+                value = self.arithmetic(node, node.target, old, node.value, new, st, operator) \
+                    if operator is not None else OPAQUE
             self.bind(node.target, value, st, self.statement or node)
             return st
         if kind is cst.Return:
@@ -389,9 +394,14 @@ class Interpreter(Evaluator):
         # arm does is not what a machine without a GPU surely does.
         unknown = test.cpu is None and self.possible_guard(node.test, tested, st)
         self.guessing += unknown
-        body = self.suite(node.body, st.copy(accel=st.accel and test.accel is not False,
-                                             cpu=st.cpu and test.cpu is not False))
+        entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
+        narrowed = _not_a_tensor(node.test)
+        if narrowed is not None:
+            # `if isinstance(x, (list, tuple)): x = np.asarray(x)`: there, x is no tensor
+            name, when = narrowed
+            (entry if when else other).env[name] = OPAQUE
+        body = self.suite(node.body, entry)
         if node.orelse is None:
             orelse = other
         elif type(node.orelse) is cst.If:
@@ -979,11 +989,39 @@ class Interpreter(Evaluator):
     def note_container(self, owner: Module, attr: str, value: Value, statement: Any) -> None:
         """`self.layers = [nn.Linear(...), ...]` in a module: a plain list of submodules."""
         if type(value) is Seq and value.kind in ("list", "dict") and value.node is not None and \
-                _holds_modules(value) and not self.registered_view(owner, value.node):
+                _holds_modules(value) and not self.registered_view(owner, value.node) and \
+                self.made_here_unregistered(owner, value):
             # the last assignment is the live one: a finding and its fix land there
             owner.cls.containers[attr] = ModuleContainer(owner.cls, attr, value.node, statement)
         elif type(unwrap(value)) is Module:  # replaced by a registered module (`nn.ModuleList`)
             owner.cls.containers.pop(attr, None)
+
+    def made_here_unregistered(self, owner: Module, seq: Seq) -> bool:
+        """Whether the list holds a module this function made and registered nowhere else. A
+        module that came in as an argument belongs to the caller, who may register it (DGMG
+        hands its `graph_embed` to helpers that keep it in a list); one also set as an attribute
+        of this module (`self.act = act; self.acts = [act]`) is registered already."""
+        callers = [f.function.node for f in self.frames
+                   if f.function is not None and f.function.node is not None
+                   and f.function is not self.frame.function]
+        registered = {v.ident for _, v in owner.attrs if type(v) is Module and v.ident}
+        for item in _modules_in(seq):
+            if item.ident and item.ident in registered:
+                continue
+            if item.node is None or self.frame.function is None:
+                return True
+            if any(id(item.node) in self._nodes_of(node) for node in callers):
+                continue  # made by the code that called this one, and handed in
+            if item.assumed:
+                continue  # a module this file never saw made
+            return True
+        return False
+
+    def _nodes_of(self, node: Any) -> frozenset:
+        found = self._node_sets.get(id(node))
+        if found is None:
+            found = self._node_sets[id(node)] = frozenset(id(n) for n in walk(node))
+        return found
 
     @staticmethod
     def registered_view(owner: Module, node: Any) -> bool:
@@ -1088,6 +1126,40 @@ def _is_module_base(base: Value) -> bool:
         return last.endswith("Module") or last in api.MODULE_CONTAINERS or \
             api.is_framework_module(q) or last in ("PreTrainedModel", "ModelMixin")
     return False
+
+
+_TENSOR_TYPES = re.compile(r"(^|\.)(Tensor|\w+Tensor|Parameter)$")
+
+
+def _not_a_tensor(test: Any) -> Optional[tuple]:
+    """(name, arm) when `test` proves a name is no tensor in one arm: `isinstance(x, (list,
+    tuple))` in its body (True), `isinstance(x, torch.Tensor)` in its else (False)."""
+    negated = False
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        test, negated = test.expression, True
+    if type(test) is not cst.Call or dotted(test.func) != "isinstance" or len(test.args) != 2:
+        return None
+    subject, kinds = test.args[0].value, test.args[1].value
+    if type(subject) is not cst.Name:
+        return None
+    types = [e.value for e in kinds.elements] if type(kinds) is cst.Tuple else [kinds]
+    spelled = [dotted(t) for t in types]
+    if any(t is None for t in spelled):
+        return None
+    tensor = [bool(_TENSOR_TYPES.search(t)) for t in spelled]
+    if not any(tensor):
+        return subject.value, not negated  # only other kinds: no tensor where it holds
+    if all(tensor):
+        return subject.value, negated  # only tensor kinds: no tensor where it fails
+    return None
+
+
+def _modules_in(seq: Seq) -> Iterator[Module]:
+    for v in (seq.items if seq.items is not None else (seq.element,)):
+        if type(v) is Module and not v.loss and not v.stateless:
+            yield v
+        elif type(v) is Seq:
+            yield from _modules_in(v)
 
 
 def _holds_modules(seq: Seq) -> bool:
@@ -1325,6 +1397,11 @@ def _default(name: str, value: Value) -> Value:
     """A parameter's default: `device="cuda"` is the caller's to override, not a choice."""
     if type(value) is Scalar and value.text and api.DEVICE_LITERAL.match(value.text):
         return Device("accel", None, None, spelled=name)
+    choice = names.device_flag(name)
+    if choice is not None and type(value) in (Scalar, Flag):
+        # `use_gpu=True`: the default of a device flag is the caller's to override, and a
+        # caller on a machine without a GPU passes the CPU's choice
+        return Flag(choice, not choice)
     return value
 
 
