@@ -39,6 +39,7 @@ MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
 RELEVANT_NAMES = frozenset({"to", "cpu", "load", "save", "numpy", "Variable", "prepare",
                             "set_device", "init_process_group", "DataParallel", "register_buffer",
                             "ModuleList", "ModuleDict", "Parameter", "DataLoader"})
+MAX_BOUND_NAMES = 2000  # names in scope past which a node's bound names are not kept
 RELEVANT_PARTS = ("cuda", "device", "gpu", "loader", "batch", "model", "net", "criterion", "loss",
                   "mps", "xla", "accelerat", "fabric", "encoder", "decoder", "discriminator",
                   "backbone", "classifier", "policy", "critic")
@@ -1050,6 +1051,11 @@ class Interpreter(Evaluator):
     def bound_here(self, node: Any, st: State) -> None:
         """Remember the names bound here on every path (a fix at this node may use them); the
         same node seen in several contexts keeps what all of them bind."""
+        if len(st.env) + (len(self.module_env) if self.frame.function is not None else 0) > MAX_BOUND_NAMES:
+            # a generated file of thousands of names: remembering them at every node grows with
+            # names x nodes (GBs); a fix there may use no name, so none is offered
+            self.bound_at[id(node)] = frozenset()
+            return
         names_here = st.bound()
         if self.frame.closure:
             names_here |= frozenset(self.frame.closure)
