@@ -194,8 +194,10 @@ def test_the_parent_never_imports_torch(tmp_path):
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores")
 def test_device_runs_go_side_by_side_when_cores_allow(tmp_path, capsys, monkeypatch):
     marks = tmp_path / "marks"
-    monkeypatch.setenv("MARKS", str(marks))  # an absolute path: outside the sandbox
-    script = tmp_path / "slow.py"
+    # outside the script's folder: the runs' isolation keeps what they write there apart
+    monkeypatch.setenv("MARKS", str(marks))
+    (tmp_path / "project").mkdir()
+    script = tmp_path / "project" / "slow.py"
     # A barrier, not a sleep: each run marks its start, then waits (up to 60 s) for the other's.
     # Side by side, both see two starts however unevenly torch's import delays them; one after
     # the other, the first waits alone and says so.

@@ -35,7 +35,11 @@ class ChildSpec:
     seed: int = 0
     strict: bool = False
     cwd: str = ""  # the user's working directory, which the run sees through its view
-    view_root: str = ""  # the scratch root of the run's view of the file system (sandbox)
+    scratch: str = ""  # the run's own directory: results, its overlay layers or copies (sandbox)
+    roots: list[str] = field(default_factory=list)  # the user's folders the run cannot write
+    copy_roots: list[str] = field(default_factory=list)  # the fallback's: what it copies
+    isolation: str = ""  # "": an overlay where the kernel allows it; "copy": the fallback
+    copy_limit: int = 0  # bytes the fallback may copy
     user_root: str = ""  # frames under it (in the view) are the user's code
     result_path: str = ""
     hang_path: str = ""  # where faulthandler writes the stack when the run is stopped
