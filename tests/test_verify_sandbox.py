@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import stat
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -22,7 +25,8 @@ pytest.importorskip("torch")
 from conftest import TRAINING_SNIPPET  # noqa: E402
 from devlint.cli import main  # noqa: E402
 from devlint.verify.sandbox import (  # noqa: E402
-    COPY, COPY_LIMIT_ENV, ISOLATION_ENV, OVERLAY, IsolationError, copies, outermost,
+    COPY, COPY_LIMIT_ENV, ISOLATION_ENV, OVERLAY, IsolationError, copies, expand_root,
+    outermost,
 )
 
 HAS_XATTR = hasattr(os, "setxattr")
@@ -415,6 +419,32 @@ def test_two_runs_never_see_each_others_files_and_kept_layers_hold_what_each_wro
     assert (home / ".netrc").read_text() == "machine example.com\n"
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
+                    reason="mounts file systems (in a mount namespace of the test's own)")
+def test_file_systems_mounted_inside_the_tree_are_overlaid_or_named(tree, home, tmp_path):
+    """A tmpfs inside the tree gets a layer of its own; a /proc inside it is passed through,
+    and the report names it. Set up in a namespace of the test's own, which goes with it."""
+    (tree / "fast").mkdir()
+    (tree / "kernel").mkdir()
+    (tree / "train.py").write_text(textwrap.dedent("""\
+        import os
+        open("fast/f", "w").write("PWNED")
+        os.remove("fast/g")
+        assert open("fast/f").read() == "PWNED" and os.path.exists("kernel/self/status")
+    """))
+    report, after = tmp_path / "report.json", tmp_path / "after.txt"
+    shell = (f"mount -t tmpfs none fast && echo ORIG > fast/f && echo ORIG > fast/g && "
+             f"mount -t proc proc kernel && {sys.executable} -m devlint verify --json -q "
+             f"--devices cpu train.py > {report}; cat fast/f fast/g > {after}")
+    subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", shell],
+                   cwd=tree, timeout=600, check=True)
+    run = json.loads(report.read_text())["devices"][0]
+    assert run["status"] == "completed", run["error"]
+    assert after.read_text() == "ORIG\nORIG\n"
+    assert f"({tree / 'kernel'})" in run["isolation"]["not_covered"]
+
+
 def test_the_report_first_says_which_isolation_the_run_had(tree, home, capsys):
     (tree / "train.py").write_text("print('hi')\n")
     _, text = verify_text(capsys, "--devices", "cpu", "train.py")
@@ -500,3 +530,10 @@ def test_copies_are_real_and_links_into_the_tree_point_into_the_copy(tmp_path):
 
 def test_nested_folders_are_isolated_once():
     assert outermost(["/a/b", "/a", "/c", "/a/b/c", "/c"]) == ["/a", "/c"]
+
+
+def test_the_root_folder_is_overlaid_as_its_folders_but_not_the_kernels():
+    """`/` (a container's working directory) cannot be overlaid under a running process."""
+    folders = expand_root(["/", "/x/y"], [("/", "ext4"), ("/proc", "proc"), ("/tmp", "tmpfs")])
+    assert "/tmp" in folders and "/usr" in folders and "/x/y" in folders
+    assert "/proc" not in folders and "/" not in folders

@@ -41,11 +41,12 @@ STATE_FILE = "isolation.json"  # in the run's scratch: for its torchrun ranks an
 CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
 MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
 MNT_DETACH = 2
-# Filesystems that are not the user's files: bound back as they are under an overlaid folder.
+# Kernel file systems, not files: mounted inside an overlaid folder, they are bound back as
+# they are (as is a file mounted on a file), and the report names them.
 VIRTUAL = frozenset({
-    "proc", "sysfs", "devtmpfs", "devpts", "tmpfs", "cgroup", "cgroup2", "mqueue", "debugfs",
-    "tracefs", "securityfs", "pstore", "bpf", "fusectl", "configfs", "hugetlbfs", "autofs",
-    "binfmt_misc", "nsfs", "efivarfs", "rpc_pipefs", "ramfs"})
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "mqueue", "debugfs", "tracefs",
+    "securityfs", "pstore", "bpf", "fusectl", "configfs", "hugetlbfs", "autofs", "binfmt_misc",
+    "nsfs", "efivarfs", "rpc_pipefs"})
 
 
 class IsolationError(RuntimeError):
@@ -62,6 +63,7 @@ class Isolation:
     reason: str = ""  # COPY: why not an overlay
     layers: list[list[str]] = field(default_factory=list)  # OVERLAY: [folder, upper layer]
     user_namespace: bool = False  # OVERLAY: inside a user namespace of its own (not root)
+    passthrough: list[str] = field(default_factory=list)  # OVERLAY: mounts inside, not overlaid
 
     # -- naming ---------------------------------------------------------------------------------
     def of(self, original: str) -> str:
@@ -85,6 +87,9 @@ class Isolation:
             covered = ("every write there, by any process of the run and by any path, went to "
                        "the run's own layer")
             missing = "not isolated: writes outside these folders (they land where they point)"
+            if self.passthrough:
+                missing += (f", and into what is mounted inside them that is not a folder of "
+                            f"files ({', '.join(self.passthrough)})")
         else:
             covered = "writes by relative path or __file__ went to real copies of them"
             missing = ("NOT isolated: absolute paths (into these folders too), $HOME and "
@@ -190,27 +195,36 @@ def overlay(roots: list[str], scratch: str, private_user: bool = False) -> Isola
         _write("/proc/self/gid_map", f"{gid} {gid} 1")
     # nothing mounted here may reach the parent's namespace
     _call(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making mounts private")
+    mounts = _mount_table()
+    roots = expand_root(roots, mounts)
     mounted: list[str] = []
     try:
-        layers = _mount_layers(libc, roots, scratch, mounted)
+        layers, passthrough = _mount_layers(libc, roots, mounts, scratch, mounted)
     except IsolationError:
         for target in reversed(mounted):
             libc.umount2(os.fsencode(target), MNT_DETACH)
         raise
-    return Isolation(OVERLAY, list(roots), layers=layers, user_namespace=private_user)
+    return Isolation(OVERLAY, roots, layers=layers, user_namespace=private_user,
+                     passthrough=passthrough)
 
 
-def _mount_layers(libc, roots: list[str], scratch: str, mounted: list[str]) -> list[list[str]]:
-    mounts = _mount_table()
+def _mount_layers(libc, roots: list[str], mounts: list[tuple[str, str]], scratch: str,
+                  mounted: list[str]) -> tuple[list[list[str]], list[str]]:
+    """Overlay each root, and each file system mounted inside one (a layer of its own);
+    returns [folder, upper layer] of each, and the mounts inside that were bound back."""
     folders: list[str] = []
     binds: list[str] = []
-    for root in expand_root(roots, mounts):
+    for root in roots:
         folders.append(root)
-        for point, fstype in mounts:  # a file system mounted inside: a layer of its own
+        for point, fstype in mounts:
             if point == root or not _under(point, root) or any(_under(point, b) for b in binds):
                 continue
-            (binds if fstype in VIRTUAL else folders).append(point)
+            if fstype in VIRTUAL or not os.path.isdir(point):
+                binds.append(point)
+            else:
+                folders.append(point)
     folders = list(dict.fromkeys(folders))
+    passthrough = list(binds)
     if any(_under(scratch, folder) for folder in folders):
         binds.append(scratch)  # the run's own results must reach the parent
     # Every directory is made, and opened, before the first mount hides it (an O_PATH handle
@@ -224,8 +238,10 @@ def _mount_layers(libc, roots: list[str], scratch: str, mounted: list[str]) -> l
             os.makedirs(upper)
             os.makedirs(work)
             layers.append([folder, upper, work])
-        for path in [*folders, *binds, *(p for layer in layers for p in layer[1:])]:
+        for path in [*folders, *(p for layer in layers for p in layer[1:])]:
             handles[path] = os.open(path, os.O_PATH | os.O_DIRECTORY)
+        for path in binds:
+            handles[path] = os.open(path, os.O_PATH)
         for folder, upper, work in layers:
             _mount_overlay(libc, folder, f"lowerdir=/proc/self/fd/{handles[folder]},"
                                          f"upperdir=/proc/self/fd/{handles[upper]},"
@@ -241,7 +257,7 @@ def _mount_layers(libc, roots: list[str], scratch: str, mounted: list[str]) -> l
     finally:
         for handle in handles.values():
             os.close(handle)
-    return [layer[:2] for layer in layers]
+    return [layer[:2] for layer in layers], passthrough
 
 
 def _mount_overlay(libc, target: str, options: str) -> None:
