@@ -77,8 +77,9 @@ def _wait_for(condition, seconds: float) -> bool:
 @pytest.mark.parametrize("how, code", [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130),
                                         ("timeout", 1)])
 def test_no_process_outlives_verify(tmp_path, how, code):
-    pids = tmp_path / "pids"
-    script = tmp_path / "hostile.py"
+    pids = tmp_path / "pids"  # outside the script's folder: where the runs' writes land
+    (tmp_path / "project").mkdir()
+    script = tmp_path / "project" / "hostile.py"
     script.write_text(HOSTILE.format(pids=str(pids)))
     timeout = ["--timeout", "25"] if how == "timeout" else ["--timeout", "300"]
     parent = subprocess.Popen(

@@ -281,7 +281,7 @@ class DeviceSetup:
         if self.shadow is not None:
             from devlint.verify import shadow
 
-            # files in the view are deleted with it, unless they are kept
+            # what the run wrote in the user's folders goes with it, unless it is kept
             keep = self.spec.keep_outputs
             portable = shadow.make_saved_files_portable(lambda p: keep or not self.view.holds(p))
             return {"accelerator": shadow.usage(), "notes": shadow.notes() + self.notes,
