@@ -25,7 +25,7 @@ pytest.importorskip("torch")
 from conftest import TRAINING_SNIPPET  # noqa: E402
 from devlint.cli import main  # noqa: E402
 from devlint.verify.sandbox import (  # noqa: E402
-    COPY, COPY_LIMIT_ENV, ISOLATION_ENV, OVERLAY, IsolationError, copies, expand_root,
+    COPY, COPY_LIMIT_ENV, ISOLATION_ENV, OVERLAY, IsolationError, copies, expand_root, isolate,
     outermost,
 )
 
@@ -105,7 +105,8 @@ def test_apis_the_old_guard_did_not_patch_cannot_write_the_users_files(tree, hom
         import io, os, tarfile, bz2
         io.FileIO("v_fileio", "w").write(b"PWNED")
         d = os.open(".", os.O_RDONLY)
-        fd = os.open("v_dirfd", os.O_WRONLY | os.O_TRUNC, dir_fd=d); os.write(fd, b"PWNED"); os.close(fd)
+        fd = os.open("v_dirfd", os.O_WRONLY | os.O_TRUNC, dir_fd=d)
+        os.write(fd, b"PWNED"); os.close(fd)
         tarfile.open("v_tar", "w").close()
         with bz2.open("v_bz2", "wb") as f: f.write(b"x")
         fd = os.open("v_fchmod", os.O_RDONLY); os.fchmod(fd, 0o777); os.close(fd)
@@ -126,12 +127,12 @@ def test_chdir_into_a_folder_keeps_every_later_write_in_the_run(tree, home, caps
     run = attack_on_cpu(capsys, tree, """\
         import os
         os.chdir("outputs")
-        print("cwd is", os.getcwd())
+        print("cwd is", os.getcwd(), "file is", __file__)
         with open("metrics.txt", "w") as f: f.write("PWNED")
         os.makedirs("ckpt", exist_ok=True)
         with open("ckpt/last.txt", "w") as f: f.write("NEW")
     """)
-    assert f"cwd is {tree / 'outputs'}" in run["stdout_tail"]
+    assert f"cwd is {tree / 'outputs'} file is {tree / 'train.py'}" in run["stdout_tail"]
 
 
 def test_resolved_and_real_paths_lead_nowhere_but_the_run(tree, home, capsys):
@@ -198,7 +199,8 @@ def test_spawned_workers_are_isolated_too(tree, home, capsys):
         if __name__ == "__main__":
             mp.spawn(worker, nprocs=1)
             model = nn.Linear(2, 1); opt = torch.optim.SGD(model.parameters(), lr=0.1)
-            for x, y in DataLoader(DS(), batch_size=4, num_workers=1, multiprocessing_context="spawn"):
+            loader = DataLoader(DS(), batch_size=4, num_workers=1, multiprocessing_context="spawn")
+            for x, y in loader:
                 loss = ((model(x) - y) ** 2).mean(); opt.zero_grad(); loss.backward(); opt.step()
             assert open("data/cache.txt").read() == "WORKER WROTE"
             assert open("ckpt.pt", "rb").read() != b"ORIGCKPT"
@@ -260,7 +262,8 @@ def attack():
     os.write(fd, b"PWNED"); os.close(fd); os.close(d)
     tarfile.open(f"tar_{TAG}", "w").close()
     with bz2.open(f"bz2_{TAG}", "wb") as f: f.write(b"x")
-    fd = os.open(f"mode_{TAG}", os.O_RDONLY); os.fchmod(fd, 0o777); os.chmod(fd, 0o700); os.close(fd)
+    fd = os.open(f"mode_{TAG}", os.O_RDONLY)
+    os.fchmod(fd, 0o777); os.chmod(fd, 0o700); os.close(fd)
     os.chmod(f"chmod_{TAG}", 0o600)
     os.utime(f"utime_{TAG}", (0, 0))
     os.truncate(f"truncate_{TAG}", 0)
@@ -506,6 +509,7 @@ def test_the_fallback_refuses_a_tree_over_its_copy_limit(tree, home, capsys, mon
     error = report["devices"][0]["error"]
     assert code == 1 and error["type"] == "IsolationError"
     assert "was not started" in error["message"] and COPY_LIMIT_ENV in error["message"]
+    assert snapshot(tree) == before
 
 
 def test_copies_are_real_and_links_into_the_tree_point_into_the_copy(tmp_path):
@@ -537,3 +541,19 @@ def test_the_root_folder_is_overlaid_as_its_folders_but_not_the_kernels():
     folders = expand_root(["/", "/x/y"], [("/", "ext4"), ("/proc", "proc"), ("/tmp", "tmpfs")])
     assert "/tmp" in folders and "/usr" in folders and "/x/y" in folders
     assert "/proc" not in folders and "/" not in folders
+
+
+def test_where_the_kernel_refuses_an_overlay_the_run_gets_copies_and_the_reason(
+        tmp_path, monkeypatch):
+    def refused(*args, **kwargs):
+        raise IsolationError("unshare (a mount namespace) refused: Operation not permitted")
+
+    monkeypatch.setattr("devlint.verify.sandbox.overlay", refused)
+    (tmp_path / "user").mkdir()
+    (tmp_path / "user" / "f").write_text("x")
+    (tmp_path / "run").mkdir()
+    isolation = isolate([str(tmp_path / "user")], [str(tmp_path / "user")], str(tmp_path / "run"),
+                        "", 1 << 20)
+    assert isolation.kind == COPY and "Operation not permitted" in isolation.reason
+    assert Path(isolation.of(str(tmp_path / "user" / "f"))).read_text() == "x"
+    assert isolation.describe()["not_covered"].startswith("NOT isolated: absolute paths")
