@@ -25,8 +25,8 @@ pytest.importorskip("torch")
 from conftest import TRAINING_SNIPPET  # noqa: E402
 from devlint.cli import main  # noqa: E402
 from devlint.verify.sandbox import (  # noqa: E402
-    COPY, COPY_LIMIT_ENV, ISOLATION_ENV, OVERLAY, IsolationError, copies, expand_root, isolate,
-    outermost,
+    COPY, COPY_LIMIT_ENV, ISOLATION_ENV, OVERLAY, IsolationError, copies, expand_root,
+    file_system_of, isolate, outermost,
 )
 
 HAS_XATTR = hasattr(os, "setxattr")
@@ -448,6 +448,29 @@ def test_file_systems_mounted_inside_the_tree_are_overlaid_or_named(tree, home, 
     assert f"({tree / 'kernel'})" in run["isolation"]["not_covered"]
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
+                    reason="mounts file systems (in a mount namespace of the test's own)")
+def test_a_scratch_overlayfs_cannot_write_to_falls_back_to_copies_and_says_why(
+        tree, home, tmp_path):
+    """A container's /tmp is often its overlayfs root, which cannot hold an upper layer."""
+    for name in ("lower", "upper", "work", "scratch"):
+        (tmp_path / name).mkdir()
+    (tree / "model.pt").write_text("ORIG")
+    (tree / "train.py").write_text('open("model.pt", "w").write("PWNED")\n')
+    report = tmp_path / "report.json"
+    shell = (f"mount -t overlay overlay -o lowerdir={tmp_path}/lower,upperdir={tmp_path}/upper,"
+             f"workdir={tmp_path}/work {tmp_path}/scratch && TMPDIR={tmp_path}/scratch "
+             f"{sys.executable} -m devlint verify --json -q --devices cpu train.py > {report}")
+    subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", shell],
+                   cwd=tree, timeout=600, check=True)
+    run = json.loads(report.read_text())["devices"][0]
+    assert run["status"] == "completed", run["error"]
+    assert run["isolation"]["kind"] == COPY
+    assert "the scratch directory is on overlay" in run["isolation"]["reason"]
+    assert (tree / "model.pt").read_text() == "ORIG"
+
+
 def test_the_report_first_says_which_isolation_the_run_had(tree, home, capsys):
     (tree / "train.py").write_text("print('hi')\n")
     _, text = verify_text(capsys, "--devices", "cpu", "train.py")
@@ -557,3 +580,12 @@ def test_where_the_kernel_refuses_an_overlay_the_run_gets_copies_and_the_reason(
     assert isolation.kind == COPY and "Operation not permitted" in isolation.reason
     assert Path(isolation.of(str(tmp_path / "user" / "f"))).read_text() == "x"
     assert isolation.describe()["not_covered"].startswith("NOT isolated: absolute paths")
+
+
+def test_the_file_system_of_a_path_is_its_innermost_mounts():
+    """Where overlayfs refuses the scratch (a container's /tmp on its overlay root), the
+    reason says so."""
+    mounts = [("/", "overlay"), ("/tmp", "tmpfs"), ("/tmp/x/y", "ext4")]
+    assert file_system_of("/tmp/x", mounts) == "tmpfs"
+    assert file_system_of("/tmp/x/y/z", mounts) == "ext4"
+    assert file_system_of("/var/tmp", mounts) == "overlay"

@@ -26,6 +26,7 @@ import ctypes
 import errno
 import json
 import os
+import re
 import shutil
 import stat
 import sys
@@ -47,6 +48,9 @@ VIRTUAL = frozenset({
     "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "mqueue", "debugfs", "tracefs",
     "securityfs", "pstore", "bpf", "fusectl", "configfs", "hugetlbfs", "autofs", "binfmt_misc",
     "nsfs", "efivarfs", "rpc_pipefs"})
+
+
+NO_UPPER = frozenset({"overlay", "nfs", "nfs4", "cifs", "smb3", "9p", "aufs"})
 
 
 class IsolationError(RuntimeError):
@@ -245,7 +249,8 @@ def _mount_layers(libc, roots: list[str], mounts: list[tuple[str, str]], scratch
         for folder, upper, work in layers:
             _mount_overlay(libc, folder, f"lowerdir=/proc/self/fd/{handles[folder]},"
                                          f"upperdir=/proc/self/fd/{handles[upper]},"
-                                         f"workdir=/proc/self/fd/{handles[work]}")
+                                         f"workdir=/proc/self/fd/{handles[work]}",
+                           upper_fs=file_system_of(scratch, mounts))
             mounted.append(folder)
         # what must stay the real thing: /dev/shm and the like, and the run's scratch
         for path in binds:
@@ -260,7 +265,7 @@ def _mount_layers(libc, roots: list[str], mounts: list[tuple[str, str]], scratch
     return [layer[:2] for layer in layers], passthrough
 
 
-def _mount_overlay(libc, target: str, options: str) -> None:
+def _mount_overlay(libc, target: str, options: str, upper_fs: str) -> None:
     # redirect_dir=on lets a folder of the lower layer be renamed (EXDEV without it); user
     # namespaces may refuse it, or need userxattr
     for extra in (",redirect_dir=on", "", ",userxattr"):
@@ -268,7 +273,21 @@ def _mount_overlay(libc, target: str, options: str) -> None:
                       (options + extra).encode()) == 0:
             return
         error = ctypes.get_errno()
-    raise IsolationError(f"overlayfs refused {target}: {os.strerror(error)}")
+    hint = ""
+    if upper_fs in NO_UPPER or upper_fs.startswith("fuse"):
+        # a container's /tmp is often its overlayfs root
+        hint = (f"; the scratch directory is on {upper_fs}, which cannot hold an upper layer: "
+                f"point TMPDIR at a folder on a local disk or a volume")
+    raise IsolationError(f"overlayfs refused {target}: {os.strerror(error)}{hint}")
+
+
+def file_system_of(path: str, mounts: list[tuple[str, str]]) -> str:
+    """The type of the file system `path` lies on (the innermost mount above it)."""
+    found = ""
+    for point, fstype in mounts:  # outermost first: the last match is the innermost
+        if _under(path, point):
+            found = fstype
+    return found
 
 
 def expand_root(roots: list[str], mounts: list[tuple[str, str]]) -> list[str]:
@@ -293,12 +312,13 @@ def _mount_table() -> list[tuple[str, str]]:
         with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
             for line in f:
                 fields = line.split()
-                point = fields[4].encode().decode("unicode_escape")  # \040 is a space
+                point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)),
+                               fields[4])  # \040 is a space
                 fstype = fields[fields.index("-") + 1]
                 out.append((point, fstype))
     except (OSError, ValueError, IndexError):
         return out
-    return sorted(out, key=lambda entry: entry[0].count(os.sep))
+    return sorted(out, key=lambda entry: entry[0].rstrip(os.sep).count(os.sep))
 
 
 def _libc():
