@@ -422,12 +422,30 @@ def test_two_runs_never_see_each_others_files_and_kept_layers_hold_what_each_wro
     assert (home / ".netrc").read_text() == "machine example.com\n"
 
 
+mounting = pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("unshare"),
+    reason="mounts file systems (in a mount namespace of the test's own, which goes with it)")
+
+
+def verify_after_mounting(tree: Path, tmp_path: Path, mounts: str, after: str = "true",
+                          env: str = "") -> dict:
+    """`devlint verify --devices cpu train.py` in the tree, in a mount namespace of the test's
+    own where the shell commands `mounts` ran first and `after` runs last; the run's report."""
+    report = tmp_path / "report.json"
+    shell = (f"{mounts} && {env} {sys.executable} -m devlint verify --json -q --devices cpu "
+             f"train.py > {report}; {after}")
+    subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", shell],
+                   cwd=tree, timeout=600, check=True)
+    run = json.loads(report.read_text())["devices"][0]
+    assert run["status"] == "completed", run["error"]
+    return run
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
-                    reason="mounts file systems (in a mount namespace of the test's own)")
+@mounting
 def test_file_systems_mounted_inside_the_tree_are_overlaid_or_named(tree, home, tmp_path):
     """A tmpfs inside the tree gets a layer of its own; a /proc inside it is passed through,
-    and the report names it. Set up in a namespace of the test's own, which goes with it."""
+    and the report names it."""
     (tree / "fast").mkdir()
     (tree / "kernel").mkdir()
     (tree / "train.py").write_text(textwrap.dedent("""\
@@ -436,21 +454,16 @@ def test_file_systems_mounted_inside_the_tree_are_overlaid_or_named(tree, home, 
         os.remove("fast/g")
         assert open("fast/f").read() == "PWNED" and os.path.exists("kernel/self/status")
     """))
-    report, after = tmp_path / "report.json", tmp_path / "after.txt"
-    shell = (f"mount -t tmpfs none fast && echo ORIG > fast/f && echo ORIG > fast/g && "
-             f"mount -t proc proc kernel && {sys.executable} -m devlint verify --json -q "
-             f"--devices cpu train.py > {report}; cat fast/f fast/g > {after}")
-    subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", shell],
-                   cwd=tree, timeout=600, check=True)
-    run = json.loads(report.read_text())["devices"][0]
-    assert run["status"] == "completed", run["error"]
+    after = tmp_path / "after.txt"
+    run = verify_after_mounting(
+        tree, tmp_path, "mount -t tmpfs none fast && echo ORIG > fast/f && echo ORIG > fast/g "
+                        "&& mount -t proc proc kernel", after=f"cat fast/f fast/g > {after}")
     assert after.read_text() == "ORIG\nORIG\n"
     assert f"({tree / 'kernel'})" in run["isolation"]["not_covered"]
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
-                    reason="mounts file systems (in a mount namespace of the test's own)")
+@mounting
 def test_a_scratch_overlayfs_cannot_write_to_falls_back_to_copies_and_says_why(
         tree, home, tmp_path):
     """A container's /tmp is often its overlayfs root, which cannot hold an upper layer."""
@@ -458,14 +471,10 @@ def test_a_scratch_overlayfs_cannot_write_to_falls_back_to_copies_and_says_why(
         (tmp_path / name).mkdir()
     (tree / "model.pt").write_text("ORIG")
     (tree / "train.py").write_text('open("model.pt", "w").write("PWNED")\n')
-    report = tmp_path / "report.json"
-    shell = (f"mount -t overlay overlay -o lowerdir={tmp_path}/lower,upperdir={tmp_path}/upper,"
-             f"workdir={tmp_path}/work {tmp_path}/scratch && TMPDIR={tmp_path}/scratch "
-             f"{sys.executable} -m devlint verify --json -q --devices cpu train.py > {report}")
-    subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", shell],
-                   cwd=tree, timeout=600, check=True)
-    run = json.loads(report.read_text())["devices"][0]
-    assert run["status"] == "completed", run["error"]
+    run = verify_after_mounting(
+        tree, tmp_path, f"mount -t overlay overlay -o lowerdir={tmp_path}/lower,"
+                        f"upperdir={tmp_path}/upper,workdir={tmp_path}/work {tmp_path}/scratch",
+        env=f"TMPDIR={tmp_path}/scratch")
     assert run["isolation"]["kind"] == COPY
     assert "the scratch directory is on overlay" in run["isolation"]["reason"]
     assert (tree / "model.pt").read_text() == "ORIG"
