@@ -560,6 +560,10 @@ def test_copies_are_real_and_links_into_the_tree_point_into_the_copy(tmp_path):
     (copy / "abs.csv").write_text("PWNED")
     assert (user / "data" / "a.csv").read_text() == "1\n"
     assert [original for _, original in isolation.written()] == [str(user / "data" / "a.csv")]
+    (tmp_path / "via").symlink_to(user)  # the project reached through a symlink
+    assert isolation.run_path(str(tmp_path / "via" / "data" / "a.csv")) == str(
+        copy / "data" / "a.csv")
+    assert isolation.run_path(str(tmp_path / "via")) == str(copy)
     with pytest.raises(IsolationError, match="copy limit"):
         copies([str(user)], str(tmp_path / "run2" / "view"), 1, "test")
 

@@ -68,10 +68,10 @@ def enter_isolation(spec: ChildSpec):
     isolation.save(spec.scratch)
     if not spec.notebook:  # the fixed copy runs in the script's place
         source = Path(spec.source_path or spec.path).read_bytes()
-        placed = Path(isolation.of(spec.path))
+        placed = Path(isolation.run_path(spec.path))
         if placed.read_bytes() != source:
             placed.write_bytes(source)
-    os.chdir(isolation.of(spec.cwd))
+    os.chdir(isolation.run_path(spec.cwd))
     return isolation
 
 
@@ -222,8 +222,8 @@ def enter_view(spec: ChildSpec, outcome: Outcome) -> bytes:
         os.environ.update(spec.env)
     sys.dont_write_bytecode = True  # as before isolation: no __pycache__ written by verify
     # the ranks of a run share its isolation, as the processes of a job share the node's disk
-    outcome.exec_path = outcome.view.of(spec.path)
-    os.chdir(outcome.view.of(spec.cwd))
+    outcome.exec_path = outcome.view.run_path(spec.path)
+    os.chdir(outcome.view.run_path(spec.cwd))
     return Path(spec.source_path or spec.path).read_bytes()
 
 
@@ -259,7 +259,7 @@ class DeviceSetup:
             from devlint.verify import shadow
 
             home = spec.local_rank if spec.local_rank >= 0 else None  # the rank's own GPU
-            self.shadow = shadow.install(user_root=view.of(spec.user_root),
+            self.shadow = shadow.install(user_root=view.run_path(spec.user_root),
                                          devices=max(1, spec.nproc), home=home)
         if spec.strict:
             make_deterministic(torch)
@@ -329,7 +329,7 @@ def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source:
 
 def _argv0(spec: ChildSpec, outcome: Outcome) -> str:
     if os.path.isabs(spec.script) and outcome.view is not None:
-        return outcome.view.of(spec.script)
+        return outcome.view.run_path(spec.script)
     return spec.script
 
 
@@ -449,7 +449,7 @@ def is_user_file(filename: str, spec: ChildSpec, outcome: Outcome) -> bool:
         return True
     if filename.startswith("<"):
         return False
-    root = outcome.view.of(spec.user_root) if outcome.view is not None else spec.user_root
+    root = outcome.view.run_path(spec.user_root) if outcome.view is not None else spec.user_root
     path = os.path.abspath(filename)
     if not root or not path.startswith(root.rstrip(os.sep) + os.sep):
         return False

@@ -74,6 +74,16 @@ class Isolation:
         """Where the run sees `original` (an absolute path)."""
         return self.root + os.path.abspath(original) if self.root else original
 
+    def run_path(self, original: str) -> str:
+        """Where the run finds `original`: the path itself under OVERLAY; in the copies, by
+        its real folder (they are copied by it: a project reached through a symlink)."""
+        if not self.root:
+            return original
+        if os.path.isdir(original):
+            return self.of(os.path.realpath(original))
+        folder, name = os.path.split(os.path.abspath(original))
+        return self.of(os.path.join(os.path.realpath(folder), name))
+
     def original(self, path: str) -> str:
         if self.root and (path == self.root or path.startswith(self.root + os.sep)):
             return path[len(self.root):] or os.sep
