@@ -162,8 +162,10 @@ def hanging_script(pids: Path) -> str:
 def test_a_hanging_script_is_killed_with_its_dataloader_workers(tmp_path, capsys):
     # the timeout must outlast the workers' start on a slow runner; `import torch` happens in
     # the launcher, before a run's clock starts
-    pids = tmp_path / "pids"
-    code, report, _ = run_snippet(tmp_path, capsys, hanging_script(pids), "--timeout", "30")
+    pids = tmp_path / "pids"  # outside the script's folder: where the run's writes land
+    (tmp_path / "project").mkdir()
+    code, report, _ = run_snippet(tmp_path / "project", capsys, hanging_script(pids),
+                                  "--timeout", "30")
     assert code == 1 and report["devices"][0]["status"] == "timeout"
     workers = [int(p) for p in pids.read_text().split()]
     assert len(workers) == 2
@@ -226,8 +228,9 @@ def test_ctrl_c_stops_the_script_and_its_workers(tmp_path):
     import subprocess
     import sys
 
-    pids = tmp_path / "pids"
-    script = tmp_path / "hang.py"
+    pids = tmp_path / "pids"  # outside the script's folder: where the run's writes land
+    (tmp_path / "project").mkdir()
+    script = tmp_path / "project" / "hang.py"
     script.write_text(textwrap.dedent(hanging_script(pids)))
     parent = subprocess.Popen([sys.executable, "-m", "devlint", "verify", str(script), "--devices",
                                "cpu", "--timeout", "300"], stdout=subprocess.PIPE,

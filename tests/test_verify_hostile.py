@@ -77,8 +77,9 @@ def _wait_for(condition, seconds: float) -> bool:
 @pytest.mark.parametrize("how, code", [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130),
                                         ("timeout", 1)])
 def test_no_process_outlives_verify(tmp_path, how, code):
-    pids = tmp_path / "pids"
-    script = tmp_path / "hostile.py"
+    pids = tmp_path / "pids"  # outside the script's folder: where the runs' writes land
+    (tmp_path / "project").mkdir()
+    script = tmp_path / "project" / "hostile.py"
     script.write_text(HOSTILE.format(pids=str(pids)))
     timeout = ["--timeout", "25"] if how == "timeout" else ["--timeout", "300"]
     parent = subprocess.Popen(
@@ -194,8 +195,10 @@ def test_the_parent_never_imports_torch(tmp_path):
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores")
 def test_device_runs_go_side_by_side_when_cores_allow(tmp_path, capsys, monkeypatch):
     marks = tmp_path / "marks"
-    monkeypatch.setenv("MARKS", str(marks))  # an absolute path: outside the sandbox
-    script = tmp_path / "slow.py"
+    # outside the script's folder: the runs' isolation keeps what they write there apart
+    monkeypatch.setenv("MARKS", str(marks))
+    (tmp_path / "project").mkdir()
+    script = tmp_path / "project" / "slow.py"
     # A barrier, not a sleep: each run marks its start, then waits (up to 60 s) for the other's.
     # Side by side, both see two starts however unevenly torch's import delays them; one after
     # the other, the first waits alone and says so.

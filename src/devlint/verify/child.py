@@ -1,17 +1,20 @@
-"""The child process: run the user's script as `python SCRIPT ARGS` would, on one device, in its
-own view of the file system (sandbox.py).
+"""The child process: run the user's script as `python SCRIPT ARGS` would, on one device, isolated
+from the user's files (sandbox.py: its own overlay layer, or copies where the kernel refuses).
 
     python -m devlint.verify.child SPEC.json     (or forked by the launcher, which calls main)
 
 The result goes to `spec.result_path` as JSON (stdout and stderr belong to the script), written
 once by `Outcome.finish` whichever way the run ends: the script returned, raised or called
 sys.exit, a cap stopped it, it called os._exit, the parent sent SIGTERM (a timeout), or the
-script swallowed the stop. `finish` ends the process with os._exit: the interpreter's teardown
-after torch costs up to a second and can hang on DataLoader workers.
+script swallowed the stop. Where `python` would run the `atexit` handlers (the script returned,
+raised, called sys.exit or was stopped by a cap), they run first. `finish` then ends the process
+with os._exit: the rest of the interpreter's teardown after torch costs up to a second and can
+hang on DataLoader workers.
 """
 from __future__ import annotations
 
 import ast
+import atexit
 import builtins
 import faulthandler
 import json
@@ -36,21 +39,56 @@ _real_exit = os._exit
 
 def main(argv: list[str]) -> None:
     spec = ChildSpec.read(argv[1])
+    isolation = enter_isolation(spec)  # before torchrun: every rank inherits it
     if spec.nproc:  # a torchrun job: this process is torchrun's agent, the ranks are children
         from devlint.verify import torchrun
 
         torchrun.run_agent(spec, argv[1])
-    run_child(spec)
+    run_child(spec, isolation)
 
 
-def run_child(spec: ChildSpec) -> None:
+def enter_isolation(spec: ChildSpec):
+    """Isolate this process and all it starts from the user's files, once per device run;
+    put the code to run where `__file__` will name it. A run that cannot be isolated does
+    not run: its result (each rank's) says why, and the process ends."""
+    from devlint.verify.sandbox import IsolationError, isolate
+
+    try:
+        isolation = isolate(spec.roots, spec.copy_roots, spec.scratch, spec.isolation,
+                            spec.copy_limit)
+    except IsolationError as exc:
+        for each in [spec.for_rank(r) for r in range(spec.nproc)] if spec.nproc else [spec]:
+            outcome = Outcome(each)
+            outcome.result.update(status="setup-error", error={
+                "type": "IsolationError",
+                "message": f"the run was not started: it cannot be isolated from your files "
+                           f"({exc})"})
+            outcome.write_result()
+        _real_exit(1)
+    isolation.save(spec.scratch)
+    if not spec.notebook:  # the fixed copy runs in the script's place
+        source = Path(spec.source_path or spec.path).read_bytes()
+        placed = Path(isolation.run_path(spec.path))
+        if placed.read_bytes() != source:
+            placed.write_bytes(source)
+    os.chdir(isolation.run_path(spec.cwd))
+    return isolation
+
+
+def run_child(spec: ChildSpec, isolation=None) -> None:
     """Run the script once (the whole run, or one torchrun rank) and report; never returns."""
     outcome = Outcome(spec)
     signal.signal(signal.SIGTERM, outcome.on_term)
+    if isolation is None:  # a torchrun rank: its agent isolated the run
+        from devlint.verify.sandbox import Isolation
+
+        isolation = Isolation.load(spec.scratch)
+    outcome.view = isolation
     try:
         outcome.result.update(run(spec, outcome))
     except BaseException as exc:  # a failure of devlint itself, not of the script
         outcome.result.update(status="setup-error", error=describe_error(exc, spec, outcome))
+    outcome.exit_handlers()
     outcome.finish()
 
 
@@ -88,6 +126,12 @@ class Outcome:
             stop, self)})
 
     # -- the end --------------------------------------------------------------------------------
+    def exit_handlers(self) -> None:
+        """The script's `atexit` handlers, as the interpreter runs them at its end (an error
+        in one is printed and the others run)."""
+        if os.getpid() == self.pid and not self.finished:
+            atexit._run_exitfuncs()
+
     def finish(self, **updates) -> None:
         if self.finished or os.getpid() != self.pid:
             return
@@ -101,19 +145,24 @@ class Outcome:
             except Exception as exc:  # a report that fails must not lose the others
                 self.result.setdefault("notes", []).append(f"devlint: {type(exc).__name__}: {exc}")
         self.result["wall_s"] = time.perf_counter() - self.started
-        text = json.dumps(self.result)
-        if self.view is not None:  # paths as the user knows them
-            text = text.replace(json.dumps(self.view.root)[1:-1], "")
-        path = Path(self.spec.result_path)
-        partial = path.with_suffix(".partial")
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
+        self.write_result()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except Exception:
                 pass
         _real_exit(self.exit_status())
+
+    def write_result(self) -> None:
+        if self.view is not None:
+            self.result["isolation"] = self.view.describe()
+        text = json.dumps(self.result)
+        if self.view is not None and self.view.root:  # paths in copies, as the user knows them
+            text = text.replace(json.dumps(self.view.root)[1:-1], "")
+        path = Path(self.spec.result_path)
+        partial = path.with_suffix(".partial")
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
 
     def exit_status(self) -> int:
         """0, but a rank that did not end well fails, so that torchrun stops the others."""
@@ -164,31 +213,25 @@ def run(spec: ChildSpec, outcome: Outcome) -> dict:
 
 
 def enter_view(spec: ChildSpec, outcome: Outcome) -> bytes:
-    """The run's environment and its sandboxed working directory; returns the code to run,
-    placed in the view where `__file__` will point."""
-    from devlint.verify.sandbox import View
-
+    """The run's environment and working directory (the user's own, or its copy); returns
+    the code to run, which `enter_isolation` put where `__file__` names it."""
     if spec.env and spec.local_rank < 0:
         # the environment of this verification (a warm launcher started earlier); a rank's
         # is torchrun's, which added RANK, LOCAL_RANK, ... to it
         os.environ.clear()
         os.environ.update(spec.env)
-    sys.dont_write_bytecode = True  # the user's __pycache__ is part of their tree
-    # the ranks of a run share one view, as the processes of a job share the node's disk
-    view = outcome.view = View(spec.view_root, shared=spec.local_rank >= 0)
-    here = view.enter(spec.cwd)
-    source = Path(spec.source_path or spec.path).read_bytes()
-    outcome.exec_path = view.of(spec.path) if spec.notebook else view.place(spec.path, source)
-    os.chdir(here)
-    return source
+    sys.dont_write_bytecode = True  # as before isolation: no __pycache__ written by verify
+    # the ranks of a run share its isolation, as the processes of a job share the node's disk
+    outcome.exec_path = outcome.view.run_path(spec.path)
+    os.chdir(outcome.view.run_path(spec.cwd))
+    return Path(spec.source_path or spec.path).read_bytes()
 
 
 def instrument(spec: ChildSpec, outcome: Outcome, torch, setup: "DeviceSetup"):
-    """Steps, loader caps, the write guard, the hang stack and os._exit: the hooks between
-    the script and its end. Returns the Stopper they share."""
+    """Steps, loader caps, the hang stack and os._exit: the hooks between the script and its
+    end. Returns the Stopper they share."""
     from devlint.verify.caps import LoaderCaps
     from devlint.verify.recorder import Recorder, Stopper
-    from devlint.verify.sandbox import guard_torch_save, install_guard
 
     stopper = Stopper()
     stopper.on_swallowed = outcome.swallowed
@@ -197,8 +240,6 @@ def instrument(spec: ChildSpec, outcome: Outcome, torch, setup: "DeviceSetup"):
     caps = LoaderCaps(spec.max_batches, spec.max_epochs, stopper)
     caps.install()
     outcome.parts += [recorder, caps]
-    install_guard(outcome.view)
-    guard_torch_save(outcome.view, torch)
     hang = open(spec.hang_path, "w")  # the parent's SIGUSR1 before a timeout's SIGTERM
     faulthandler.register(signal.SIGUSR1, file=hang, all_threads=True)
     os._exit = outcome.script_exit
@@ -218,7 +259,7 @@ class DeviceSetup:
             from devlint.verify import shadow
 
             home = spec.local_rank if spec.local_rank >= 0 else None  # the rank's own GPU
-            self.shadow = shadow.install(user_root=view.of(spec.user_root),
+            self.shadow = shadow.install(user_root=view.run_path(spec.user_root),
                                          devices=max(1, spec.nproc), home=home)
         if spec.strict:
             make_deterministic(torch)
@@ -240,7 +281,7 @@ class DeviceSetup:
         if self.shadow is not None:
             from devlint.verify import shadow
 
-            # files in the view are deleted with it, unless they are kept
+            # what the run wrote in the user's folders goes with it, unless it is kept
             keep = self.spec.keep_outputs
             portable = shadow.make_saved_files_portable(lambda p: keep or not self.view.holds(p))
             return {"accelerator": shadow.usage(), "notes": shadow.notes() + self.notes,
@@ -264,7 +305,7 @@ class Coverage:
 
 def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source: bytes) -> None:
     """`python SCRIPT ARGS` (or `python -m MODULE ARGS`): argv, sys.path[0], a fresh __main__.
-    Paths are the view's, so writes relative to __file__ stay in the sandbox too."""
+    Paths are the user's (their copies' under the fallback), so `__file__` names the script."""
     path = outcome.exec_path
     here = os.getcwd()
     sys.argv = [_argv0(spec, outcome), *spec.args]
@@ -288,7 +329,7 @@ def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source:
 
 def _argv0(spec: ChildSpec, outcome: Outcome) -> str:
     if os.path.isabs(spec.script) and outcome.view is not None:
-        return outcome.view.of(spec.script)
+        return outcome.view.run_path(spec.script)
     return spec.script
 
 
@@ -408,7 +449,7 @@ def is_user_file(filename: str, spec: ChildSpec, outcome: Outcome) -> bool:
         return True
     if filename.startswith("<"):
         return False
-    root = outcome.view.of(spec.user_root) if outcome.view is not None else spec.user_root
+    root = outcome.view.run_path(spec.user_root) if outcome.view is not None else spec.user_root
     path = os.path.abspath(filename)
     if not root or not path.startswith(root.rstrip(os.sep) + os.sep):
         return False

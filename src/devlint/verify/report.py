@@ -27,7 +27,8 @@ CLEAR_SPEEDUP = 1.2
 
 def render_text(result: Verification) -> str:
     lines = [f"devlint verify {result.options.target_name}"
-             + (" (with devlint's fixes applied to a copy)" if result.options.fix else ""), ""]
+             + (" (with devlint's fixes applied to a copy)" if result.options.fix else "")]
+    lines += isolation_lines(result) + [""]
     lines += _table(result)
     lines.append("")
     lines += _run_notes(result)
@@ -67,6 +68,29 @@ def label(device: str) -> str:
 def row_label(run) -> str:
     """`cpu`, or `cuda (simulated on CPU) rank 1` under torchrun."""
     return label(run.device) + (f" rank {run.rank}" if run.rank is not None else "")
+
+
+def isolation_lines(result: Verification) -> list[str]:
+    """Which isolation the runs had and what it did not cover, as each run reported it (a
+    run that reported nothing claims nothing)."""
+    kinds: dict[str, list[str]] = {}
+    for summary in result.devices:
+        if summary.run.isolation:
+            key = json.dumps(summary.run.isolation, sort_keys=True)
+            kinds.setdefault(key, []).append(row_label(summary.run))
+    out = []
+    for key, runs in kinds.items():
+        info = json.loads(key)
+        which = "" if len(kinds) == 1 else f" ({', '.join(runs)})"
+        folders = ", ".join(info.get("folders", []))
+        if info.get("kind") == "overlay":
+            head = (f"isolation{which}: each run had its own mount namespace, with a "
+                    f"copy-on-write overlay over {folders}")
+        else:
+            head = (f"isolation{which}: COPIES ONLY, no overlay ({info.get('reason')}): "
+                    f"{folders}")
+        out += [head, f"  {info.get('covered')}; {info.get('not_covered')}"]
+    return out
 
 
 def distributed(result: Verification) -> bool:
@@ -551,6 +575,7 @@ def _device_dict(summary: DeviceSummary) -> dict:
         "converted": run.converted,
         "hang_stack": run.hang,
         "kept": run.kept,
+        "isolation": run.isolation,
         "comparison": asdict(summary.comparison) if summary.comparison else None,
         "error": run.error,
         "explanation": summary.explanation.to_dict() if summary.explanation else None,

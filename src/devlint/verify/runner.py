@@ -1,5 +1,5 @@
 """The parent: one run per device, started by the launcher (side by side when the cores
-allow), each in its own sandboxed view of the file system; a bounded tail of each run's output;
+allow), each isolated from the user's files (sandbox.py); a bounded tail of each run's output;
 --timeout enforced in three stages (the hung stack via faulthandler, SIGTERM so the child
 reports the steps it finished, SIGKILL); the results read back from JSON files.
 Under --nproc N a device run is a torchrun job (torchrun.py): a result and an output tail per
@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from devlint.verify.launcher import FORK_AFTER_IMPORT, LaunchError, Launcher, kill_group
-from devlint.verify.sandbox import View
+from devlint.verify.sandbox import ISOLATION_ENV, Isolation, copy_limit, outermost
 from devlint.verify.spec import (
     CPU, CUDA, CUDA_SIM, ChildSpec, device_argument, rank_dir, rank_streams,
 )
+from devlint.workspace.project import project_root
 
 OUTPUT_TAIL = 4000
 # torchrun's options that name where the nodes meet; a port in them is offset per device run
@@ -107,6 +108,7 @@ class DeviceRun:
     converted: list[str] = field(default_factory=list)  # saved files made CPU-loadable
     hang: str = ""  # faulthandler's stack of a run stopped by --timeout
     kept: str = ""  # where --keep-outputs put this run's files
+    isolation: dict = field(default_factory=dict)  # sandbox.Isolation.describe()
     rank: Optional[int] = None  # under torchrun: the global rank (None: not a torchrun run)
     local_rank: Optional[int] = None
     world_size: Optional[int] = None
@@ -142,7 +144,10 @@ def plan(options: VerifyOptions, target: Target, device: str, workdir: Path,
         args=[arg.replace("{device}", device_argument(device)) for arg in options.args],
         max_steps=options.max_steps, max_batches=options.max_batches,
         max_epochs=options.max_epochs, seed=options.seed, strict=options.strict,
-        cwd=str(target.cwd), view_root=str(rundir / "view"), user_root=str(target.user_root),
+        cwd=str(target.cwd), scratch=str(rundir), user_root=str(target.user_root),
+        roots=user_tree(target, env), copy_roots=outermost([str(target.path.parent),
+                                                            str(target.cwd)]),
+        isolation=os.environ.get(ISOLATION_ENV, ""), copy_limit=copy_limit(),
         result_path=str(rundir / "result.json"), hang_path=str(rundir / "hang.txt"),
         threads=threads, coverage=options.coverage, env=env,
         keep_outputs=options.keep_outputs is not None, nproc=options.nproc,
@@ -151,6 +156,14 @@ def plan(options: VerifyOptions, target: Target, device: str, workdir: Path,
     for local_rank in range(spec.nproc):
         rank_dir(spec, local_rank).mkdir()
     return spec
+
+
+def user_tree(target: Target, env: dict[str, str]) -> list[str]:
+    """The folders a run may read but never write: the script's, the working directory, the
+    project's root and the home directory (none inside another)."""
+    folders = [str(target.path.parent), str(target.cwd),
+               project_root(str(target.user_root)), env.get("HOME", "")]
+    return outermost([f for f in folders if f and os.path.isdir(f)])
 
 
 def launcher_args(options: VerifyOptions, run: int) -> list[str]:
@@ -267,14 +280,15 @@ def run_all(options: VerifyOptions, target: Target, progress: Callable[[str], No
 
 
 def keep_outputs(spec: ChildSpec, target: Target, keep: Path) -> str:
-    """Copy what the run wrote in its view to KEEP/DEVICE/, laid out relative to the working
-    directory (writes above it under _outside_cwd/)."""
-    view = View(spec.view_root)
-    if not os.path.isdir(view.root):
+    """Copy what the run wrote (its overlay layers, or what changed in its copies) to
+    KEEP/DEVICE/, laid out relative to the working directory (writes above it under
+    _outside_cwd/)."""
+    isolation = Isolation.load(spec.scratch)
+    if isolation is None:
         return ""
     destination = keep / spec.device
     destination.mkdir(parents=True, exist_ok=True)
-    for path, original in view.written(skip=frozenset({view.of(spec.path)})):
+    for path, original in isolation.written(skip=frozenset({spec.path})):
         relative = os.path.relpath(original, target.cwd)
         if relative.startswith(os.pardir):
             relative = os.path.join("_outside_cwd", original.lstrip(os.sep))
@@ -494,7 +508,7 @@ def read_result(spec: ChildSpec, timed_out: bool, returncode: Optional[int]) -> 
     run = DeviceRun(**{k: v for k, v in data.items() if k in known})
     if timed_out:
         run.status = "timeout"
-        run.hang = hang_stack(Path(spec.hang_path), View(spec.view_root))
+        run.hang = hang_stack(Path(spec.hang_path), Isolation.load(spec.scratch))
     elif run.status == "crashed":
         run.exit_code = returncode
     return run
@@ -553,16 +567,18 @@ def blame_teardown(runs: list[DeviceRun]) -> None:
             run.status, run.blame = "torn-down", f"rank {first.rank}"
 
 
-def hang_stack(path: Path, view: View) -> str:
+def hang_stack(path: Path, view: Optional[Isolation]) -> str:
     """faulthandler's dump of the thread that hung (innermost frame first, so the head of
-    the dump: a torchrun rank's stack is deep), with the view's paths shown as the user's."""
+    the dump: a torchrun rank's stack is deep), with paths in copies shown as the user's."""
     try:
         text = path.read_bytes()[:1 << 16].decode("utf-8", "replace")
     except OSError:
         return ""
     threads = text.split("\n\n")
     current = next((t for t in threads if t.lstrip().startswith("Current thread")), text)
-    return current.replace(view.root, "").strip()[:OUTPUT_TAIL]
+    if view is not None and view.root:
+        current = current.replace(view.root, "")
+    return current.strip()[:OUTPUT_TAIL]
 
 
 def describe_status(run: DeviceRun) -> str:

@@ -1,325 +1,418 @@
-"""Each device run works in a scratch view of the file system, so runs never see each other's
-writes and the user's tree is left byte-identical.
+"""Each device run writes into a layer of its own: the user's files are never written.
 
-The view lives under a scratch root T: `T/a/b` stands for `/a/b`. A directory of the view is
-either a *link* (a symlink to the original, made for every entry of a directory the run has
-entered) or *materialized* (a real directory whose entries are links). The run starts in
-`T + cwd`, so relative paths, `..` and `__file__`-relative paths all land in the view, and
-reads follow the links to the user's files. Before anything writes through the view, the path
-is made private: its directories are materialized and a linked file is replaced by a copy
-(or removed, when it is about to be truncated anyway). Unlinking or renaming a link only moves
-the link, so deletions never reach the user's tree either.
+On Linux a run gets its own mount namespace (inside a user namespace of its own when verify
+does not run as root). In it, every folder of the user's tree (the script's folder, the working
+directory, the project and $HOME) is an overlay: the real folder is its read-only lower layer,
+a directory of the run's scratch its upper layer. The kernel sends every write there: the
+script's, a C extension's (sqlite3, h5py), a shell's, a DataLoader or `mp.spawn` worker's and
+every torchrun rank's (they all inherit the namespace), by relative or absolute path, through
+symlinks, `..` or `chdir`. Reads see the user's real files; paths are the user's own, so
+`os.getcwd()` and `__file__` are what `python SCRIPT` gives. The mounts go with the run's last
+process; the upper layer is what `--keep-outputs` keeps.
 
-The ranks of a torchrun run share one view, as the processes of a job share a node's disk (rank
-0 saves a checkpoint, the others load it): a `shared` view takes a file lock around every change
-to its layout, so that two ranks never materialize the same directory at once.
+Where the kernel refuses (no namespaces, macOS, a scratch directory overlayfs cannot write to),
+or when DEVLINT_VERIFY_ISOLATION=copy asks for it, the run works in real copies of the script's
+folder and working directory under a scratch root T (`T/a/b` stands for `/a/b`), at most
+DEVLINT_VERIFY_COPY_LIMIT_MB in all (a larger tree is refused, never run unprotected).
+Absolute paths, $HOME and everything outside the copies are not isolated then, and
+`describe()` (the report's first lines) says so.
 
-Guarded: open/io.open, os.open, mkdir/makedirs, remove/unlink, rmdir, rename/replace,
-truncate, chmod, utime, link/symlink/mkfifo, shutil.rmtree and torch.save with a path.
-Not guarded (README): absolute paths outside the view, writes made by C extensions that open
-files themselves (h5py, sqlite3) into files or directories that already exist, and processes
-the script starts (a shell's `>>`).
-
-Runs in the verify child only; does not import torch.
+Runs in the verify child (`isolate`) and the parent (`written`, for --keep-outputs); never
+imports torch.
 """
 from __future__ import annotations
 
-import builtins
-import contextlib
-import functools
-import io
+import ctypes
+import errno
+import json
 import os
+import re
 import shutil
-from typing import Callable, Iterator, Optional
+import stat
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Iterator, Optional
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not on Windows, where verify does not run ranks
-    fcntl = None
+OVERLAY, COPY = "overlay", "copy"
+ISOLATION_ENV = "DEVLINT_VERIFY_ISOLATION"  # "copy": the fallback, even where overlays work
+COPY_LIMIT_ENV = "DEVLINT_VERIFY_COPY_LIMIT_MB"
+DEFAULT_COPY_LIMIT_MB = 1024
+STATE_FILE = "isolation.json"  # in the run's scratch: for its torchrun ranks and --keep-outputs
 
-_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
-_READ_MODES = frozenset({"r", "rb", "rt", "br", "tr"})
-_real = {name: getattr(os, name) for name in (
-    "open", "mkdir", "remove", "unlink", "rmdir", "rename", "replace", "truncate", "chmod",
-    "utime", "link", "symlink", "mkfifo", "listdir", "readlink", "lstat")}
+CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
+MNT_DETACH = 2
+# Kernel file systems, not files: mounted inside an overlaid folder, they are bound back as
+# they are (as is a file mounted on a file), and the report names them.
+VIRTUAL = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "mqueue", "debugfs", "tracefs",
+    "securityfs", "pstore", "bpf", "fusectl", "configfs", "hugetlbfs", "autofs", "binfmt_misc",
+    "nsfs", "efivarfs", "rpc_pipefs"})
 
 
-class View:
-    """The mapping between the user's paths and the scratch view, and the copy-on-write."""
+NO_UPPER = frozenset({"overlay", "nfs", "nfs4", "cifs", "smb3", "9p", "aufs"})
 
-    def __init__(self, root: str, shared: bool = False):
-        self.root = os.path.abspath(root)
-        self.prefix = self.root + os.sep
-        self.shared = shared and fcntl is not None
-        self._depth = 0  # the lock is re-entered by the calls it wraps
 
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        """Held while the view's layout changes, when other processes share the view."""
-        if not self.shared or self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
-        fd = _real["open"](self.root + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-        finally:
-            os.close(fd)  # releases the lock
+class IsolationError(RuntimeError):
+    """The run cannot be isolated this way (the message says why)."""
+
+
+@dataclass
+class Isolation:
+    """How one device run is isolated, and the mapping between its paths and the user's."""
+
+    kind: str
+    roots: list[str]  # the user's folders whose files the run cannot write
+    root: str = ""  # COPY: the scratch root T; "" under OVERLAY, where paths are the user's
+    reason: str = ""  # COPY: why not an overlay
+    layers: list[list[str]] = field(default_factory=list)  # OVERLAY: [folder, upper layer]
+    user_namespace: bool = False  # OVERLAY: inside a user namespace of its own (not root)
+    passthrough: list[str] = field(default_factory=list)  # OVERLAY: mounts inside, not overlaid
 
     # -- naming ---------------------------------------------------------------------------------
     def of(self, original: str) -> str:
-        """Where the view shows `original` (an absolute path)."""
-        return self.root + os.path.abspath(original)
+        """Where the run sees `original` (an absolute path)."""
+        return self.root + os.path.abspath(original) if self.root else original
+
+    def run_path(self, original: str) -> str:
+        """Where the run finds `original`: the path itself under OVERLAY; in the copies, by
+        its real folder (they are copied by it: a project reached through a symlink)."""
+        if not self.root:
+            return original
+        if os.path.isdir(original):
+            return self.of(os.path.realpath(original))
+        folder, name = os.path.split(os.path.abspath(original))
+        return self.of(os.path.join(os.path.realpath(folder), name))
 
     def original(self, path: str) -> str:
-        return path[len(self.root):] or os.sep if self.holds(path) else path
-
-    def holds(self, path: str) -> bool:
-        return path == self.root or path.startswith(self.prefix)
-
-    def inside(self, path) -> Optional[str]:
-        """The absolute path of `path` when it lies in the view, else None."""
-        try:
-            absolute = os.path.abspath(os.fsdecode(path))
-        except (TypeError, ValueError):
-            return None
-        return absolute if self.holds(absolute) else None
-
-    def is_link(self, path: str) -> bool:
-        """A link this view made (or moved): a symlink in the view to a path outside it."""
-        try:
-            target = _real["readlink"](path)
-        except OSError:
-            return False
-        return os.path.isabs(target) and not self.holds(target)
-
-    # -- setting up -----------------------------------------------------------------------------
-    def enter(self, cwd: str) -> str:
-        """Make `T + cwd` a real directory whose entries link to the user's, and return it
-        (made by the first rank to enter a shared view)."""
-        with self.locked():
-            if not os.path.isdir(self.root):
-                _real["mkdir"](self.root)
-                self._populate(self.root, os.sep)
-            here = self.of(cwd)
-            self.materialize_parents(os.path.join(here, "x"))
-        return here
-
-    def place(self, original: str, data: bytes) -> str:
-        """Put a private file at the view of `original` (the script, or its fixed copy), so
-        that `__file__` and `realpath(__file__)` stay inside the view."""
-        path = self.of(original)
-        with self.locked():
-            self.materialize_parents(path)
-            if os.path.lexists(path) and not self.is_link(path) and _same_bytes(path, data):
-                return path  # another rank of a shared view placed it
-            if os.path.lexists(path):
-                _real["unlink"](path)
-            with io.FileIO(path, "w") as out:  # FileIO: never the guarded open
-                out.write(data)
+        if self.root and (path == self.root or path.startswith(self.root + os.sep)):
+            return path[len(self.root):] or os.sep
         return path
 
-    # -- copy-on-write --------------------------------------------------------------------------
-    def materialize_parents(self, path: str) -> None:
-        """Every directory above `path`, from the root down, becomes a real one."""
-        relative = path[len(self.prefix):].split(os.sep)[:-1]
-        current = self.root
-        for name in relative:
-            current = os.path.join(current, name)
-            if self.is_link(current):
-                self._materialize(current)
-            elif not os.path.isdir(current) or os.path.islink(current):
-                return  # missing, a file, or the script's own symlink: the call fails as usual
+    def holds(self, path: str) -> bool:
+        """The run's writes to `path` go when the run ends (unless kept)."""
+        path = self.original(os.path.abspath(path))
+        return any(_under(path, root) for root in self.roots)
 
-    def _materialize(self, path: str) -> None:
-        target = _real["readlink"](path)
-        if not os.path.isdir(target):
-            return
-        _real["unlink"](path)
-        _real["mkdir"](path)
-        self._populate(path, target)
+    # -- what the report says -------------------------------------------------------------------
+    def describe(self) -> dict:
+        """What held, and what did not: the report's first lines."""
+        if self.kind == OVERLAY:
+            covered = ("every write there, by any process of the run and by any path, went to "
+                       "the run's own layer")
+            missing = "not isolated: writes outside these folders (they land where they point)"
+            if self.passthrough:
+                missing += (f", and into what is mounted inside them that is not a folder of "
+                            f"files ({', '.join(self.passthrough)})")
+        else:
+            covered = "writes by relative path or __file__ went to real copies of them"
+            missing = ("NOT isolated: absolute paths (into these folders too), $HOME and "
+                       "everything outside the copies")
+        return {"kind": self.kind, "folders": list(self.roots), "covered": covered,
+                "not_covered": missing, "reason": self.reason,
+                "user_namespace": self.user_namespace}
 
-    def _populate(self, directory: str, target: str) -> None:
+    # -- kept between the processes of a run ----------------------------------------------------
+    def save(self, directory: str) -> None:
+        path = os.path.join(directory, STATE_FILE)
+        with open(path + ".partial", "w", encoding="utf-8") as out:
+            json.dump(asdict(self), out)
+        os.replace(path + ".partial", path)
+
+    @classmethod
+    def load(cls, directory: str) -> Optional["Isolation"]:
         try:
-            names = _real["listdir"](target)
-        except OSError:
-            return
-        for name in names:
-            _real["symlink"](os.path.join(target, name), os.path.join(directory, name))
+            with open(os.path.join(directory, STATE_FILE), encoding="utf-8") as f:
+                return cls(**json.load(f))
+        except (OSError, ValueError, TypeError):
+            return None
 
-    def make_private(self, path: str, keep_content: bool) -> None:
-        """A linked file about to be written becomes a private copy (or goes, if truncated)."""
-        if not self.is_link(path):
-            return
-        target = _real["readlink"](path)
-        if os.path.isdir(target):
-            self._materialize(path)
-            return
-        _real["unlink"](path)
-        if keep_content and os.path.exists(target):
-            shutil.copy2(target, path)
-
-    def before_write(self, path, keep_content: bool, exclusive: bool = False) -> None:
-        inside = self.inside(path)
-        if inside is None:
-            return
-        with self.locked():
-            self.materialize_parents(inside)
-            if not exclusive:  # open(..., 'x') on an existing file must fail as it would
-                self.make_private(inside, keep_content)
-
-    def before_entry_change(self, path) -> None:
-        """Creating, removing or renaming an entry: only the directories above it matter."""
-        inside = self.inside(path)
-        if inside is not None:
-            with self.locked():
-                self.materialize_parents(inside)
-
-    def before_tree_change(self, path) -> None:
-        """rmdir/rmtree/chmod act on the entry itself: make it private first."""
-        inside = self.inside(path)
-        if inside is not None:
-            with self.locked():
-                self.materialize_parents(inside)
-                self.make_private(inside, keep_content=True)
-
-    # -- what the run wrote ---------------------------------------------------------------------
-    def written(self, skip: frozenset = frozenset()):
-        """(view path, original path) of every regular file the run created or changed, and
-        of every directory it created that the user's tree does not have."""
-        for directory, dirs, files in os.walk(self.root):
-            for name in files:
-                path = os.path.join(directory, name)
-                if path not in skip and not os.path.islink(path) and os.path.isfile(path):
-                    yield path, self.original(path)
-            if directory != self.root and not dirs and not files and not os.path.lexists(
-                    self.original(directory)):
-                yield directory, self.original(directory)
+    # -- what the run wrote (the parent, for --keep-outputs) ------------------------------------
+    def written(self, skip: frozenset = frozenset()) -> Iterator[tuple[str, str]]:
+        """(where it is, the user's path) of every regular file the run created or changed,
+        and of every empty directory it created that the user's tree does not have."""
+        tops = ([(upper, folder) for folder, upper in self.layers] if self.kind == OVERLAY
+                else [(self.of(root), root) for root in self.roots])
+        for top, folder in tops:
+            for directory, dirs, files in os.walk(top):
+                here = os.path.normpath(os.path.join(folder, os.path.relpath(directory, top)))
+                for name in files:
+                    path, original = os.path.join(directory, name), os.path.join(here, name)
+                    if original in skip or not _is_regular(path):
+                        continue  # a whiteout (deleted), a symlink, a fifo
+                    if self.kind == COPY and _unchanged_copy(path, original):
+                        continue
+                    yield path, original
+                if directory != top and not dirs and not files and not os.path.lexists(here):
+                    yield directory, here
 
 
-def _same_bytes(path: str, data: bytes) -> bool:
+def _is_regular(path: str) -> bool:
     try:
-        with io.FileIO(path, "r") as existing:
-            return existing.read() == data
+        return stat.S_ISREG(os.lstat(path).st_mode)
     except OSError:
         return False
 
 
-# -- the guard ------------------------------------------------------------------------------
-def install_guard(view: View) -> Callable[[], None]:
-    """Patch the writing calls; returns an undo (tests)."""
-    patches: list[tuple[object, str, object]] = []
-
-    def patch(owner, name: str, replacement) -> None:
-        patches.append((owner, name, getattr(owner, name)))
-        setattr(owner, name, replacement)
-
-    opener = _guarded_open(view, builtins.open)
-    patch(builtins, "open", opener)
-    patch(io, "open", opener)
-    patch(os, "open", _guarded_os_open(view))
-    for name in ("mkdir", "remove", "unlink", "symlink", "mkfifo"):
-        patch(os, name, _guarded(view, _real[name], view.before_entry_change,
-                                 path_index=1 if name == "symlink" else 0))
-    for name in ("rename", "replace"):
-        patch(os, name, _guarded_pair(view, _real[name]))
-    patch(os, "link", _guarded_link(view))
-    for name in ("rmdir", "chmod", "utime"):
-        patch(os, name, _guarded(view, _real[name], view.before_tree_change))
-    patch(os, "truncate", _guarded(
-        view, _real["truncate"], lambda path: view.before_write(path, keep_content=True)))
-    patch(shutil, "rmtree", _guarded(view, shutil.rmtree, view.before_tree_change))
-
-    def undo() -> None:
-        for owner, name, original in reversed(patches):
-            setattr(owner, name, original)
-
-    return undo
+def _unchanged_copy(path: str, original: str) -> bool:
+    """A copy keeps its original's size, mtime and mode until the run writes it."""
+    try:
+        a, b = os.lstat(path), os.lstat(original)
+    except OSError:
+        return False
+    return (a.st_size, a.st_mtime_ns, a.st_mode) == (b.st_size, b.st_mtime_ns, b.st_mode)
 
 
-def guard_torch_save(view: View, torch) -> None:
-    """torch.save opens a path in C++: make the path private before it does."""
-    for owner in (torch, torch.serialization):
-        original = owner.save
-
-        @functools.wraps(original)
-        def save(obj, f, *args, __original=original, **kwargs):
-            if isinstance(f, (str, bytes, os.PathLike)):
-                view.before_write(f, keep_content=False)
-            return __original(obj, f, *args, **kwargs)
-
-        owner.save = save
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _is_path(value) -> bool:
-    return isinstance(value, (str, bytes, os.PathLike))
+def outermost(paths: list[str]) -> list[str]:
+    """The distinct folders among `paths`, none inside another, in the order given."""
+    out: list[str] = []
+    for path in dict.fromkeys(os.path.realpath(p) for p in paths if p):
+        if any(_under(path, kept) for kept in out):
+            continue
+        out = [kept for kept in out if not _under(kept, path)] + [path]
+    return out
 
 
-def _guarded_open(view: View, original):
-    @functools.wraps(original)
-    def open(file, mode="r", *args, **kwargs):
-        if mode not in _READ_MODES and _is_path(file):
-            view.before_write(file, keep_content="w" not in mode, exclusive="x" in mode)
-        return original(file, mode, *args, **kwargs)
-
-    return open
-
-
-def _guarded_os_open(view: View):
-    original = _real["open"]
-
-    @functools.wraps(original)
-    def open(path, flags, *args, **kwargs):
-        if flags & _WRITE_FLAGS and kwargs.get("dir_fd") is None and _is_path(path):
-            view.before_write(path, keep_content=not flags & os.O_TRUNC,
-                              exclusive=bool(flags & os.O_EXCL))
-        return original(path, flags, *args, **kwargs)
-
-    return open
+# -- choosing, in the run -----------------------------------------------------------------------
+def isolate(roots: list[str], copy_roots: list[str], scratch: str, mode: str,
+            copy_limit: int) -> Isolation:
+    """Isolate this process and everything it will start. OVERLAY where the kernel allows it
+    (unless `mode` is COPY), else copies; IsolationError when neither can be had."""
+    reason = "DEVLINT_VERIFY_ISOLATION=copy" if mode == COPY else ""
+    if not reason and not sys.platform.startswith("linux"):
+        reason = f"no mount namespaces on {sys.platform}"
+    if not reason:
+        try:
+            return overlay(roots, scratch, private_user=mode == "userns")
+        except IsolationError as exc:
+            reason = str(exc)
+    return copies(copy_roots, os.path.join(scratch, "view"), copy_limit, reason,
+                  skip=(scratch,))
 
 
-def _guarded(view: View, original, prepare, path_index: int = 0):
-    """Calls that take a path (relative to a dir_fd when one is given: left alone)."""
-    @functools.wraps(original)
-    def call(*args, **kwargs):
-        path = args[path_index] if len(args) > path_index else None
-        if _is_path(path) and kwargs.get("dir_fd") is None:
-            prepare(path)
-        return original(*args, **kwargs)
+# -- overlays in a mount namespace --------------------------------------------------------------
+def overlay(roots: list[str], scratch: str, private_user: bool = False) -> Isolation:
+    """Overlay each of `roots` in a new mount namespace (and a user namespace when not root,
+    or when `private_user`), with upper layers under `scratch`."""
+    libc = _libc()
+    uid, gid = os.getuid(), os.getgid()
+    private_user = private_user or uid != 0
+    _call(libc.unshare(CLONE_NEWNS | (CLONE_NEWUSER if private_user else 0)),
+          "unshare (a mount namespace)")
+    if private_user:  # the same ids inside, so files keep their owner
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"{uid} {uid} 1")
+        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+    # nothing mounted here may reach the parent's namespace
+    _call(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making mounts private")
+    mounts = _mount_table()
+    roots = expand_root(roots, mounts)
+    mounted: list[str] = []
+    try:
+        layers, passthrough = _mount_layers(libc, roots, mounts, scratch, mounted)
+    except IsolationError:
+        for target in reversed(mounted):
+            libc.umount2(os.fsencode(target), MNT_DETACH)
+        raise
+    return Isolation(OVERLAY, roots, layers=layers, user_namespace=private_user,
+                     passthrough=passthrough)
 
-    return call
+
+def _mount_layers(libc, roots: list[str], mounts: list[tuple[str, str]], scratch: str,
+                  mounted: list[str]) -> tuple[list[list[str]], list[str]]:
+    """Overlay each root, and each file system mounted inside one (a layer of its own);
+    returns [folder, upper layer] of each, and the mounts inside that were bound back."""
+    folders: list[str] = []
+    binds: list[str] = []
+    for root in roots:
+        folders.append(root)
+        for point, fstype in mounts:
+            if point == root or not _under(point, root) or any(_under(point, b) for b in binds):
+                continue
+            if fstype in VIRTUAL or not os.path.isdir(point):
+                binds.append(point)
+            else:
+                folders.append(point)
+    folders = list(dict.fromkeys(folders))
+    passthrough = list(binds)
+    if any(_under(scratch, folder) for folder in folders):
+        binds.append(scratch)  # the run's own results must reach the parent
+    # Every directory is made, and opened, before the first mount hides it (an O_PATH handle
+    # from this namespace: overlayfs refuses one from the parent's).
+    handles: dict[str, int] = {}
+    layers = []
+    try:
+        for number, folder in enumerate(folders):
+            upper, work = (os.path.join(scratch, "layers", str(number), name)
+                           for name in ("upper", "work"))
+            os.makedirs(upper)
+            os.makedirs(work)
+            layers.append([folder, upper, work])
+        for path in [*folders, *(p for layer in layers for p in layer[1:])]:
+            handles[path] = os.open(path, os.O_PATH | os.O_DIRECTORY)
+        for path in binds:
+            handles[path] = os.open(path, os.O_PATH)
+        for folder, upper, work in layers:
+            _mount_overlay(libc, folder, f"lowerdir=/proc/self/fd/{handles[folder]},"
+                                         f"upperdir=/proc/self/fd/{handles[upper]},"
+                                         f"workdir=/proc/self/fd/{handles[work]}",
+                           upper_fs=file_system_of(scratch, mounts))
+            mounted.append(folder)
+        # what must stay the real thing: /dev/shm and the like, and the run's scratch
+        for path in binds:
+            _call(libc.mount(f"/proc/self/fd/{handles[path]}".encode(), os.fsencode(path), None,
+                             MS_BIND | MS_REC, None), f"binding {path} back")
+            mounted.append(path)
+    except OSError as exc:
+        raise IsolationError(f"cannot set up the overlay: {exc}") from None
+    finally:
+        for handle in handles.values():
+            os.close(handle)
+    return [layer[:2] for layer in layers], passthrough
 
 
-def _guarded_pair(view: View, original):
-    @functools.wraps(original)
-    def call(src, dst, **kwargs):
-        if kwargs.get("src_dir_fd") is None:
-            view.before_entry_change(src)
-        if kwargs.get("dst_dir_fd") is None:
-            view.before_entry_change(dst)
-        return original(src, dst, **kwargs)
+def _mount_overlay(libc, target: str, options: str, upper_fs: str) -> None:
+    # redirect_dir=on lets a folder of the lower layer be renamed (EXDEV without it); user
+    # namespaces may refuse it, or need userxattr
+    for extra in (",redirect_dir=on", "", ",userxattr"):
+        if libc.mount(b"overlay", os.fsencode(target), b"overlay", 0,
+                      (options + extra).encode()) == 0:
+            return
+        error = ctypes.get_errno()
+    hint = ""
+    if upper_fs in NO_UPPER or upper_fs.startswith("fuse"):
+        # a container's /tmp is often its overlayfs root
+        hint = (f"; the scratch directory is on {upper_fs}, which cannot hold an upper layer: "
+                f"point TMPDIR at a folder on a local disk or a volume")
+    raise IsolationError(f"overlayfs refused {target}: {os.strerror(error)}{hint}")
 
-    return call
+
+def file_system_of(path: str, mounts: list[tuple[str, str]]) -> str:
+    """The type of the file system `path` lies on (the innermost mount above it)."""
+    found = ""
+    for point, fstype in mounts:  # outermost first: the last match is the innermost
+        if _under(path, point):
+            found = fstype
+    return found
 
 
-def _guarded_link(view: View):
-    original = _real["link"]
+def expand_root(roots: list[str], mounts: list[tuple[str, str]]) -> list[str]:
+    """`/` cannot be overlaid under a running process: its folders can (not /proc, /dev...)."""
+    out = []
+    virtual = {point for point, fstype in mounts if fstype in VIRTUAL}
+    for root in roots:
+        if root != os.sep:
+            out.append(root)
+            continue
+        for name in sorted(os.listdir(os.sep)):
+            path = os.path.join(os.sep, name)
+            if os.path.isdir(path) and not os.path.islink(path) and path not in virtual:
+                out.append(path)
+    return out
 
-    @functools.wraps(original)
-    def link(src, dst, **kwargs):
-        # a hard link to a linked file would share the user's inode: copy it first
-        if kwargs.get("src_dir_fd") is None:
-            view.before_write(src, keep_content=True)
-        if kwargs.get("dst_dir_fd") is None:
-            view.before_entry_change(dst)
-        return original(src, dst, **kwargs)
 
-    return link
+def _mount_table() -> list[tuple[str, str]]:
+    """(mount point, file system type) of this namespace, outermost first."""
+    out = []
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
+            for line in f:
+                fields = line.split()
+                point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)),
+                               fields[4])  # \040 is a space
+                fstype = fields[fields.index("-") + 1]
+                out.append((point, fstype))
+    except (OSError, ValueError, IndexError):
+        return out
+    return sorted(out, key=lambda entry: entry[0].rstrip(os.sep).count(os.sep))
+
+
+def _libc():
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.unshare, libc.mount, libc.umount2  # noqa: B018 - all three must exist
+    except (OSError, AttributeError) as exc:
+        raise IsolationError(f"no unshare/mount in the C library: {exc}") from None
+    return libc
+
+
+def _call(result: int, what: str) -> None:
+    if result != 0:
+        code = ctypes.get_errno()
+        raise IsolationError(f"{what} refused: {os.strerror(code)} ({errno.errorcode.get(code)})")
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w") as f:
+            f.write(text)
+    except OSError as exc:
+        raise IsolationError(f"cannot write {path}: {exc.strerror}") from None
+
+
+# -- the fallback: real copies ------------------------------------------------------------------
+def copies(roots: list[str], root: str, limit: int, reason: str,
+           skip: tuple[str, ...] = ()) -> Isolation:
+    """Copy each folder to T + folder: files and folders for real (never links to the user's
+    files), symlinks as symlinks that point where they pointed: into the copies when they
+    pointed into a copied folder. More than `limit` bytes in all: IsolationError."""
+    budget = [limit, limit]
+    skipped = {os.path.realpath(path) for path in skip}
+    isolation = Isolation(COPY, list(roots), root=root, reason=reason)
+    try:
+        for folder in roots:
+            _copy_folder(folder, isolation.of(folder), isolation, budget, skipped)
+    except OSError as exc:
+        raise IsolationError(f"cannot copy the folders the run may write: {exc}") from None
+    return isolation
+
+
+def _copy_folder(source: str, destination: str, isolation: Isolation, budget: list,
+                 skipped: set) -> None:
+    os.makedirs(destination, exist_ok=True)
+    try:
+        entries = list(os.scandir(source))
+    except PermissionError:
+        return  # unreadable: the run could not read it either
+    for entry in entries:
+        target = os.path.join(destination, entry.name)
+        if entry.path in skipped:
+            continue
+        if entry.is_symlink():
+            link = os.readlink(entry.path)
+            pointed = os.path.normpath(os.path.join(source, link))
+            inside = any(_under(pointed, folder) for folder in isolation.roots)
+            if inside and os.path.isabs(link):
+                link = isolation.of(pointed)
+            elif not inside and not os.path.isabs(link):
+                link = pointed  # out of the copies, as it pointed
+            os.symlink(link, target)
+        elif entry.is_dir(follow_symlinks=False):
+            _copy_folder(entry.path, target, isolation, budget, skipped)
+        elif entry.is_file(follow_symlinks=False):
+            budget[0] -= entry.stat(follow_symlinks=False).st_size
+            if budget[0] < 0:
+                raise IsolationError(
+                    f"the folders to copy ({', '.join(isolation.roots)}) hold more than "
+                    f"{limit_text(budget[1])}, the copy limit (raise it with {COPY_LIMIT_ENV})")
+            try:
+                shutil.copy2(entry.path, target)
+            except PermissionError:
+                continue
+    shutil.copystat(source, destination)
+
+
+def copy_limit(environ=os.environ) -> int:
+    """The copy limit in bytes, from DEVLINT_VERIFY_COPY_LIMIT_MB (the parent's)."""
+    try:
+        return max(0, int(environ.get(COPY_LIMIT_ENV, DEFAULT_COPY_LIMIT_MB))) << 20
+    except ValueError:
+        return DEFAULT_COPY_LIMIT_MB << 20
+
+
+def limit_text(limit: int) -> str:
+    return f"{limit >> 20} MB"

@@ -34,9 +34,13 @@ class ChildSpec:
     max_epochs: int = 2  # 0: no cap
     seed: int = 0
     strict: bool = False
-    cwd: str = ""  # the user's working directory, which the run sees through its view
-    view_root: str = ""  # the scratch root of the run's view of the file system (sandbox)
-    user_root: str = ""  # frames under it (in the view) are the user's code
+    cwd: str = ""  # the user's working directory (the run's, or its copy under the fallback)
+    scratch: str = ""  # the run's own directory: results, its overlay layers or copies (sandbox)
+    roots: list[str] = field(default_factory=list)  # the user's folders the run cannot write
+    copy_roots: list[str] = field(default_factory=list)  # the fallback's: what it copies
+    isolation: str = ""  # "": an overlay where the kernel allows it; "copy": the fallback
+    copy_limit: int = 0  # bytes the fallback may copy
+    user_root: str = ""  # frames under it (or its copy) are the user's code
     result_path: str = ""
     hang_path: str = ""  # where faulthandler writes the stack when the run is stopped
     threads: int = 0  # torch intra-op threads when runs share the cores; 0: torch's default
@@ -55,8 +59,8 @@ class ChildSpec:
         return cls(**json.loads(Path(path).read_text(encoding="utf-8")))
 
     def for_rank(self, local_rank: int) -> "ChildSpec":
-        """The spec of one torchrun rank: its own result, stack and output files; the view
-        (the node's file system) is shared with the other ranks of the run."""
+        """The spec of one torchrun rank: its own result, stack and output files; the run's
+        isolation (the node's file system) is shared with the other ranks of the run."""
         directory = rank_dir(self, local_rank)
         return replace(self, local_rank=local_rank, result_path=str(directory / "result.json"),
                        hang_path=str(directory / "hang.txt"))

@@ -400,7 +400,7 @@ def make_saved_files_portable(wanted=lambda path: True) -> list[str]:
     """Checkpoints saved during the run record the simulated device, as a GPU's would, so the
     run can load them back as a GPU run does. Once it ends, nothing that reads them has a
     simulated device: rewrite them with CPU locations so that a plain torch.load works (files
-    kept by --keep-outputs, and absolute-path saves, which are not sandboxed)."""
+    kept by --keep-outputs, and saves outside the user's folders, which are not isolated)."""
     converted = []
     for path, mtime in SAVED_ON_DEVICE.items():
         if not wanted(path):
