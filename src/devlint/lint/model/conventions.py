@@ -116,7 +116,8 @@ SAME_ON_EVERY_MACHINE = frozenset({
     "split", "keys", "values", "items", "is_file", "is_dir", "max", "min", "abs", "round", "sum",
     "dim", "size", "numel", "ndimension", "isnan", "isinf", "is_tensor", "is_grad_enabled",
 })
-# Calls that only show their arguments: a device named in them places nothing.
+# Calls that only show their arguments, or declare a field's default (`attr.ib(default=...)`,
+# `dataclasses.field(default=...)`): a device named in them places nothing.
 MESSAGE_CALLS = frozenset({"print", "repr", "info", "debug", "warning", "warn",
                            "critical", "exception", "echo", "set_description",
-                           "set_postfix"})
+                           "set_postfix", "ib", "attrib", "field"})

@@ -252,7 +252,13 @@ class Interpreter(Evaluator):
             return st
         if kind is cst.AnnAssign:
             if node.value is not None:
-                self.bind(node.target, self.eval(node.value, st), st, self.statement or node)
+                # `device: torch.device = torch.device("cuda")` in a class body is a field's
+                # default: it places nothing until an object uses it (then that use is seen)
+                field = self.frame.cls is not None
+                self.inert += field
+                value = self.eval(node.value, st)
+                self.inert -= field
+                self.bind(node.target, value, st, self.statement or node)
             return st
         if kind is cst.AugAssign:
             old = self.value(node.target, st)
