@@ -652,6 +652,8 @@ class Evaluator:
             if type(getattr(node, "func", None)) in (cst.Name, cst.Attribute):
                 self.store(node.func, module, st)
         if type(module) is Module and module.loss:
+            if module.host_lengths:
+                operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, spelled, module, operands, st)
         checks = module.place is DEVICE and not getattr(module, "moves_inputs", False)
         if getattr(module, "moves_inputs", False) and module.place is DEVICE:
@@ -1052,7 +1054,8 @@ class Evaluator:
         if api.is_module_class(qualname):
             return self.module_constructor(node, qualname, args, kwargs, st)
         if api.is_functional_loss(qualname):
-            return self.loss_call(node, qualname, None, _tensor_operands(args, kwargs), st)
+            operands = _ctc_operands(args, kwargs) if qualname.endswith("ctc_loss") else _tensor_operands(args, kwargs)
+            return self.loss_call(node, qualname, None, operands, st)
         if qualname in api.LOADERS:
             return self.loader(node, args, kwargs, st)
         if qualname in api.TENSOR_DATASETS:
@@ -1200,7 +1203,7 @@ class Evaluator:
                 self.obs.losses.append(LossBuilt(node, weight_node, weight, keyword, self.where(st),
                                                  self.devices_in_reach(st)))
                 return replace(module, loss=True, weight=buffer)
-            return replace(module, loss=True)
+            return replace(module, loss=True, host_lengths=api.last(qualname) == "CTCLoss")
         if api.last(qualname) in api.MODULE_CONTAINERS:
             for arg_node, _ in list(args) + [kwargs[k] for k in ("*",) if k in kwargs]:
                 spelled = dotted(arg_node) or ""
@@ -1452,6 +1455,13 @@ def _item(seq: Seq, index: Any, key_node: Any) -> Value:
 
 def _kw(kwargs: dict) -> dict:
     return {k: v for k, (_, v) in kwargs.items()}
+
+
+def _ctc_operands(args: list, kwargs: dict) -> list:
+    """CTC loss: `input_lengths` and `target_lengths` may be CPU tensors whatever the device
+    of the log-probabilities (PyTorch documents it; cuDNN's CTC even wants them there)."""
+    kept = {k: v for k, v in kwargs.items() if k not in ("input_lengths", "target_lengths")}
+    return _tensor_operands(list(args)[:2], kept)
 
 
 def _tensor_operands(args: list, kwargs: dict, flatten: bool = True) -> list:

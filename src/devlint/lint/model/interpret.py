@@ -1013,8 +1013,8 @@ class Interpreter(Evaluator):
                    and f.function is not self.frame.function]
         registered = {v.ident for _, v in owner.attrs if type(v) is Module and v.ident}
         for item in _modules_in(seq):
-            if item.ident and item.ident in registered:
-                continue
+            if not item.ident or item.ident in registered:
+                continue  # registered already, or modules of several origins joined: unknown
             if item.node is None or self.frame.function is None:
                 return True
             if any(id(item.node) in self._nodes_of(node) for node in callers):

@@ -166,6 +166,7 @@ class Module(_Attributes, Value):
     ident: int = 0  # one allocation: aliases of a module moved in place move too
     spelled: Optional[str] = None
     stateless: bool = False  # no parameters or buffers (ReLU, pooling)
+    host_lengths: bool = False  # CTCLoss: its length arguments may stay on the CPU
 
 
 @dataclass(frozen=True)
@@ -336,6 +337,7 @@ def _join_module(a: Module, b: Module) -> Module:
         a.ident if a.ident == b.ident else 0,
         _same(a.spelled, b.spelled),
         a.stateless and b.stateless,
+        a.host_lengths and b.host_lengths,
     )
 
 
