@@ -162,16 +162,18 @@ def _routed(snapshot: Snapshot, data: bytes, selection: Selection,
 
 def _analyze_notebook(snapshot: Snapshot, selection: Selection, memo: Memo) -> list[Placed]:
     from devlint.lint.analyze import analyze_source
-    from devlint.workspace.notebook import program
+    from devlint.workspace.notebook import broken_cells, program
 
     prog = program({"cells": [
         {"cell_type": "code" if cell.code else "markdown", "source": cell.text}
         for cell in snapshot.cells
     ]})
-    # The cells' numbers are not in the joined text, yet messages name them ("line 3 of cell 2").
-    layout = _bytes(prog.text) + repr(prog.cells).encode()
+    # The cells' numbers are not in the joined text, yet messages name them ("line 3 of cell 2"),
+    # nor is what a cell that does not parse holds (its lines stand in as `pass`).
+    layout = _bytes(prog.text) + repr((prog.cells, prog.broken)).encode()
     findings = memo.get(layout, selection, lambda: analyze_source(
-        prog.text, snapshot.label, selection, describe_line=prog.describe), "notebook")
+        prog.text, snapshot.label, selection, describe_line=prog.describe)
+        + broken_cells(prog, snapshot.label, selection), "notebook")
     return [_in_cell(finding, prog, snapshot) for finding in findings]
 
 
