@@ -16,7 +16,7 @@ pytest.importorskip("pygls")
 
 from devlint.lint.analyze import analyze_source  # noqa: E402
 from devlint.server.client import (  # noqa: E402
-    Client, apply_text_edits, edits_for, server_command,
+    Client, ServerError, apply_text_edits, edits_for, server_command,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,6 +247,46 @@ def test_a_broken_config_falls_back_to_the_defaults_and_says_so(server: Client, 
     shown = server.notification("window/showMessage", lambda p: "select" in p["message"])
     assert "using the default rules" in shown["message"]
     doc.close()
+
+
+def test_a_broken_config_keeps_the_default_excludes_and_warns_once(workspace: Path) -> None:
+    """Repro server_broken_config_drops_default_excludes: with [tool.devlint] broken, a file
+    under build/ got diagnostics `devlint check .` never gives, and the warning came twice."""
+    project = workspace / "broken_excludes"
+    (project / "build").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.devlint]\nselect = 5\n", encoding="utf-8")
+    client = Client(server_command(), cwd=workspace)
+    try:
+        client.initialize(project)
+        generated = Document(client, project / "build" / "generated.py", ONE_BUG)
+        assert generated.diagnostics() == []
+        assert codes(Document(client, project / "train.py", ONE_BUG).diagnostics()) == ["DEV004"]
+        assert client.shutdown() == 0
+        warnings = [m for m in client.notifications if m["method"] in (
+            "window/showMessage", "window/logMessage") and "select" in m["params"]["message"]]
+        assert len(warnings) == 1 and warnings[0]["method"] == "window/showMessage"
+    finally:
+        client.close()
+
+
+def test_every_request_gets_a_result_or_an_error(workspace: Path) -> None:
+    """Repro server_requests_never_answered: params that do not deserialise (a line of -1)
+    get InvalidParams, a request after `shutdown` InvalidRequest; neither was answered."""
+    client = Client(server_command(), cwd=workspace)
+    try:
+        client.initialize(workspace)
+        doc = Document(client, workspace / "answered.py", ONE_BUG)
+        doc.diagnostics()
+        hover = {"textDocument": {"uri": doc.uri}, "position": {"line": -1, "character": 0}}
+        with pytest.raises(ServerError, match="-32602"):
+            client.request("textDocument/hover", hover, timeout=20)
+        assert client.request("shutdown", None) is None
+        hover["position"]["line"] = 0
+        with pytest.raises(ServerError, match="-32600"):
+            client.request("textDocument/hover", hover, timeout=20)
+        assert client.exit() == 0
+    finally:
+        client.close()
 
 
 def test_each_workspace_folder_has_its_own_configuration(workspace: Path) -> None:

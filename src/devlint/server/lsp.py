@@ -17,6 +17,9 @@ from typing import Optional
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcException
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument, Workspace
@@ -47,6 +50,34 @@ class LspTextDocument(TextDocument):
         return tuple(split_lines(self.source))
 
 
+_ANSWERED = object()  # a request already answered with an error while it was read
+
+
+class LspProtocol(LanguageServerProtocol):
+    """Every request gets a result or an error, as JSON-RPC requires: pygls drops a request
+    whose params do not deserialise (a position with line -1) after logging it, and any request
+    after `shutdown`, where LSP asks for InvalidRequest; a client awaiting either would hang."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if not ("id" in data and "method" in data):
+                raise
+            self._send_response(data["id"], error=exc.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message) -> None:
+        if message is _ANSWERED:
+            return
+        if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
+            self._send_response(message.id, error=types.ResponseError(
+                code=types.ErrorCodes.InvalidRequest,
+                message=f"{message.method}: the server is shutting down (shutdown was requested)"))
+            return
+        super().handle_message(message)
+
+
 class LspWorkspace(Workspace):
     def _create_text_document(self, doc_uri, source=None, version=None, language_id=None):
         return LspTextDocument(doc_uri, source=source, version=version, language_id=language_id,
@@ -67,7 +98,8 @@ def _plain(method):
 class DevlintServer:
     def __init__(self, debounce: float = DEBOUNCE_S) -> None:
         self.ls = LanguageServer("devlint", __version__, notebook_document_sync=NOTEBOOKS,
-                                 text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                                 text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                                 protocol_cls=LspProtocol)
         self.debounce = debounce
         self.projects = Projects()
         self.memo = Memo()
@@ -319,8 +351,7 @@ class DevlintServer:
             self._log(types.MessageType.Error,
                       f"devlint: internal error while analysing {snapshot.label}: {analysis.error}")
         if analysis.problem and analysis.problem not in self.announced:
-            self.announced.add(analysis.problem)
-            self._log(types.MessageType.Warning, f"devlint: {analysis.problem}")
+            self.announced.add(analysis.problem)  # one warning, shown (editors log it too)
             self.ls.window_show_message(types.ShowMessageParams(
                 type=types.MessageType.Warning, message=f"devlint: {analysis.problem}"))
         for cell in snapshot.cells:
