@@ -501,6 +501,52 @@ def test_a_crash_in_one_document_is_logged_and_the_server_goes_on(workspace: Pat
         client.close()
 
 
+BOUNDED = """
+import sys
+import devlint.lint.analyze as engine
+import devlint.lint.limits as limits
+
+limits.FILE_CPU_SECONDS = 5
+real = engine._analyze
+def _analyze(text, *args, **kwargs):
+    if "# SPIN" in text:
+        while True:
+            pass
+    if "# HOARD" in text:
+        hoard = bytes(limits.WORKER_MEMORY_BYTES + (1 << 30))  # calloc: no page is touched
+    return real(text, *args, **kwargs)
+engine._analyze = _analyze
+from devlint.cli import main
+sys.exit(main(["server"]))
+"""
+
+
+def published(client: Client, uri: str) -> list[dict]:
+    return [m for m in client.notifications
+            if m["method"] == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri]
+
+
+def test_an_analysis_is_bounded_and_never_holds_back_another_document(workspace: Path) -> None:
+    """Repro server_unbounded_analysis: the server analysed on a thread, with neither the CPU
+    budget nor the memory cap of `devlint check`, one document after another: a heavy one held
+    every other document's diagnostics back for as long as it ran. (The CPU limit is 5 s here.)"""
+    client = Client([sys.executable, "-c", BOUNDED], cwd=workspace)
+    try:
+        client.initialize(workspace)
+        spinning = Document(client, workspace / "spin.py", "# SPIN\n" + ONE_BUG)
+        small = Document(client, workspace / "small.py", ONE_BUG)
+        assert codes(small.diagnostics()) == ["DEV004"]
+        assert published(client, spinning.uri) == []  # still running: it held nothing back
+        [stopped] = spinning.diagnostics()
+        assert stopped["code"] == "DEV998" and "over 5 s of CPU" in stopped["message"]
+        hoarding = Document(client, workspace / "hoard.py", "# HOARD\n" + ONE_BUG)
+        [capped] = hoarding.diagnostics()
+        assert capped["code"] == "DEV998" and "out of memory" in capped["message"]
+        assert client.shutdown() == 0
+    finally:
+        client.close()
+
+
 def test_check_never_imports_pygls(workspace: Path) -> None:
     path = workspace / "plain.py"
     path.write_text(ONE_BUG, encoding="utf-8")

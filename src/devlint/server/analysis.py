@@ -124,6 +124,30 @@ class Memo:
         return entry[0]
 
 
+_WORKER_MEMO: Optional[Memo] = None  # in a worker process (`server.workers`): its own memo
+
+
+def analyze_in_worker(snapshot: Snapshot, selection: Optional[Selection]) -> list[Placed]:
+    global _WORKER_MEMO
+    if _WORKER_MEMO is None:
+        _WORKER_MEMO = Memo()
+    return analyze(snapshot, selection, _WORKER_MEMO)
+
+
+def cannot_analyse_snapshot(snapshot: Snapshot, selection: Optional[Selection],
+                            why: str) -> list[Placed]:
+    """The DEV998 of a document whose analysis was stopped, on its first line (a notebook's
+    first cell)."""
+    from devlint.lint.analyze import cannot_analyse
+    from devlint.lint.limits import CANNOT_ANALYSE_CODE, Unanalysable
+
+    if selection is None or not selection.enabled(CANNOT_ANALYSE_CODE):
+        return []
+    cell = snapshot.cells[0]
+    finding = cannot_analyse(snapshot.label, Unanalysable(1, 1, why))
+    return [Placed(replace(finding, cell=1) if snapshot.notebook else finding, cell.uri, cell.uri)]
+
+
 def analyze(snapshot: Snapshot, selection: Optional[Selection], memo: Memo) -> list[Placed]:
     """The findings of a snapshot; none when its project excludes it (`selection` None)."""
     if selection is None:

@@ -1,5 +1,7 @@
-"""`devlint server`: the protocol side. Events from the editor schedule analyses; one worker
-thread runs them, off the event loop, so the server keeps answering while a file is analysed.
+"""`devlint server`: the protocol side. Events from the editor schedule analyses; worker
+processes run them (`server.workers`), off the event loop and bounded as `devlint check`
+bounds a file, so the server keeps answering and one document's long analysis never holds
+back another's diagnostics.
 
 Every event that changes what a document holds bumps its generation. An analysis belongs to
 the generation it was started for: one that a newer edit overtook is skipped if it has not
@@ -26,10 +28,13 @@ from pygls.workspace import TextDocument, Workspace
 
 from devlint import __version__
 from devlint.server.actions import FIX_ALL, Client, code_actions, hover
-from devlint.server.analysis import Analysis, Cell, Memo, Snapshot, analyze
+from devlint.server.analysis import (
+    Analysis, Cell, Snapshot, analyze_in_worker, cannot_analyse_snapshot,
+)
 from devlint.server.diagnostics import diagnostic
 from devlint.server.positions import PositionMap, split_lines
 from devlint.server.projects import Projects
+from devlint.server.workers import Workers
 
 DEBOUNCE_S = 0.15  # a pause in typing; a fast typist's keystrokes come 0.1-0.2 s apart
 CONFIG_FILE = "pyproject.toml"
@@ -102,9 +107,11 @@ class DevlintServer:
                                  protocol_cls=LspProtocol)
         self.debounce = debounce
         self.projects = Projects()
-        self.memo = Memo()
-        # One thread: analyses run one at a time, in order, and share the memo without locks.
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="devlint-analysis")
+        # Analyses run in worker processes (`server.workers`), a thread waiting on each; one
+        # more thread for the code actions, so they never queue behind a long analysis.
+        self.workers = Workers()
+        self.executor = ThreadPoolExecutor(max_workers=self.workers.size + 1,
+                                           thread_name_prefix="devlint-analysis")
         self.generations: dict[str, int] = {}  # the open documents and notebooks
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.latest: dict[str, Analysis] = {}
@@ -283,7 +290,7 @@ class DevlintServer:
         return self.generations.get(analysis.snapshot.key) == analysis.snapshot.generation
 
     def _config_changed(self) -> None:
-        self.executor.submit(self.projects.clear)  # in order with the analyses that read it
+        self.projects.clear()
         for key in self.generations:
             self._schedule(key, 0)
 
@@ -331,8 +338,17 @@ class DevlintServer:
             return None  # a newer edit has its own analysis queued
         try:
             settings = self.projects.settings(snapshot.path)
-            analysis = Analysis(snapshot, analyze(snapshot, settings.selection, self.memo),
-                                settings.problem)
+            stale = (lambda: self.generations.get(snapshot.key) != snapshot.generation) \
+                if skip_stale else (lambda: False)
+            status, value = self.workers.run(snapshot.key, analyze_in_worker,
+                                             (snapshot, settings.selection), stale)
+            if status == "stale":
+                return None
+            if status == "error":
+                return Analysis(snapshot, [], error=value)
+            if status == "stopped":
+                value = cannot_analyse_snapshot(snapshot, settings.selection, value)
+            analysis = Analysis(snapshot, value, settings.problem)
             encoding = self.client.encoding
             maps = {cell.uri: PositionMap(cell.text, encoding) for cell in snapshot.cells}
             analysis.diagnostics = {cell.uri: [] for cell in snapshot.cells}
@@ -376,4 +392,5 @@ class DevlintServer:
             self.ls.start_io(stdin, stdout)
         finally:
             self.executor.shutdown(wait=False, cancel_futures=True)
+            self.workers.close()
         return 0 if self.shutdown_requested else 1
