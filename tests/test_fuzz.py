@@ -9,7 +9,10 @@ import random
 import pytest
 
 from devlint.lint.analyze import analyze_source
-from devlint.fuzzing import check_fix, check_invariants, check_notebook, check_prefilter, mutate
+from devlint.fuzzing import (
+    check_broken_cell, check_fix, check_invariants, check_nested_configs, check_notebook,
+    check_prefilter, check_project_layout, mutate,
+)
 
 from conftest import ROOT, fixture_files
 
@@ -81,3 +84,20 @@ def test_notebooks_built_from_real_scripts(seed: int) -> None:
     rng = random.Random(seed)
     for path in rng.sample(SCRIPTS, 40):
         check_notebook(path.read_text(encoding="utf-8"), rng)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_notebooks_with_a_cell_that_does_not_parse(seed: int) -> None:
+    rng = random.Random(seed)
+    for path in rng.sample(SCRIPTS, 15):
+        check_broken_cell(path.read_text(encoding="utf-8"), rng)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_projects_with_hostile_import_layouts(seed: int, tmp_path) -> None:
+    check_project_layout(str(tmp_path), random.Random(seed))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_trees_of_nested_configs(seed: int, tmp_path) -> None:
+    check_nested_configs(str(tmp_path), random.Random(seed))

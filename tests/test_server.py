@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("pygls")
 
+from conftest import bounded  # noqa: E402
 from devlint.lint.analyze import analyze_source  # noqa: E402
 from devlint.server.client import (  # noqa: E402
     Client, ServerError, apply_text_edits, edits_for, server_command,
@@ -501,24 +502,7 @@ def test_a_crash_in_one_document_is_logged_and_the_server_goes_on(workspace: Pat
         client.close()
 
 
-BOUNDED = """
-import sys
-import devlint.lint.analyze as engine
-import devlint.lint.limits as limits
-
-limits.FILE_CPU_SECONDS = 5
-real = engine._analyze
-def _analyze(text, *args, **kwargs):
-    if "# SPIN" in text:
-        while True:
-            pass
-    if "# HOARD" in text:
-        hoard = bytes(limits.WORKER_MEMORY_BYTES + (1 << 30))  # calloc: no page is touched
-    return real(text, *args, **kwargs)
-engine._analyze = _analyze
-from devlint.cli import main
-sys.exit(main(["server"]))
-"""
+BOUNDED = bounded('from devlint.cli import main\nsys.exit(main(["server"]))', 5)
 
 
 def published(client: Client, uri: str) -> list[dict]:
