@@ -269,9 +269,11 @@ def check_broken_cell(text: str, rng: random.Random) -> None:
     notebook = json.loads(data)
     at = rng.randrange(len(notebook["cells"]) + 1)
     broken = rng.choice(BROKEN_CELLS)
-    if rng.random() < 0.5:  # or a line of the script itself, cut short
-        lines = [line for line in text.splitlines() if line.strip().endswith(("(", ":", "["))]
-        broken = rng.choice(lines).rstrip("([:") + "(\n" if lines else broken
+    lines = [line for line in text.splitlines()
+             if line.strip().endswith(("(", ":", "[")) and not line.lstrip().startswith("#")]
+    if lines and rng.random() < 0.5:  # or a line of the script itself, cut short
+        cut = rng.choice(lines).rstrip("([:") + "(\n"
+        broken = cut if _refused(cut) else broken  # a line of a docstring may parse
     notebook["cells"].insert(at, {"cell_type": "code", "execution_count": None, "metadata": {},
                                   "outputs": [], "source": broken})
     without = analyze_notebook(data, "nb.ipynb")
@@ -281,6 +283,18 @@ def check_broken_cell(text: str, rng: random.Random) -> None:
     assert 1 <= mine[0].line <= len(broken.splitlines()), mine
     others = sorted((f.cell - (f.cell > at + 1), f.line, f.column, f.code) for f in found if f.cell != at + 1)
     assert others == sorted((f.cell, f.line, f.column, f.code) for f in without), (broken, found, without)
+
+
+def _refused(text: str) -> bool:
+    import ast
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            ast.parse(text)
+    except (SyntaxError, ValueError):
+        return True
+    return False
 
 
 # --- projects with hostile import layouts -----------------------------------------------------
