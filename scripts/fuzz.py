@@ -17,7 +17,10 @@ Every round draws programs from three sources and puts each through the checks t
   resolves as CPython's path finder resolves it, and each file's findings are the same in a
   whole-project run, in any order, and checked alone;
 - trees of nested `[tool.devlint]` tables: each file's rules are its nearest table's, and the
-  walk leaves out exactly what each folder's nearest table excludes.
+  walk leaves out exactly what each folder's nearest table excludes;
+- the language server (one, for the whole campaign, when pygls is installed), sent random
+  edits of the real files as fast as an editor types: the last version's diagnostics are what
+  `devlint check` finds in that text.
 
 A failure is written to fuzz-crashes/ (the input and the traceback). The figures print at the
 end: per check, programs and failures, and the CPU time spent.
@@ -39,10 +42,11 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from devlint.fuzzing import (  # noqa: E402
     check_broken_cell, check_fix, check_invariants, check_nested_configs, check_notebook,
-    check_prefilter, check_project_layout, mutate,
+    check_prefilter, check_project_layout, check_server_edits, mutate,
 )
 from devlint.lint.analyze import analyze_source  # noqa: E402
 
+SERVING = importlib.util.find_spec("pygls") is not None
 MAX_FILE_BYTES = 60_000  # the big generated files of a tree add time, not new shapes
 
 
@@ -91,6 +95,25 @@ def in_folder(check: Callable, seed: int) -> None:
         check(folder, random.Random(seed))
 
 
+class Server:
+    """One language server for the campaign, started at its first check."""
+
+    client = None
+    folder = None
+
+    @classmethod
+    def edits(cls, text: str, seed: int) -> None:
+        if cls.client is None:
+            import tempfile
+
+            from devlint.server.client import Client, server_command
+
+            cls.folder = tempfile.TemporaryDirectory(prefix="devlint-fuzz-server-")
+            cls.client = Client(server_command(), cwd=Path(cls.folder.name))
+            cls.client.initialize(Path(cls.folder.name))
+        check_server_edits(cls.client, cls.folder.name, text, random.Random(seed))
+
+
 def round_of_checks(texts: list[str], rng: random.Random, batch: int) -> Iterator[tuple[str, str, Callable]]:
     """(check name, input, the check) for one round."""
     for _ in range(batch):
@@ -104,6 +127,8 @@ def round_of_checks(texts: list[str], rng: random.Random, batch: int) -> Iterato
         yield "broken cell", script, lambda text=script, seed=seed: check_broken_cell(text, random.Random(seed))
         yield "import layout", f"seed {seed}", lambda seed=seed: in_folder(check_project_layout, seed)
         yield "nested config", f"seed {seed}", lambda seed=seed: in_folder(check_nested_configs, seed)
+        if SERVING:
+            yield "server edits", script, lambda text=script, seed=seed: Server.edits(text, seed)
     for program in generated(batch, rng.randrange(2**32)):
         yield "invariants", program, lambda text=program: invariants(text)
         yield "fix", program, lambda text=program: check_fix(text)
@@ -143,6 +168,9 @@ def main() -> int:
     for name in sorted(tried):
         print(f"{name}: {tried[name]} programs, {failed[name]} failures")
     print(f"CPU seconds: {time.process_time() - cpu:.0f}; wall seconds: {time.monotonic() - start:.0f}")
+    if Server.client is not None:
+        Server.client.shutdown()
+        Server.folder.cleanup()
     return 1 if failed else 0
 
 

@@ -449,6 +449,20 @@ def test_a_notebooks_findings_land_in_their_cells(server: Client, workspace: Pat
     close_notebook(server, uri, 3)
 
 
+def test_a_cell_that_does_not_parse_is_its_own_error_and_the_others_are_checked(
+        server: Client, workspace: Path) -> None:
+    """As `devlint check` reads an .ipynb: the pasted log line is a DEV999 in its cell, and the
+    loop in the last cell still meets the model of the first (the whole notebook was one DEV999)."""
+    uri = (workspace / "pasted.ipynb").as_uri()
+    loop = "for batch, _ in loader:\n    print(model(batch))\n"
+    cells = [("code", NOTEBOOK_SETUP), ("code", "Epoch 1/10 loss: 0.53\n"), ("code", loop)]
+    first, [broken], [found] = open_notebook(server, uri, cells)
+    assert first == []
+    assert broken["code"] == "DEV999" and broken["range"]["start"]["line"] == 0
+    assert found["code"] == "DEV002"
+    close_notebook(server, uri, 3)
+
+
 def test_a_noqa_in_a_cell_silences_its_finding(server: Client, workspace: Path) -> None:
     uri = (workspace / "noqa.ipynb").as_uri()
     loop = "for batch, _ in loader:\n    print(model(batch))"  # no line break at the end

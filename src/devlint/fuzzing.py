@@ -446,3 +446,49 @@ def _ancestors(path: str, root: str) -> list:
     relative = os.path.relpath(os.path.dirname(path), root)
     parts = [] if relative == os.curdir else relative.split(os.sep)
     return [os.path.join(root, *parts[:i + 1]) for i in range(len(parts))]
+
+
+# --- the language server under random edits ---------------------------------------------------
+
+
+def check_server_edits(client, folder: str, text: str, rng: random.Random) -> None:
+    """A document opened in a running server (`server.client.Client`) and edited at random,
+    as fast as an editor sends the keystrokes (ranged edits, whole replacements, a close and a
+    reopen): the diagnostics of the last version are what `devlint check` finds in that text,
+    at the same places, whatever analyses the edits overtook."""
+    import os
+    from pathlib import Path
+
+    from devlint.lint.analyze import analyze_source
+
+    path = os.path.join(folder, f"edited_{rng.randrange(10**9)}.py")
+    uri = Path(path).as_uri()
+    version = 1
+    client.open(uri, text, version)
+    for _ in range(rng.randint(1, 8)):
+        version += 1
+        if rng.random() < 0.1:
+            client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+            text = mutate(text, rng)
+            client.open(uri, text, version)
+            continue
+        lines = text.split("\n")
+        line = rng.randrange(len(lines))
+        start, end = sorted(rng.randrange(len(lines[line]) + 1) for _ in range(2))
+        new = rng.choice(("", "x", "(", ")", "\n", "    ", ".cuda()", "torch.zeros(3)", ":"))
+        lines[line] = lines[line][:start] + new + lines[line][end:]
+        edit = {"range": {"start": {"line": line, "character": start},
+                          "end": {"line": line, "character": end}}, "text": new}
+        if not text.isascii() or "\r" in text:  # LSP's lines and UTF-16 columns: send it whole
+            edit = None
+        text = "\n".join(lines)
+        client.change(uri, version, text, edit)
+    diagnostics = client.diagnostics(uri, version)
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    columns = text.isascii()  # else LSP's columns count UTF-16 units, devlint's characters
+    got = sorted((d["range"]["start"]["line"] + 1,
+                  d["range"]["start"]["character"] + 1 if columns else 0, d["code"])
+                 for d in diagnostics)
+    expected = sorted((f.line, f.column if columns else 0, f.code)
+                      for f in analyze_source(text, path))
+    assert got == expected, (text, got, expected)
