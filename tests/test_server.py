@@ -536,7 +536,9 @@ def test_an_analysis_is_bounded_and_never_holds_back_another_document(workspace:
         assert codes(small.diagnostics()) == ["DEV004"]
         assert published(client, spinning.uri) == []  # still running: it held nothing back
         [stopped] = spinning.diagnostics()
-        assert stopped["code"] == "DEV998" and "over 5 s of CPU" in stopped["message"]
+        assert stopped["code"] == "DEV998"
+        # its 5 CPU s, or (on a machine too busy to give it them) three times that in wall time
+        assert "over 5 s of CPU" in stopped["message"] or "ran past 15 s" in stopped["message"]
         hoarding = Document(client, workspace / "hoard.py", "# HOARD\n" + ONE_BUG)
         [capped] = hoarding.diagnostics()
         assert capped["code"] == "DEV998" and "out of memory" in capped["message"]

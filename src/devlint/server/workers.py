@@ -38,9 +38,18 @@ class Workers:
         from devlint.lint.limits import FILE_CPU_SECONDS
 
         worker = self._take(key)
-        healthy = False
         try:
             worker.conn.send((function, args))
+        except OSError:  # it died while idle (the OOM killer, say): a fresh one takes the job
+            self._give_back(worker, False)
+            worker = self._take(key)
+            try:
+                worker.conn.send((function, args))
+            except OSError:
+                self._give_back(worker, False)
+                return "stopped", "the worker process analysing it could not be started"
+        healthy = False
+        try:
             limit = 3 * FILE_CPU_SECONDS  # wall time; the worker stops itself on CPU time
             started = time.monotonic()
             wait = STOP_STALE_AFTER_S
