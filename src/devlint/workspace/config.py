@@ -158,7 +158,11 @@ class Resolver:
                 break
             walked.append(current)
             candidate = Path(current) / "pyproject.toml"
-            if candidate.is_file() and _has_table(candidate):
+            try:
+                here = candidate.is_file()
+            except OSError:  # a path longer than the system takes: the walk says so itself
+                here = False
+            if here and _has_table(candidate):
                 found = candidate
                 break
             parent = os.path.dirname(current)
