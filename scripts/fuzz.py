@@ -9,7 +9,18 @@ Every round draws programs from three sources and puts each through the checks t
   a second fix changes nothing, nothing outside the edits changes);
 - the real files themselves, cut into notebooks of every shape: the notebook's findings are
   the script's, at the same places, and its `--fix` changes only code cells' sources;
-- hypothesmith programs (from the grammar and from libcst's nodes): invariants and `--fix`.
+- hypothesmith programs (from the grammar and from libcst's nodes): invariants and `--fix`;
+- the same notebooks with a code cell that does not parse inserted anywhere: one DEV999 in
+  that cell, every other cell's findings as without it;
+- small projects with hostile import layouts (a package beside a same-named module, namespace
+  packages, star imports chained, attributes stored on imported modules, cycles): every import
+  resolves as CPython's path finder resolves it, and each file's findings are the same in a
+  whole-project run, in any order, and checked alone;
+- trees of nested `[tool.devlint]` tables: each file's rules are its nearest table's, and the
+  walk leaves out exactly what each folder's nearest table excludes;
+- the language server (one, for the whole campaign, when pygls is installed), sent random
+  edits of the real files as fast as an editor types: the last version's diagnostics are what
+  `devlint check` finds in that text.
 
 A failure is written to fuzz-crashes/ (the input and the traceback). The figures print at the
 end: per check, programs and failures, and the CPU time spent.
@@ -29,9 +40,13 @@ from typing import Callable, Iterator, Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from devlint.fuzzing import check_fix, check_invariants, check_notebook, check_prefilter, mutate  # noqa: E402
+from devlint.fuzzing import (  # noqa: E402
+    check_broken_cell, check_fix, check_invariants, check_nested_configs, check_notebook,
+    check_prefilter, check_project_layout, check_server_edits, mutate,
+)
 from devlint.lint.analyze import analyze_source  # noqa: E402
 
+SERVING = importlib.util.find_spec("pygls") is not None
 MAX_FILE_BYTES = 60_000  # the big generated files of a tree add time, not new shapes
 
 
@@ -73,6 +88,32 @@ def invariants(text: str) -> None:
     check_invariants(text, analyze_source(text, "fuzz.py"))
 
 
+def in_folder(check: Callable, seed: int) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="devlint-fuzz-") as folder:
+        check(folder, random.Random(seed))
+
+
+class Server:
+    """One language server for the campaign, started at its first check."""
+
+    client = None
+    folder = None
+
+    @classmethod
+    def edits(cls, text: str, seed: int) -> None:
+        if cls.client is None:
+            import tempfile
+
+            from devlint.server.client import Client, server_command
+
+            cls.folder = tempfile.TemporaryDirectory(prefix="devlint-fuzz-server-")
+            cls.client = Client(server_command(), cwd=Path(cls.folder.name))
+            cls.client.initialize(Path(cls.folder.name))
+        check_server_edits(cls.client, cls.folder.name, text, random.Random(seed))
+
+
 def round_of_checks(texts: list[str], rng: random.Random, batch: int) -> Iterator[tuple[str, str, Callable]]:
     """(check name, input, the check) for one round."""
     for _ in range(batch):
@@ -83,6 +124,11 @@ def round_of_checks(texts: list[str], rng: random.Random, batch: int) -> Iterato
         script = rng.choice(texts)
         seed = rng.randrange(2**32)
         yield "notebook", script, lambda text=script, seed=seed: check_notebook(text, random.Random(seed))
+        yield "broken cell", script, lambda text=script, seed=seed: check_broken_cell(text, random.Random(seed))
+        yield "import layout", f"seed {seed}", lambda seed=seed: in_folder(check_project_layout, seed)
+        yield "nested config", f"seed {seed}", lambda seed=seed: in_folder(check_nested_configs, seed)
+        if SERVING:
+            yield "server edits", script, lambda text=script, seed=seed: Server.edits(text, seed)
     for program in generated(batch, rng.randrange(2**32)):
         yield "invariants", program, lambda text=program: invariants(text)
         yield "fix", program, lambda text=program: check_fix(text)
@@ -112,8 +158,9 @@ def main() -> int:
                 failed[name] += 1
                 number = sum(failed.values())
                 crashes_dir.mkdir(exist_ok=True)
-                (crashes_dir / f"{name}-{number:04d}.py").write_text(text, encoding="utf-8")
-                (crashes_dir / f"{name}-{number:04d}.txt").write_text(traceback.format_exc())
+                stem = name.replace(" ", "_")
+                (crashes_dir / f"{stem}-{number:04d}.py").write_text(text, encoding="utf-8")
+                (crashes_dir / f"{stem}-{number:04d}.txt").write_text(traceback.format_exc())
         print(f"\r{sum(tried.values())} checks, {sum(failed.values())} failures, "
               f"{time.monotonic() - start:.0f} s", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
@@ -121,6 +168,9 @@ def main() -> int:
     for name in sorted(tried):
         print(f"{name}: {tried[name]} programs, {failed[name]} failures")
     print(f"CPU seconds: {time.process_time() - cpu:.0f}; wall seconds: {time.monotonic() - start:.0f}")
+    if Server.client is not None:
+        Server.client.shutdown()
+        Server.folder.cleanup()
     return 1 if failed else 0
 
 

@@ -58,3 +58,26 @@ def python_sources() -> list[Path]:
     an unparsable module on purpose, marked `# error: DEV999`)."""
     found = sorted(FIXTURES.rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
     return [p for p in found if not any(code == "DEV999" for _, code in expected_findings(p))]
+
+
+def bounded(entry: str, cpu_seconds: int) -> str:
+    """A program (for `python -c`) that runs `entry` with devlint's CPU limit at
+    `cpu_seconds` and an analysis that spins for ever on a file with `# SPIN`, and asks for
+    more than the memory cap on one with `# HOARD` (bytes() callocs: no page is touched)."""
+    return f"""
+import sys
+import devlint.lint.analyze as engine
+import devlint.lint.limits as limits
+
+limits.FILE_CPU_SECONDS = {cpu_seconds}
+real = engine._analyze
+def _analyze(text, *args, **kwargs):
+    if "# SPIN" in text:
+        while True:
+            pass
+    if "# HOARD" in text:
+        hoard = bytes(limits.WORKER_MEMORY_BYTES + (2 << 30))
+    return real(text, *args, **kwargs)
+engine._analyze = _analyze
+{entry}
+"""

@@ -222,3 +222,58 @@ def test_project_must_be_a_boolean(tmp_path: Path) -> None:
     write(tmp_path / "train.py", BUGGY)
     result = devlint("check", "train.py", cwd=tmp_path)
     assert result.returncode == 2 and "project must be true or false" in result.stderr
+
+
+# -- each file's nearest configuration ------------------------------------------------------
+
+
+def test_each_file_gets_its_nearest_config_however_the_run_reaches_it(tmp_path: Path) -> None:
+    """A sub-project's [tool.devlint] applies to its files named alone, beside another file
+    (pre-commit in a monorepo) or reached by a walk from the parent (repro
+    config_nearest_not_per_file)."""
+    write(tmp_path / "svc" / "trainer" / "pyproject.toml", '[tool.devlint]\nignore = ["DEV001"]\n')
+    write(tmp_path / "svc" / "trainer" / "train.py", BUGGY)
+    write(tmp_path / "tools" / "script.py", BUGGY)
+    (tmp_path / ".git").mkdir()
+    for paths in (["svc/trainer/train.py"], ["svc/trainer/train.py", "tools/script.py"], ["."]):
+        result = devlint("check", "--no-cache", *paths, cwd=tmp_path)
+        assert "svc/trainer/train.py" not in reported(result), (paths, result.stdout)
+    walked = devlint("check", "--no-cache", ".", cwd=tmp_path)
+    assert reported(walked) == {"tools/script.py"}
+
+
+def test_the_nearest_table_wins_whole_over_a_parent_table(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.devlint]\nignore = ["DEV001"]\nexclude = ["gen"]\n')
+    write(tmp_path / "child" / "pyproject.toml", '[tool.devlint]\nselect = ["DEV001"]\n')
+    write(tmp_path / "child" / "train.py", BUGGY)
+    write(tmp_path / "child" / "gen" / "made.py", BUGGY)  # the parent's exclude is not inherited
+    write(tmp_path / "gen" / "made.py", BUGGY)
+    write(tmp_path / "top.py", BUGGY)
+    for cwd, paths in ((tmp_path, ["."]), (tmp_path / "child", ["train.py"])):
+        result = devlint("check", "--no-cache", *paths, cwd=cwd)
+        assert "DEV001" in result.stdout and result.returncode == 1, (cwd, result.stdout)
+    walked = reported(devlint("check", "--no-cache", ".", cwd=tmp_path))
+    assert walked == {"child/train.py", "child/gen/made.py"}
+
+
+def test_a_broken_nested_config_found_by_the_walk_is_an_error(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.devlint]\n")
+    write(tmp_path / "sub" / "pyproject.toml", "[tool.devlint]\nselect = 5\n")
+    write(tmp_path / "sub" / "train.py", BUGGY)
+    result = devlint("check", "--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "sub/pyproject.toml" in result.stderr and "select must be a list" in result.stderr
+
+
+@pytest.mark.parametrize("content, says", [
+    (b'[tool.devlint]\nignore = ["DEV001"]\n# J\xe9r\xf4me\n', "not UTF-8 text"),
+    (b'\xef\xbb\xbf[tool.devlint]\nignore = ["DEV001"]\n', "byte order mark"),
+])
+def test_a_config_that_is_not_utf8_is_an_error_never_skipped(tmp_path: Path, content: bytes,
+                                                             says: str) -> None:
+    """Repro config_non_utf8_silently_ignored: the table's `ignore` was dropped in silence."""
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    write(tmp_path / "train.py", BUGGY)
+    result = devlint("check", "--no-cache", "train.py", cwd=tmp_path)
+    assert result.returncode == 2 and "DEV001" not in result.stdout
+    assert "pyproject.toml" in result.stderr and says in result.stderr

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT, fixture_files, python_sources
+from conftest import FIXTURES, ROOT, bounded, fixture_files, python_sources
 
 FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s"
 BUGGY = textwrap.dedent(
@@ -283,3 +283,20 @@ def _devlint_positions(folder: Path) -> Positions:
     for f in json.loads(result.stdout)["findings"]:
         found[str(folder / f["path"])].add((f["line"], f["column"], f["code"]))
     return found
+
+
+BOUNDED = bounded('from flake8.main.cli import main\nsys.exit(main(sys.argv[1:]))', 2)
+
+
+def test_flake8_analyses_under_the_same_cpu_and_memory_budget(tmp_path: Path) -> None:
+    """One budget wherever devlint analyses: under flake8 too, an analysis past the CPU
+    limit (2 s here) or the memory cap is the file's DEV998, and the other files are checked."""
+    for name, marker in (("spin.py", "# SPIN"), ("hoard.py", "# HOARD"), ("fine.py", "")):
+        (tmp_path / name).write_text(f"{marker}\nimport torch\nx = torch.zeros(3).cuda()\n")
+    result = subprocess.run([sys.executable, "-c", BOUNDED, "--isolated", "--select", "DEV", "--jobs", "1", "."],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    lines = sorted(result.stdout.splitlines())
+    assert [line.split(":")[0] for line in lines] == ["./fine.py", "./hoard.py", "./spin.py"], result
+    assert "DEV001" in lines[0]
+    assert "DEV998" in lines[1] and "out of memory" in lines[1]
+    assert "DEV998" in lines[2] and "over 2 s of CPU" in lines[2]

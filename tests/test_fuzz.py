@@ -9,7 +9,10 @@ import random
 import pytest
 
 from devlint.lint.analyze import analyze_source
-from devlint.fuzzing import check_fix, check_invariants, check_notebook, check_prefilter, mutate
+from devlint.fuzzing import (
+    check_broken_cell, check_fix, check_invariants, check_nested_configs, check_notebook,
+    check_prefilter, check_project_layout, check_server_edits, mutate,
+)
 
 from conftest import ROOT, fixture_files
 
@@ -81,3 +84,35 @@ def test_notebooks_built_from_real_scripts(seed: int) -> None:
     rng = random.Random(seed)
     for path in rng.sample(SCRIPTS, 40):
         check_notebook(path.read_text(encoding="utf-8"), rng)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_notebooks_with_a_cell_that_does_not_parse(seed: int) -> None:
+    rng = random.Random(seed)
+    for path in rng.sample(SCRIPTS, 15):
+        check_broken_cell(path.read_text(encoding="utf-8"), rng)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_projects_with_hostile_import_layouts(seed: int, tmp_path) -> None:
+    check_project_layout(str(tmp_path), random.Random(seed))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_trees_of_nested_configs(seed: int, tmp_path) -> None:
+    check_nested_configs(str(tmp_path), random.Random(seed))
+
+
+def test_the_server_under_random_edits(tmp_path) -> None:
+    pytest.importorskip("pygls")
+    from devlint.server.client import Client, server_command
+
+    client = Client(server_command(), cwd=tmp_path)
+    try:
+        client.initialize(tmp_path)
+        rng = random.Random(0)
+        for path in rng.sample(SCRIPTS, 12):
+            check_server_edits(client, str(tmp_path), path.read_text(encoding="utf-8"), rng)
+        assert client.shutdown() == 0
+    finally:
+        client.close()

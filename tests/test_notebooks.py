@@ -290,3 +290,31 @@ def test_a_shell_line_continued_by_backslashes_is_one_ipython_line() -> None:
               "import torch\n", "x = torch.zeros(3).cuda()\n"]
     findings = analyze_notebook(json.dumps(_notebook(source)).encode(), "nb.ipynb")
     assert [(f.line, f.code) for f in findings] == [(5, "DEV001")]
+
+
+def test_a_cell_that_does_not_parse_is_one_dev999_and_the_other_cells_are_analysed() -> None:
+    """Repro notebook_broken_cell_hides_others: pasted log text in one cell made the whole
+    notebook one DEV999, hiding the other cells' findings. Jupyter runs the others."""
+    notebook = _notebook(["import torch\n", "device = torch.device('cuda')\n"],
+                         ["Epoch 1/10 loss: 0.53 acc: 81%\n"],
+                         ["model = torch.nn.Linear(2, 2).cuda()\n"])
+    findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
+    assert [(f.cell, f.line, f.column, f.code) for f in findings] == [
+        (1, 2, 23, "DEV001"), (2, 1, 7, "DEV999"), (3, 1, 31, "DEV001")]
+    assert findings[1].message.startswith("cannot parse: ")
+
+
+def test_the_other_cells_are_the_program_without_the_broken_one(tmp_path: Path) -> None:
+    """The model moved in cell 1 meets the loop in cell 3 across a broken cell 2 (a shell line
+    without its `!`, in a loop); --fix changes the good cells and leaves the broken one as it is."""
+    notebook = _notebook(["import torch\n", "model = torch.nn.Linear(2, 2).to('cuda:0' if torch.cuda.is_available() else 'cpu')\n"],
+                         ["for i in range(3):\n", "    pip install torch\n"],
+                         ["from torch.utils.data import DataLoader\n", "for x, y in DataLoader([]):\n", "    out = model(x)\n"])
+    findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
+    assert {(f.cell, f.code) for f in findings} == {(2, "DEV999"), (3, "DEV002")}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(notebook, indent=1))
+    main(["check", "--fix", "--no-cache", str(path)])
+    cells = [cell_source(c) for c in load(path.read_bytes())["cells"]]
+    assert cells[1] == "for i in range(3):\n    pip install torch\n"
+    assert "x.to(" in cells[2]

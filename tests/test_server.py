@@ -14,9 +14,10 @@ import pytest
 
 pytest.importorskip("pygls")
 
+from conftest import bounded  # noqa: E402
 from devlint.lint.analyze import analyze_source  # noqa: E402
 from devlint.server.client import (  # noqa: E402
-    Client, apply_text_edits, edits_for, server_command,
+    Client, ServerError, apply_text_edits, edits_for, server_command,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,6 +250,46 @@ def test_a_broken_config_falls_back_to_the_defaults_and_says_so(server: Client, 
     doc.close()
 
 
+def test_a_broken_config_keeps_the_default_excludes_and_warns_once(workspace: Path) -> None:
+    """Repro server_broken_config_drops_default_excludes: with [tool.devlint] broken, a file
+    under build/ got diagnostics `devlint check .` never gives, and the warning came twice."""
+    project = workspace / "broken_excludes"
+    (project / "build").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.devlint]\nselect = 5\n", encoding="utf-8")
+    client = Client(server_command(), cwd=workspace)
+    try:
+        client.initialize(project)
+        generated = Document(client, project / "build" / "generated.py", ONE_BUG)
+        assert generated.diagnostics() == []
+        assert codes(Document(client, project / "train.py", ONE_BUG).diagnostics()) == ["DEV004"]
+        assert client.shutdown() == 0
+        warnings = [m for m in client.notifications if m["method"] in (
+            "window/showMessage", "window/logMessage") and "select" in m["params"]["message"]]
+        assert len(warnings) == 1 and warnings[0]["method"] == "window/showMessage"
+    finally:
+        client.close()
+
+
+def test_every_request_gets_a_result_or_an_error(workspace: Path) -> None:
+    """Repro server_requests_never_answered: params that do not deserialise (a line of -1)
+    get InvalidParams, a request after `shutdown` InvalidRequest; neither was answered."""
+    client = Client(server_command(), cwd=workspace)
+    try:
+        client.initialize(workspace)
+        doc = Document(client, workspace / "answered.py", ONE_BUG)
+        doc.diagnostics()
+        hover = {"textDocument": {"uri": doc.uri}, "position": {"line": -1, "character": 0}}
+        with pytest.raises(ServerError, match="-32602"):
+            client.request("textDocument/hover", hover, timeout=20)
+        assert client.request("shutdown", None) is None
+        hover["position"]["line"] = 0
+        with pytest.raises(ServerError, match="-32600"):
+            client.request("textDocument/hover", hover, timeout=20)
+        assert client.exit() == 0
+    finally:
+        client.close()
+
+
 def test_each_workspace_folder_has_its_own_configuration(workspace: Path) -> None:
     first, second = workspace / "folder_a", workspace / "folder_b"
     for folder, ignore in ((first, "DEV004"), (second, "DEV001")):
@@ -408,6 +449,20 @@ def test_a_notebooks_findings_land_in_their_cells(server: Client, workspace: Pat
     close_notebook(server, uri, 3)
 
 
+def test_a_cell_that_does_not_parse_is_its_own_error_and_the_others_are_checked(
+        server: Client, workspace: Path) -> None:
+    """As `devlint check` reads an .ipynb: the pasted log line is a DEV999 in its cell, and the
+    loop in the last cell still meets the model of the first (the whole notebook was one DEV999)."""
+    uri = (workspace / "pasted.ipynb").as_uri()
+    loop = "for batch, _ in loader:\n    print(model(batch))\n"
+    cells = [("code", NOTEBOOK_SETUP), ("code", "Epoch 1/10 loss: 0.53\n"), ("code", loop)]
+    first, [broken], [found] = open_notebook(server, uri, cells)
+    assert first == []
+    assert broken["code"] == "DEV999" and broken["range"]["start"]["line"] == 0
+    assert found["code"] == "DEV002"
+    close_notebook(server, uri, 3)
+
+
 def test_a_noqa_in_a_cell_silences_its_finding(server: Client, workspace: Path) -> None:
     uri = (workspace / "noqa.ipynb").as_uri()
     loop = "for batch, _ in loader:\n    print(model(batch))"  # no line break at the end
@@ -456,6 +511,37 @@ def test_a_crash_in_one_document_is_logged_and_the_server_goes_on(workspace: Pat
         assert "internal error" in logged["message"] and "injected for the test" in logged["message"]
         assert crashing.diagnostics() == []
         assert codes(Document(client, workspace / "fine.py", ONE_BUG).diagnostics()) == ["DEV004"]
+        assert client.shutdown() == 0
+    finally:
+        client.close()
+
+
+BOUNDED = bounded('from devlint.cli import main\nsys.exit(main(["server"]))', 5)
+
+
+def published(client: Client, uri: str) -> list[dict]:
+    return [m for m in client.notifications
+            if m["method"] == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri]
+
+
+def test_an_analysis_is_bounded_and_never_holds_back_another_document(workspace: Path) -> None:
+    """Repro server_unbounded_analysis: the server analysed on a thread, with neither the CPU
+    budget nor the memory cap of `devlint check`, one document after another: a heavy one held
+    every other document's diagnostics back for as long as it ran. (The CPU limit is 5 s here.)"""
+    client = Client([sys.executable, "-c", BOUNDED], cwd=workspace)
+    try:
+        client.initialize(workspace)
+        spinning = Document(client, workspace / "spin.py", "# SPIN\n" + ONE_BUG)
+        small = Document(client, workspace / "small.py", ONE_BUG)
+        assert codes(small.diagnostics()) == ["DEV004"]
+        assert published(client, spinning.uri) == []  # still running: it held nothing back
+        [stopped] = spinning.diagnostics()
+        assert stopped["code"] == "DEV998"
+        # its 5 CPU s, or (on a machine too busy to give it them) three times that in wall time
+        assert "over 5 s of CPU" in stopped["message"] or "ran past 15 s" in stopped["message"]
+        hoarding = Document(client, workspace / "hoard.py", "# HOARD\n" + ONE_BUG)
+        [capped] = hoarding.diagnostics()
+        assert capped["code"] == "DEV998" and "out of memory" in capped["message"]
         assert client.shutdown() == 0
     finally:
         client.close()

@@ -239,3 +239,256 @@ def _outside_sources(data: bytes) -> list[str]:
     spans = sorted(source_spans(text).values())
     edges = [0] + [edge for span in spans for edge in span] + [len(text)]
     return [text[a:b] for a, b in zip(edges[::2], edges[1::2])]
+
+
+# --- notebooks with a cell that does not parse ------------------------------------------------
+
+BROKEN_CELLS = (
+    "Epoch 1/10 loss: 0.53 acc: 81%\n",  # pasted log text
+    "pip install torch torchvision\n",  # a shell line without its `!`
+    "Traceback (most recent call last):\n  File \"train.py\", line 3\n",
+    "model = Net(\n",  # cut in the middle of a call
+    "for x in loader:\n",  # a block with no body
+    "    return x\n  y = 1\n",  # bad indentation
+    "def f(:\n    pass\n",
+)
+
+
+def check_broken_cell(text: str, rng: random.Random) -> None:
+    """A notebook built from a script, with one code cell that does not parse inserted
+    anywhere: that cell is exactly one DEV999, inside it, and every other cell has what it
+    has in the notebook without it (Jupyter runs the other cells)."""
+    import json
+
+    from devlint.lint.analyze import analyze_source
+    from devlint.workspace.notebook import analyze_notebook
+
+    if {f.code for f in analyze_source(text, "script.py")} & {"DEV998", "DEV999"}:
+        return
+    data, _ = notebook_of(text, rng)
+    notebook = json.loads(data)
+    at = rng.randrange(len(notebook["cells"]) + 1)
+    broken = rng.choice(BROKEN_CELLS)
+    lines = [line for line in text.splitlines()
+             if line.strip().endswith(("(", ":", "[")) and not line.lstrip().startswith("#")]
+    if lines and rng.random() < 0.5:  # or a line of the script itself, cut short
+        cut = rng.choice(lines).rstrip("([:") + "(\n"
+        broken = cut if _refused(cut) else broken  # a line of a docstring may parse
+    notebook["cells"].insert(at, {"cell_type": "code", "execution_count": None, "metadata": {},
+                                  "outputs": [], "source": broken})
+    without = analyze_notebook(data, "nb.ipynb")
+    found = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
+    mine = [f for f in found if f.cell == at + 1]
+    assert [f.code for f in mine] == ["DEV999"], (broken, found)
+    assert 1 <= mine[0].line <= len(broken.splitlines()), mine
+    others = sorted((f.cell - (f.cell > at + 1), f.line, f.column, f.code) for f in found if f.cell != at + 1)
+    assert others == sorted((f.cell, f.line, f.column, f.code) for f in without), (broken, found, without)
+
+
+def _refused(text: str) -> bool:
+    import ast
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            ast.parse(text)
+    except (SyntaxError, ValueError):
+        return True
+    return False
+
+
+# --- projects with hostile import layouts -----------------------------------------------------
+
+NAMES = ("utils", "config", "data", "model")
+
+
+def project_layout(root, rng: random.Random) -> list:
+    """A small project under `root` whose imports are hard to read: a package and a module of
+    the same name side by side, namespace packages, star imports chained and repeated,
+    attributes stored on imported modules, import cycles, re-exports through `__init__.py`,
+    relative imports past the top. Returns the Python files written."""
+    import os
+
+    devices = ('torch.device("cpu")', 'torch.device("cuda" if torch.cuda.is_available() else "cpu")',
+               'torch.device("cuda")')
+    written = []
+
+    def write(relative: str, text: str) -> None:
+        path = os.path.join(root, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        written.append(path)
+
+    open(os.path.join(root, "pyproject.toml"), "w").close()
+    for name in NAMES:
+        body = f"import torch\ndevice = {rng.choice(devices)}\n"
+        other = rng.choice(NAMES)
+        if rng.random() < 0.4:
+            body += rng.choice((f"from {other} import *\n", f"import {other}\n",
+                                f"from . import {other}\n", f"from .. import {other}\n",
+                                f"from {other} import device as device\n"))
+        shape = rng.choice(("module", "package", "both", "namespace", "none"))
+        if shape in ("module", "both"):
+            write(f"{name}.py", body)
+        if shape in ("package", "both"):
+            write(os.path.join(name, "__init__.py"),
+                  body if rng.random() < 0.7 else f"from .core import *\n")
+            write(os.path.join(name, "core.py"), f"import torch\ndevice = {rng.choice(devices)}\n")
+        if shape == "namespace":
+            write(os.path.join(name, "core.py"), body)
+    lines = ["import torch", "from torch.utils.data import DataLoader"]
+    for _ in range(rng.randint(1, 4)):
+        name = rng.choice(NAMES)
+        lines.append(rng.choice((f"from {name} import *", f"import {name}",
+                                 f"from {name} import device", f"from {name}.core import device",
+                                 f"{name}.device = torch.device('cpu')",
+                                 f"import {name} as cfg\ncfg.device = {rng.choice(devices)}")))
+    lines += ["model = torch.nn.Linear(4, 1).to(device)", "for x, y in DataLoader([]):",
+              "    out = model(x)", ""]
+    write("train.py", "\n".join(lines))
+    return written
+
+
+def check_project_layout(root, rng: random.Random) -> None:
+    """Every top-level import resolves to the file CPython's own path finder picks; the run
+    never fails; and each file gets the same findings checked in a whole-project run, in any
+    order, as alone with the project around it."""
+    import os
+    from importlib.machinery import PathFinder
+    from pathlib import Path
+
+    from devlint.lint.runner import check_project
+    from devlint.lint.selection import Selection
+    from devlint.workspace.project import Project
+
+    files = project_layout(root, rng)
+    train = os.path.join(root, "train.py")
+    for name in NAMES:
+        spec = PathFinder.find_spec(name, [root])
+        expected = None if spec is None else (spec.origin if spec.origin not in (None, "namespace")
+                                              else os.path.join(root, name))
+        assert Project(root).resolve(train, name) == expected, (name, expected)
+
+    def run(paths) -> set:
+        outcomes = list(check_project([Path(p) for p in paths], lambda _: Selection()))
+        assert not [o.error for o in outcomes if o.error], outcomes
+        for outcome in outcomes:
+            check_invariants(Path(outcome.path).read_text(encoding="utf-8"),
+                             [f for f in outcome.findings if f.path == outcome.path])
+        return {(f.path, f.line, f.column, f.code) for o in outcomes for f in o.findings}
+
+    whole = run(files)
+    assert run(list(reversed(files))) == whole
+    for path in files:
+        assert run([path]) == {f for f in whole if f[0] == path}, path
+
+
+# --- nested configurations --------------------------------------------------------------------
+
+
+def check_nested_configs(root, rng: random.Random) -> None:
+    """A tree with `[tool.devlint]` tables at random depths: each file's rules are those of
+    the nearest table above it (found here by brute force, file by file), and the walk leaves
+    out exactly what that table's `exclude` names."""
+    import os
+    from pathlib import Path
+
+    from devlint.workspace.config import Resolver, load_config
+    from devlint.workspace.discovery import Exclusions, iter_files
+
+    folders = [""]
+    for _ in range(rng.randint(2, 6)):
+        folders.append(os.path.join(rng.choice(folders), rng.choice(("a", "b", "gen", "sub"))))
+    all_files = set()
+    for folder in set(folders):
+        os.makedirs(os.path.join(root, folder), exist_ok=True)
+        if rng.random() < 0.5:
+            table = {"ignore": rng.sample(["DEV001", "DEV002", "DEV004"], rng.randint(0, 2)),
+                     "exclude": rng.sample(["gen", "b/*.py", "x.py"], rng.randint(0, 2))}
+            text = "[tool.devlint]\n" + "".join(f"{k} = {v!r}\n".replace("'", '"') for k, v in table.items())
+            if rng.random() < 0.2:
+                text = "[project]\nname = 'x'\n"  # a pyproject.toml that is not devlint's
+            with open(os.path.join(root, folder, "pyproject.toml"), "w", encoding="utf-8") as handle:
+                handle.write(text)
+        for name in ("x.py", "y.py"):
+            path = os.path.join(root, folder, name)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write("import torch\n")
+            all_files.add(os.path.normpath(path))
+
+    def nearest(directory: str):
+        while True:
+            candidate = os.path.join(directory, "pyproject.toml")
+            if os.path.isfile(candidate) and "[tool.devlint]" in open(candidate, encoding="utf-8").read():
+                return Path(candidate)
+            if os.path.normpath(directory) == os.path.normpath(root) or os.path.dirname(directory) == directory:
+                return None
+            directory = os.path.dirname(directory)
+
+    resolver = Resolver()
+    for path in sorted(all_files, key=lambda _: rng.random()):
+        expected = load_config(nearest(os.path.dirname(path)))
+        assert resolver.selection_for(Path(path)) == expected.selection_for(Path(path)), path
+    walked = {os.path.normpath(str(p)) for p in iter_files([root], Exclusions(exclude_in=resolver.exclude_in))}
+    for path in all_files:
+        # each folder on the way, and the file, is left out by its parent folder's nearest table
+        steps = _ancestors(path, root) + [path]
+        excluded = any(load_config(nearest(os.path.dirname(step))).exclude.matches(step, step != path)
+                       for step in steps)
+        assert (path in walked) == (not excluded), path
+
+
+def _ancestors(path: str, root: str) -> list:
+    """The folders between `root` (left out) and the file."""
+    import os
+
+    relative = os.path.relpath(os.path.dirname(path), root)
+    parts = [] if relative == os.curdir else relative.split(os.sep)
+    return [os.path.join(root, *parts[:i + 1]) for i in range(len(parts))]
+
+
+# --- the language server under random edits ---------------------------------------------------
+
+
+def check_server_edits(client, folder: str, text: str, rng: random.Random) -> None:
+    """A document opened in a running server (`server.client.Client`) and edited at random,
+    as fast as an editor sends the keystrokes (ranged edits, whole replacements, a close and a
+    reopen): the diagnostics of the last version are what `devlint check` finds in that text,
+    at the same places, whatever analyses the edits overtook."""
+    import os
+    from pathlib import Path
+
+    from devlint.lint.analyze import analyze_source
+
+    path = os.path.join(folder, f"edited_{rng.randrange(10**9)}.py")
+    uri = Path(path).as_uri()
+    version = 1
+    client.open(uri, text, version)
+    for _ in range(rng.randint(1, 8)):
+        version += 1
+        if rng.random() < 0.1:
+            client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+            text = mutate(text, rng)
+            client.open(uri, text, version)
+            continue
+        lines = text.split("\n")
+        line = rng.randrange(len(lines))
+        start, end = sorted(rng.randrange(len(lines[line]) + 1) for _ in range(2))
+        new = rng.choice(("", "x", "(", ")", "\n", "    ", ".cuda()", "torch.zeros(3)", ":"))
+        lines[line] = lines[line][:start] + new + lines[line][end:]
+        edit = {"range": {"start": {"line": line, "character": start},
+                          "end": {"line": line, "character": end}}, "text": new}
+        if not text.isascii() or "\r" in text:  # LSP's lines and UTF-16 columns: send it whole
+            edit = None
+        text = "\n".join(lines)
+        client.change(uri, version, text, edit)
+    diagnostics = client.diagnostics(uri, version)
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    columns = text.isascii()  # else LSP's columns count UTF-16 units, devlint's characters
+    got = sorted((d["range"]["start"]["line"] + 1,
+                  d["range"]["start"]["character"] + 1 if columns else 0, d["code"])
+                 for d in diagnostics)
+    expected = sorted((f.line, f.column if columns else 0, f.code)
+                      for f in analyze_source(text, path))
+    assert got == expected, (text, got, expected)

@@ -10,9 +10,7 @@ from typing import Optional
 
 from devlint.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, detach_stdout, error
 from devlint.lint.report import RunResult
-from devlint.workspace.config import (
-    Config, ConfigError, find_pyproject, load_config, parse_code_list, parse_selection,
-)
+from devlint.workspace.config import Config, ConfigError, Resolver, parse_code_list, parse_selection
 from devlint.workspace.discovery import STDIN, Exclusions, PathError, Skipped, iter_files
 from devlint.workspace.patterns import Patterns, PatternSets
 
@@ -112,19 +110,24 @@ def fail(result: RunResult, line: str) -> None:
     error(line)
 
 
-def effective_config(args: argparse.Namespace) -> Config:
+def effective_config(args: argparse.Namespace, resolver=None) -> Config:
+    """The configuration of the run as a whole (the cache's place, .gitignore, --force-exclude):
+    the nearest one above the folder the named paths share. Each file's rules come from its own
+    nearest configuration (`resolver_of`)."""
     if args.paths == [STDIN] and args.stdin_filename:
         start = Path(os.path.abspath(args.stdin_filename)).parent
     else:
         named = [os.path.abspath(p) for p in args.paths if p != STDIN] or [os.getcwd()]
         start = Path(os.path.commonpath(named))
         start = start if start.is_dir() else start.parent
-    config = load_config(find_pyproject(start))
+    return (resolver or resolver_of(args)).in_directory(str(start))
+
+
+def resolver_of(args: argparse.Namespace) -> Resolver:
+    """Each file's configuration, with the command line's flags over every one of them."""
     overrides: dict = {}
     if args.select is not None:
         overrides.update(select=args.select, extend_select=())  # the command line decides
-    if args.extend_select is not None:
-        overrides["extend_select"] = overrides.get("extend_select", config.extend_select) + args.extend_select
     if args.ignore is not None:
         overrides["ignore"] = args.ignore
     if args.exclude is not None:
@@ -138,7 +141,14 @@ def effective_config(args: argparse.Namespace) -> Config:
         overrides["force_exclude"] = True
     if args.no_project:
         overrides["project"] = False
-    return Config(**{**config.__dict__, **overrides}) if overrides else config
+
+    def override(config: Config) -> Config:
+        changed = dict(overrides)
+        if args.extend_select is not None:
+            changed["extend_select"] = changed.get("extend_select", config.extend_select) + args.extend_select
+        return Config(**{**config.__dict__, **changed}) if changed else config
+
+    return Resolver(override)
 
 
 def check_usage(args: argparse.Namespace) -> None:
@@ -161,23 +171,26 @@ def check_usage(args: argparse.Namespace) -> None:
 def run_check(args: argparse.Namespace) -> int:
     try:
         check_usage(args)
-        config = effective_config(args)
+        resolver = resolver_of(args)
+        config = effective_config(args, resolver)
     except (UsageError, ConfigError) as exc:
         error(str(exc))
         return EXIT_ERROR
     result = RunResult()
     try:
-        files, sources = discover(args, config, result)
+        files, sources = discover(args, config, result, resolver)
+        for path in files:  # every file's configuration loads, or the run stops here
+            resolver.config_for(path)
         refuse_output_over_input(args.output_file, files)
         report = io.StringIO() if args.output_file else sys.stdout
         if args.add_noqa:
-            return add_noqa(files, config, args, result)
-        check_and_report(files, sources, config, args, result, report)
+            return add_noqa(files, config, args, result, resolver)
+        check_and_report(files, sources, config, args, result, report, resolver)
         if args.output_file:
             write_report(Path(args.output_file), report.getvalue())
         else:
             _flush_stdout()
-    except UsageError as exc:
+    except (UsageError, ConfigError) as exc:
         error(str(exc))
         return EXIT_ERROR
     except OutputError as exc:
@@ -190,7 +203,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def add_noqa(files: list[Path], config: Config, args: argparse.Namespace,
-             result: RunResult) -> int:
+             result: RunResult, resolver: Optional[Resolver] = None) -> int:
     """`--add-noqa`: every finding's line gets its `# noqa: CODE`. Exit 0 when every finding
     is silenced, 1 when some could not be (each named on stderr), 2 on errors."""
     from devlint.lint.fix import write_fix
@@ -198,7 +211,8 @@ def add_noqa(files: list[Path], config: Config, args: argparse.Namespace,
     from devlint.lint.report.text import TextStyle, format_finding
 
     lint_files(files, config, args, result, io.StringIO(), TextStyle(), {},
-               context_of(files, {}, config))
+               context_of(files, {}, config),
+               selection_for=resolver.selection_for if resolver is not None else None)
     outcome = add_noqa_to_files(result.findings,
                                 lambda path, before, after: write_fix(
                                     path, before, after, args, lambda line: fail(result, line),
@@ -236,12 +250,12 @@ def interrupted(result: RunResult) -> None:
         print(f"  {path}", file=sys.stderr)
 
 
-def discover(args: argparse.Namespace, config: Config,
-             result: RunResult) -> tuple[list[Path], dict[Path, bytes]]:
+def discover(args: argparse.Namespace, config: Config, result: RunResult,
+             resolver: Optional[Resolver] = None) -> tuple[list[Path], dict[Path, bytes]]:
     """The files to check, and standard input's bytes under the name it is reported as."""
     from devlint.workspace.source import ReadError, read_bounded
 
-    exclusions = exclusions_of(config)
+    exclusions = exclusions_of(config, resolver)
     files: list[Path] = []
     sources: dict[Path, bytes] = {}
     for item in iter_files(args.paths, exclusions):
@@ -266,8 +280,11 @@ def discover(args: argparse.Namespace, config: Config,
     return files, sources
 
 
-def exclusions_of(config: Config) -> Exclusions:
-    return Exclusions(config.exclude, config.respect_gitignore, config.force_exclude)
+def exclusions_of(config: Config, resolver: Optional[Resolver] = None) -> Exclusions:
+    """What the walk leaves out; with `resolver`, each folder's excludes are its nearest
+    configuration's."""
+    return Exclusions(config.exclude, config.respect_gitignore, config.force_exclude,
+                      resolver.exclude_in if resolver is not None else None)
 
 
 def _remember_lines(name: Path, data: bytes) -> None:
@@ -297,15 +314,17 @@ def refuse_output_over_input(output: Optional[str], files: list[Path]) -> None:
 
 
 def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Config,
-                     args: argparse.Namespace, result: RunResult, out) -> None:
+                     args: argparse.Namespace, result: RunResult, out,
+                     resolver: Optional[Resolver] = None) -> None:
     from devlint.lint.report.text import TextStyle, render_statistics, summary
 
     style = TextStyle.for_stream(out, show_source=args.show_source)
+    selection_for = resolver.selection_for if resolver is not None else config.selection_for
     fixing = args.fix or args.diff
     if fixing:
         from devlint.lint.fix import fix_files
 
-        fix_files(files, config.selection_for, args, lambda line: fail(result, line), result,
+        fix_files(files, selection_for, args, lambda line: fail(result, line), result,
                   sources)
         from devlint.workspace.importers import imports_between
 
@@ -314,10 +333,10 @@ def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Conf
             # what the fixed files' runs show in other checked files' code (only a file with
             # an importer in the run or its project can have such findings)
             lint_files(files, config, args, result, out, style, sources, context,
-                       routed_only=True)
+                       routed_only=True, selection_for=selection_for)
     else:
         lint_files(files, config, args, result, out, style, sources,
-                   context_of(files, sources, config))
+                   context_of(files, sources, config), selection_for=selection_for)
     if args.format == "text" and not fixing:
         text = "" if args.quiet else summary(result)  # the findings went out as they came
     else:
@@ -363,7 +382,8 @@ def write_report(path: Path, text: str) -> None:
 
 def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
                result: RunResult, out, style, sources: dict[Path, bytes],
-               context: list[Path], routed_only: bool = False) -> None:
+               context: list[Path], routed_only: bool = False,
+               selection_for=None) -> None:
     """Findings stream to `out` in file order as they come (text format). `routed_only`:
     only the findings files' runs show in other files' code (after `--fix`, which reports
     each file's own)."""
@@ -375,7 +395,8 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
     if not args.no_cache:
         cache = Cache.open(Path(args.cache_dir) if args.cache_dir else default_directory(config.root))
     progress = Progress(0 if routed_only else len(files))
-    for outcome in check_project(files, config.selection_for, cache, args.jobs or default_jobs(),
+    selection_for = selection_for or config.selection_for
+    for outcome in check_project(files, selection_for, cache, args.jobs or default_jobs(),
                                  sources, context):
         if outcome.routed:  # findings other files' runs showed in this file's code
             result.findings.extend(outcome.findings)

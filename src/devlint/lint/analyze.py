@@ -18,7 +18,7 @@ from devlint.lint.fix_gate import refusal
 from devlint.lint import limits
 from devlint.lint.limits import (
     CANNOT_ANALYSE_CODE, MAX_SOURCE_CHARS, OutOfTime, Unanalysable, check_size, cpu_budget,
-    deep_recursion, screen,
+    deep_recursion, memory_budget, screen,
 )
 from devlint.lint.lines import NEWLINE, line_starts, split_lines
 from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
@@ -54,7 +54,7 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
     codes = [rule.code for rule in rules]
     try:
-        with cpu_budget():
+        with cpu_budget(), memory_budget():
             findings = _analyze(text, path, rules, codes, describe_line, selection.project)
     except SourceError as exc:
         findings = [parse_error(path, exc)]

@@ -119,6 +119,39 @@ def cpu_budget() -> Iterator[None]:
         signal.signal(signal.SIGPROF, previous)
 
 
+@contextlib.contextmanager
+def memory_budget() -> Iterator[None]:
+    """An analysis in this process may grow its address space by WORKER_MEMORY_BYTES at most:
+    past that an allocation fails (MemoryError, the file's DEV998) instead of the machine
+    swapping. The same cap as a pool worker's, wherever the analysis runs (a one-file run,
+    flake8, the server's workers); a process capped lower already (a pool worker) keeps its
+    cap, and the limit it had comes back afterwards."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        with open("/proc/self/statm") as handle:  # Linux: the address space in use, in pages
+            used = int(handle.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError):  # not Linux: no cap
+        yield
+        return
+    wanted = used + WORKER_MEMORY_BYTES
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft <= wanted:
+        yield  # capped as tight already
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+    except (ValueError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def limit_memory(limit: Optional[int] = None) -> None:
     """Cap this process's address space (the soft limit, in a worker process): an allocation
     past it fails in that worker, which the run survives, rather than the machine swapping."""

@@ -124,6 +124,30 @@ class Memo:
         return entry[0]
 
 
+_WORKER_MEMO: Optional[Memo] = None  # in a worker process (`server.workers`): its own memo
+
+
+def analyze_in_worker(snapshot: Snapshot, selection: Optional[Selection]) -> list[Placed]:
+    global _WORKER_MEMO
+    if _WORKER_MEMO is None:
+        _WORKER_MEMO = Memo()
+    return analyze(snapshot, selection, _WORKER_MEMO)
+
+
+def cannot_analyse_snapshot(snapshot: Snapshot, selection: Optional[Selection],
+                            why: str) -> list[Placed]:
+    """The DEV998 of a document whose analysis was stopped, on its first line (a notebook's
+    first cell)."""
+    from devlint.lint.analyze import cannot_analyse
+    from devlint.lint.limits import CANNOT_ANALYSE_CODE, Unanalysable
+
+    if selection is None or not selection.enabled(CANNOT_ANALYSE_CODE):
+        return []
+    cell = snapshot.cells[0]
+    finding = cannot_analyse(snapshot.label, Unanalysable(1, 1, why))
+    return [Placed(replace(finding, cell=1) if snapshot.notebook else finding, cell.uri, cell.uri)]
+
+
 def analyze(snapshot: Snapshot, selection: Optional[Selection], memo: Memo) -> list[Placed]:
     """The findings of a snapshot; none when its project excludes it (`selection` None)."""
     if selection is None:
@@ -162,16 +186,18 @@ def _routed(snapshot: Snapshot, data: bytes, selection: Selection,
 
 def _analyze_notebook(snapshot: Snapshot, selection: Selection, memo: Memo) -> list[Placed]:
     from devlint.lint.analyze import analyze_source
-    from devlint.workspace.notebook import program
+    from devlint.workspace.notebook import broken_cells, program
 
     prog = program({"cells": [
         {"cell_type": "code" if cell.code else "markdown", "source": cell.text}
         for cell in snapshot.cells
     ]})
-    # The cells' numbers are not in the joined text, yet messages name them ("line 3 of cell 2").
-    layout = _bytes(prog.text) + repr(prog.cells).encode()
+    # The cells' numbers are not in the joined text, yet messages name them ("line 3 of cell 2"),
+    # nor is what a cell that does not parse holds (its lines stand in as `pass`).
+    layout = _bytes(prog.text) + repr((prog.cells, prog.broken)).encode()
     findings = memo.get(layout, selection, lambda: analyze_source(
-        prog.text, snapshot.label, selection, describe_line=prog.describe), "notebook")
+        prog.text, snapshot.label, selection, describe_line=prog.describe)
+        + broken_cells(prog, snapshot.label, selection), "notebook")
     return [_in_cell(finding, prog, snapshot) for finding in findings]
 
 

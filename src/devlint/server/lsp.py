@@ -1,5 +1,7 @@
-"""`devlint server`: the protocol side. Events from the editor schedule analyses; one worker
-thread runs them, off the event loop, so the server keeps answering while a file is analysed.
+"""`devlint server`: the protocol side. Events from the editor schedule analyses; worker
+processes run them (`server.workers`), off the event loop and bounded as `devlint check`
+bounds a file, so the server keeps answering and one document's long analysis never holds
+back another's diagnostics.
 
 Every event that changes what a document holds bumps its generation. An analysis belongs to
 the generation it was started for: one that a newer edit overtook is skipped if it has not
@@ -17,16 +19,22 @@ from typing import Optional
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcException
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument, Workspace
 
 from devlint import __version__
 from devlint.server.actions import FIX_ALL, Client, code_actions, hover
-from devlint.server.analysis import Analysis, Cell, Memo, Snapshot, analyze
+from devlint.server.analysis import (
+    Analysis, Cell, Snapshot, analyze_in_worker, cannot_analyse_snapshot,
+)
 from devlint.server.diagnostics import diagnostic
 from devlint.server.positions import PositionMap, split_lines
 from devlint.server.projects import Projects
+from devlint.server.workers import Workers
 
 DEBOUNCE_S = 0.15  # a pause in typing; a fast typist's keystrokes come 0.1-0.2 s apart
 CONFIG_FILE = "pyproject.toml"
@@ -45,6 +53,34 @@ class LspTextDocument(TextDocument):
     @property
     def lines(self):
         return tuple(split_lines(self.source))
+
+
+_ANSWERED = object()  # a request already answered with an error while it was read
+
+
+class LspProtocol(LanguageServerProtocol):
+    """Every request gets a result or an error, as JSON-RPC requires: pygls drops a request
+    whose params do not deserialise (a position with line -1) after logging it, and any request
+    after `shutdown`, where LSP asks for InvalidRequest; a client awaiting either would hang."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if not ("id" in data and "method" in data):
+                raise
+            self._send_response(data["id"], error=exc.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message) -> None:
+        if message is _ANSWERED:
+            return
+        if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
+            self._send_response(message.id, error=types.ResponseError(
+                code=types.ErrorCodes.InvalidRequest,
+                message=f"{message.method}: the server is shutting down (shutdown was requested)"))
+            return
+        super().handle_message(message)
 
 
 class LspWorkspace(Workspace):
@@ -67,12 +103,15 @@ def _plain(method):
 class DevlintServer:
     def __init__(self, debounce: float = DEBOUNCE_S) -> None:
         self.ls = LanguageServer("devlint", __version__, notebook_document_sync=NOTEBOOKS,
-                                 text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                                 text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                                 protocol_cls=LspProtocol)
         self.debounce = debounce
         self.projects = Projects()
-        self.memo = Memo()
-        # One thread: analyses run one at a time, in order, and share the memo without locks.
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="devlint-analysis")
+        # Analyses run in worker processes (`server.workers`), a thread waiting on each; one
+        # more thread for the code actions, so they never queue behind a long analysis.
+        self.workers = Workers()
+        self.executor = ThreadPoolExecutor(max_workers=self.workers.size + 1,
+                                           thread_name_prefix="devlint-analysis")
         self.generations: dict[str, int] = {}  # the open documents and notebooks
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.latest: dict[str, Analysis] = {}
@@ -251,7 +290,7 @@ class DevlintServer:
         return self.generations.get(analysis.snapshot.key) == analysis.snapshot.generation
 
     def _config_changed(self) -> None:
-        self.executor.submit(self.projects.clear)  # in order with the analyses that read it
+        self.projects.clear()
         for key in self.generations:
             self._schedule(key, 0)
 
@@ -299,8 +338,17 @@ class DevlintServer:
             return None  # a newer edit has its own analysis queued
         try:
             settings = self.projects.settings(snapshot.path)
-            analysis = Analysis(snapshot, analyze(snapshot, settings.selection, self.memo),
-                                settings.problem)
+            stale = (lambda: self.generations.get(snapshot.key) != snapshot.generation) \
+                if skip_stale else (lambda: False)
+            status, value = self.workers.run(snapshot.key, analyze_in_worker,
+                                             (snapshot, settings.selection), stale)
+            if status == "stale":
+                return None
+            if status == "error":
+                return Analysis(snapshot, [], error=value)
+            if status == "stopped":
+                value = cannot_analyse_snapshot(snapshot, settings.selection, value)
+            analysis = Analysis(snapshot, value, settings.problem)
             encoding = self.client.encoding
             maps = {cell.uri: PositionMap(cell.text, encoding) for cell in snapshot.cells}
             analysis.diagnostics = {cell.uri: [] for cell in snapshot.cells}
@@ -319,8 +367,7 @@ class DevlintServer:
             self._log(types.MessageType.Error,
                       f"devlint: internal error while analysing {snapshot.label}: {analysis.error}")
         if analysis.problem and analysis.problem not in self.announced:
-            self.announced.add(analysis.problem)
-            self._log(types.MessageType.Warning, f"devlint: {analysis.problem}")
+            self.announced.add(analysis.problem)  # one warning, shown (editors log it too)
             self.ls.window_show_message(types.ShowMessageParams(
                 type=types.MessageType.Warning, message=f"devlint: {analysis.problem}"))
         for cell in snapshot.cells:
@@ -345,4 +392,5 @@ class DevlintServer:
             self.ls.start_io(stdin, stdout)
         finally:
             self.executor.shutdown(wait=False, cancel_futures=True)
+            self.workers.close()
         return 0 if self.shutdown_requested else 1

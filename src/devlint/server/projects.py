@@ -41,17 +41,19 @@ class Projects:
             path = path.resolve()  # the roots are resolved: a symlinked checkout still matches
         start = path.parent if path is not None else (self.folders[0] if self.folders else None)
         pyproject = find_pyproject(start) if start is not None else None
+        problem = ""
         try:
             config = self._config(pyproject)
         except ConfigError as exc:
-            # The editor keeps linting with the defaults; the CLI refuses to run instead.
-            return Settings(Selection(), f"{exc}; using the default rules")
+            # The editor keeps linting with the defaults, the default excludes included (the
+            # walk never enters .venv or build/); the CLI refuses to run instead.
+            config, problem = Config(root=pyproject.parent), f"{exc}; using the default rules"
         exclusions = Exclusions(config.exclude, config.respect_gitignore)
         if path is not None and walk_skips(path, self._root(config, path), exclusions):
-            return Settings(None)
+            return Settings(None, problem)
         if path is None:
-            return Settings(Selection(config.select, config.ignore, config.project))
-        return Settings(config.selection_for(path))
+            return Settings(Selection(config.select, config.ignore, config.project), problem)
+        return Settings(config.selection_for(path), problem)
 
     def _config(self, pyproject: Optional[Path]) -> Config:
         if pyproject is None:

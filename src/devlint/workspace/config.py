@@ -1,5 +1,13 @@
 """`[tool.devlint]` from the nearest pyproject.toml; command-line flags override it.
 
+Each file gets the configuration of the nearest `pyproject.toml` with a `[tool.devlint]` table
+in its folder or above it, as ruff does it: a sub-project's own table applies to its files
+however the run reaches them (named alone, beside other files, or by a walk from the parent).
+The nearest table wins whole: nothing is inherited from a table further up (a nested config
+that wants its parent's settings repeats them). A `pyproject.toml` that names devlint but cannot
+be read (not UTF-8, not TOML, unreadable) is an error, never skipped: skipping it would drop its
+`ignore` and `select` without a word.
+
 Every value is checked for its type and every code against the codes devlint knows: a typo must
 be an error, never a selection of nothing that passes CI. Paths in `exclude` and
 `per-file-ignores` are gitignore-style patterns anchored at the directory of the pyproject.toml,
@@ -7,10 +15,11 @@ so a run gives the same answer from any working directory.
 """
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from devlint.hints import did_you_mean
 from devlint.lint.codes import KNOWN_CODES, describe_known, unknown_codes
@@ -56,17 +65,15 @@ def find_pyproject(start: Path) -> Optional[Path]:
 
 
 def _absolute(path: Path) -> str:
-    import os
-
     # Not resolve(): patterns are matched against paths as the user sees them, symlinks kept.
     return os.path.abspath(path)
 
 
 def _has_table(path: Path) -> bool:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return True  # it may hold [tool.devlint]: load_config says why it cannot be read
     if "devlint" not in text:
         return False  # cheap: most projects never name devlint, and the TOML parser costs 3 MB
     try:
@@ -90,9 +97,16 @@ def load_config(pyproject: Optional[Path]) -> Config:
     if pyproject is None:
         return Config()
     try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {pyproject}: {exc}") from None
+        text = pyproject.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {pyproject}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read {pyproject}: it is not UTF-8 text (byte "
+                          f"{exc.object[exc.start]:#04x} at offset {exc.start}); TOML files are "
+                          "UTF-8") from None
+    if text.startswith("\ufeff"):
+        raise ConfigError(f"cannot read {pyproject}: it starts with a byte order mark (BOM), "
+                          "which TOML does not allow; save it as UTF-8 without one")
     table = _toml(text, pyproject).get("tool", {}).get("devlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{pyproject}: [tool.devlint] must be a table")
@@ -120,6 +134,62 @@ def load_config(pyproject: Optional[Path]) -> Config:
         force_exclude=flag(table.get("force-exclude", False), where + "force-exclude"),
         project=flag(table.get("project", True), where + "project"),
     )
+
+
+class Resolver:
+    """Each file's configuration: the nearest `pyproject.toml` with a `[tool.devlint]` table
+    in the file's folder or above it (`find_pyproject`), loaded once, with `override` (the
+    command line's flags) applied to every one. Raises ConfigError for a table that does not
+    load, naming the file."""
+
+    def __init__(self, override: Callable[[Config], Config] = lambda config: config) -> None:
+        self.override = override
+        self._nearest: dict[str, Optional[Path]] = {}  # folder -> its nearest pyproject.toml
+        self._loaded: dict[Optional[Path], Config] = {}
+
+    def pyproject_of(self, directory: str) -> Optional[Path]:
+        """The nearest pyproject.toml with a [tool.devlint] table from `directory` upwards;
+        each folder on the way is looked at once per resolver."""
+        directory = _absolute(Path(directory))
+        walked = []
+        found: Optional[Path] = None
+        current = directory
+        while True:
+            if current in self._nearest:
+                found = self._nearest[current]
+                break
+            walked.append(current)
+            candidate = Path(current) / "pyproject.toml"
+            try:
+                here = candidate.is_file()
+            except OSError:  # a path longer than the system takes: the walk says so itself
+                here = False
+            if here and _has_table(candidate):
+                found = candidate
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        for folder in walked:
+            self._nearest[folder] = found
+        return found
+
+    def in_directory(self, directory: str) -> Config:
+        pyproject = self.pyproject_of(directory)
+        if pyproject not in self._loaded:
+            self._loaded[pyproject] = self.override(load_config(pyproject))
+        return self._loaded[pyproject]
+
+    def config_for(self, path: Path) -> Config:
+        return self.in_directory(os.path.dirname(_absolute(path)))
+
+    def selection_for(self, path: Path) -> Selection:
+        return self.config_for(path).selection_for(path)
+
+    def exclude_in(self, directory: str) -> Patterns:
+        """The excludes that apply to the entries of `directory` (its nearest config's)."""
+        return self.in_directory(directory).exclude
 
 
 def strings(value, what: str) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Optional, Sequence, Union
+from typing import Callable, Iterator, Optional, Sequence, Union
 
 from devlint.workspace.patterns import Patterns
 
@@ -50,23 +50,31 @@ class Skipped:
 class Exclusions:
     """What a walk leaves out. A pattern that matches a directory the user named (or one above
     it) does not exclude what is inside: `devlint check fixtures/` checks fixtures/ even when
-    `exclude = ["fixtures"]`, unless `force` (pre-commit names every file it passes)."""
+    `exclude = ["fixtures"]`, unless `force` (pre-commit names every file it passes).
+    `exclude_in`: the excludes that apply in a folder, when they differ from folder to folder
+    (each file's nearest configuration has its own); else `exclude` applies everywhere."""
 
     def __init__(self, exclude: Optional[Patterns] = None, respect_gitignore: bool = True,
-                 force: bool = False) -> None:
+                 force: bool = False,
+                 exclude_in: Optional[Callable[[str], Patterns]] = None) -> None:
         self.exclude = exclude or Patterns()
         self.respect_gitignore = respect_gitignore
         self.force = force
+        self.exclude_in = exclude_in or (lambda directory: self.exclude)
         self._gitignores: dict[str, list[Patterns]] = {}
 
     def named_is_excluded(self, path: Path) -> bool:
-        return self.force and self.exclude.matches(path, path.is_dir())
+        if not self.force:
+            return False
+        absolute = os.path.abspath(path)
+        return self.exclude_in(os.path.dirname(absolute)).matches(absolute, path.is_dir())
 
     def active_in(self, directory: str) -> "Active":
         """The patterns that can exclude entries of `directory`. A pattern that matches the
         directory itself is dropped: only a directory the user named (or one inside it) is
         walked into while matched."""
-        exclude = self.exclude if self.exclude and not self.exclude.matches(directory, True) else None
+        exclude = self.exclude_in(directory)
+        exclude = exclude if exclude and not exclude.matches(directory, True) else None
         gitignores = self._gitignore_chain(directory) if self.respect_gitignore else []
         return Active(exclude, [p for p in gitignores if not p.matches(directory, True)])
 

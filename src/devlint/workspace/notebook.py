@@ -9,6 +9,10 @@ Only a line that starts a statement can be an IPython line: `% 0.5)` continuing 
 `!= b` continuing a condition, is Python. Cells are numbered from 1 in notebook order,
 markdown cells included, as Jupyter shows them.
 
+Jupyter runs cells one by one, so a cell that does not parse fails alone and the others still
+run: such a cell (pasted log text, a shell line without its `!`) is one DEV999 at its own line,
+and the program is the other cells, the broken one's lines standing in as `pass`.
+
 A fix rewrites the JSON text in place: the `source` of a changed cell is replaced, keeping the
 file's escapes, line endings and indentation, and every other byte stays as it was.
 """
@@ -46,6 +50,7 @@ class Program:
     placeholders: dict[str, str] = field(default_factory=dict)  # `pass  # devlint-ipython-N` -> line
     indents: dict[int, str] = field(default_factory=dict)  # cell no -> the indent IPython strips
     sources: dict[int, list[str]] = field(default_factory=dict)  # cell no -> its lines, as written
+    broken: dict[int, tuple[int, int, str]] = field(default_factory=dict)  # cell no -> (program line, column, why)
 
     def locate(self, line: int) -> tuple[int, int]:
         """(cell number, line inside the cell) of a line of the joined text."""
@@ -101,12 +106,41 @@ def program(notebook: dict) -> Program:
             lines = [_placeholder(prog, text, "") for text in lines]  # the cell is not Python
         else:
             lines = list(_hide_ipython_lines(prog, lines))
+            problem = _syntax_error("".join(text + "\n" for text in lines))
+            if problem is not None:  # it fails alone when it runs; the other cells still run
+                inner, column, why = problem
+                prog.broken[number] = (line + min(inner, max(len(lines), 1)) - 1, column, why)
+                lines = [_placeholder(prog, prog.placeholders.get(text, text), "") for text in lines]
         prog.cells.append((number, line, len(lines)))
         parts.extend(text + "\n" for text in lines)
         parts.append(BOUNDARY + "\n")
         line += len(lines) + 1
     prog.text = "".join(parts)
     return prog
+
+
+def _syntax_error(text: str) -> Optional[tuple[int, int, str]]:
+    """(line, column, why) where Python refuses a cell's text, as Jupyter would run it alone."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            ast.parse(text)
+    except SyntaxError as exc:
+        return exc.lineno or 1, exc.offset or 1, exc.msg
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return 1, 1, str(exc) or type(exc).__name__
+    return None
+
+
+def broken_cells(prog: Program, path: str, selection: Selection) -> list[Finding]:
+    """One DEV999 per cell that does not parse, in the joined program's coordinates."""
+    if not prog.broken or not selection.enabled("DEV999"):
+        return []
+    return [Finding(path, line, column, "DEV999", f"cannot parse: {why}")
+            for line, column, why in prog.broken.values()]
 
 
 def _hide_ipython_lines(prog: Program, lines: list[str]) -> Iterator[str]:
@@ -199,7 +233,8 @@ def analyze_notebook(data: bytes, path: str, selection: Selection = Selection(),
         return [parse_error(path, SourceError(1, 1, str(exc)))] if selection.enabled("DEV999") else []
     findings = analyze_source(prog.text, path, selection, describe_line=prog.describe,
                               keep_foreign=keep_foreign)
-    own = [f for f in findings if f.path == path]
+    own = sorted([f for f in findings if f.path == path] + broken_cells(prog, path, selection),
+                 key=Finding.sort_key)
     foreign = [f for f in findings if f.path != path]
     if not foreign:
         return in_cells(own, prog, data)
@@ -258,7 +293,8 @@ def fix_round(data: bytes, path: str, selection: Selection, unsafe: bool):
         return None, None, analyze_notebook(data, path, selection)
     prog = program(notebook)
     raw = analyze_source(prog.text, path, selection, describe_line=prog.describe)
-    findings = in_cells(raw, prog, data)
+    findings = in_cells(sorted(raw + broken_cells(prog, path, selection), key=Finding.sort_key),
+                        prog, data)
     outcome = apply_fixes(prog.text, raw, unsafe=unsafe)
     if not outcome.applied:
         return None, outcome.error, findings

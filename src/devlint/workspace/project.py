@@ -58,11 +58,13 @@ class Project:
             for _ in range(level - 1):
                 base = os.path.dirname(base)
             return _module_file(base, parts)
+        namespace = None
         for top in self._search_from(importer):
             found = _module_file(top, parts)
-            if found is not None:
+            if found is not None and found.endswith(".py"):
                 return found
-        return None
+            namespace = namespace or found  # only when no folder on the path has a module
+        return namespace
 
 
     def _search_from(self, importer: str) -> list:
@@ -76,13 +78,14 @@ class Project:
 
 
 def _module_file(base: str, parts: list) -> Optional[str]:
-    """`base/a/b.py`, or the package `base/a/b/__init__.py`; a namespace package (a directory
-    only) is a package with nothing in it but its submodules."""
+    """The package `base/a/b/__init__.py`, else `base/a/b.py`, in the order CPython's
+    FileFinder tries them (a package wins over a module of the same name beside it); a
+    namespace package (a directory only) is a package with nothing in it but its submodules."""
     if not parts:
         init = os.path.join(base, "__init__.py")
         return init if os.path.isfile(init) else None
     path = os.path.join(base, *parts)
-    for candidate in (path + ".py", os.path.join(path, "__init__.py")):
+    for candidate in (os.path.join(path, "__init__.py"), path + ".py"):
         if os.path.isfile(candidate) and not os.path.islink(candidate):
             return candidate
     return path if os.path.isdir(path) else None

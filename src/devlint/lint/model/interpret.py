@@ -341,12 +341,18 @@ class Interpreter(Evaluator):
         module = dotted(node.module) if node.module is not None else ""
         if not node.relative:
             st = self.imported([module or ""], st)
-        if type(node.names) is cst.ImportStar:
-            return st
         if node.relative:
             module = "." * len(node.relative) + (module or "")
         source = self.project_module(module.lstrip("."), len(node.relative)) if \
             self.project is not None else None
+        if type(node.names) is cst.ImportStar:
+            # Every public name of a project module, rebound in order as Python binds them:
+            # a later `from local import *` overrides `device` from an earlier one.
+            summary = self.summary_of(source.path) if source is not None else None
+            for name, value in (summary.env.items() if summary is not None else ()):
+                if not name.startswith("_"):
+                    st.env[name] = value if type(value) is not Maybe else Ref(f"{module}.{name}")
+            return st
         for alias in node.names:
             name = alias.name.value if type(alias.name) is cst.Name else dotted(alias.name) or ""
             bound = alias.asname.name.value if alias.asname is not None else name
@@ -365,21 +371,29 @@ class Interpreter(Evaluator):
         self.probes.add(("import", self.path, module, level, found))
         return ProjectModule(found) if found is not None else None
 
+    def summary_of(self, path: str):
+        """The summary of the project file at `path` (None for a namespace package, or a file
+        that does not parse or is too large), recorded as what this run stands on."""
+        if not path.endswith(".py"):
+            return None
+        summary = self.summaries.get(path, self.levels - 1)
+        if summary is None:  # unparsable or too large: unknown names
+            self.dependencies.add((path, self.summaries.digests.get(path)))
+            return None
+        self.dependencies.update(summary.dependencies)
+        self.probes.update(summary.probes)
+        return summary
+
     def module_member(self, path: str, name: str, fallback: Value) -> Value:
         """`name` of the project module at `path`: what its summary binds, else its submodule,
         else `fallback` (unknown to devlint's tables as much as to the project)."""
         import os
 
-        if path.endswith(".py"):
-            summary = self.summaries.get(path, self.levels - 1)
-            if summary is None:  # unparsable or too large: unknown names
-                self.dependencies.add((path, self.summaries.digests.get(path)))
-            else:
-                self.dependencies.update(summary.dependencies)
-                self.probes.update(summary.probes)
-                found = summary.env.get(name)
-                if found is not None and type(found) is not Maybe:
-                    return found
+        summary = self.summary_of(path)
+        if summary is not None:
+            found = summary.env.get(name)
+            if found is not None and type(found) is not Maybe:
+                return found
         base = os.path.dirname(path) if path.endswith("__init__.py") else path
         if not path.endswith(".py") or path.endswith("__init__.py"):
             from devlint.workspace.project import _module_file
@@ -951,8 +965,9 @@ class Interpreter(Evaluator):
         if kind is cst.Attribute:
             owner = self.value(target.value, st)
             attr = target.attr.value
-            if type(owner) in (Opaque, Namespace) and type(target.value) is cst.Name:
-                # `args.device = torch.device(...)`: the attribute holds it from here on.
+            if type(owner) in (Opaque, Namespace, ProjectModule) and type(target.value) is cst.Name:
+                # `args.device = torch.device(...)`, `cfg.device = ...` on an imported project
+                # module: the attribute holds it from here on.
                 st.env[f"{target.value.value}.{attr}"] = value
                 return
             if type(owner) in (Module, Instance):
