@@ -132,9 +132,6 @@ def resolver_of(args: argparse.Namespace) -> Resolver:
         overrides["ignore"] = args.ignore
     if args.exclude is not None:
         overrides["exclude"] = Patterns(os.getcwd(), args.exclude)
-    if args.extend_exclude:
-        overrides["exclude"] = PatternSets(overrides.get("exclude", config.exclude),
-                                           Patterns(os.getcwd(), args.extend_exclude))
     if args.respect_gitignore is not None:
         overrides["respect_gitignore"] = args.respect_gitignore
     if args.force_exclude:
@@ -146,6 +143,9 @@ def resolver_of(args: argparse.Namespace) -> Resolver:
         changed = dict(overrides)
         if args.extend_select is not None:
             changed["extend_select"] = changed.get("extend_select", config.extend_select) + args.extend_select
+        if args.extend_exclude:  # added to each file's own excludes (or to --exclude's)
+            changed["exclude"] = PatternSets(changed.get("exclude", config.exclude),
+                                             Patterns(os.getcwd(), args.extend_exclude))
         return Config(**{**config.__dict__, **changed}) if changed else config
 
     return Resolver(override)
