@@ -1,4 +1,4 @@
-"""The fixes of DEV005-DEV014 write the edit their docs promise, and nothing else."""
+"""The fixes of DEV005-DEV022 write the edit their docs promise, and nothing else."""
 from __future__ import annotations
 
 import textwrap
@@ -90,6 +90,10 @@ CASES = {
         "torch.distributed.init_process_group('nccl')\nmodel = DDP(nn.Linear(4, 1))\n"
         "model.to(device)\n",
         "model = DDP(nn.Linear(4, 1).to(device))\nmodel.to(device)\n",
+    ),
+    "DEV015": (
+        "model = nn.Sequential(nn.Linear(4, 8)).to(device)\nmodel.head = nn.Linear(8, 2)\n",
+        "model.head = nn.Linear(8, 2).to(device)\n",
     ),
 }
 

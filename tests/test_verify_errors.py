@@ -1,6 +1,8 @@
 """Runtime errors mapped back to the static finding that explains them (no torch needed)."""
 import textwrap
 
+import pytest
+
 from devlint.verify.errors import (
     DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER, classify, explain, statement_span,
 )
@@ -114,3 +116,33 @@ def test_an_error_inside_forward_maps_to_the_call_that_fed_it(tmp_path):
     explanation = explain(err)
     assert [(f.code, f.line) for f in explanation.findings] == [("DEV002", 11)]
     assert "forward" not in explanation.how and "<module>" in explanation.how
+
+
+# One script per kind of the rules of issue 28: the runtime error, where PyTorch raises it, and
+# the finding `devlint verify` must name for it.
+NEW_KINDS = {
+    "DEV015": (textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        import torchvision
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torchvision.models.resnet18()
+        model.to(device)
+        model.fc = nn.Linear(512, 10)
+        x = torch.randn(2, 3, 224, 224, device=device)
+        out = model(x)
+    """), 10, "RuntimeError", "Expected all tensors to be on the same device, but found at "
+       "least two devices, cuda:0 and cpu! (when checking argument for argument mat1 in method "
+       "wrapper_CUDA_addmm)", DEVICE_MISMATCH, 8),
+}
+
+
+@pytest.mark.parametrize("code", sorted(NEW_KINDS))
+def test_the_new_kinds_map_to_their_rule(tmp_path, code):
+    script, line, type_, message, kind, expected_line = NEW_KINDS[code]
+    path = write(tmp_path, script)
+    explanation = explain(error(path, line, message, type_))
+    assert explanation.kind == kind
+    assert [(f.code, f.line) for f in explanation.findings] == [(code, expected_line)], \
+        explanation.how

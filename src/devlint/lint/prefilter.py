@@ -88,6 +88,7 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE),
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
+    "DEV015": (_MOVE, (("raw", "nn"), ("raw", "Module"))),
 }
 
 _WORD = {w: re.compile(rb"\b" + w.encode() + rb"\b") for w in ("for", "while", "self")}

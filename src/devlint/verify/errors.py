@@ -27,7 +27,7 @@ CROSS_GPU, SHARED_GPU, NCCL_CPU, NEEDS_TORCHRUN = (
 EXPLAINING_CODES = {
     NO_CUDA: ("DEV001", "DEV008", "DEV013"),
     DEVICE_MISMATCH: ("DEV002", "DEV003", "DEV004", "DEV005", "DEV006", "DEV009", "DEV010",
-                      "DEV012"),
+                      "DEV012", "DEV015"),
     NUMPY_ON_DEVICE: ("DEV011",),
     CROSS_GPU: ("DEV013", "DEV008"),
     SHARED_GPU: ("DEV013",),
@@ -190,11 +190,24 @@ def _findings_feeding(analysis: _Analysis, line: int, codes: tuple[str, ...]) ->
     }
     bound_at = {
         node.lineno: {t.id for t in ast.walk(node) if isinstance(t, ast.Name)
-                      and isinstance(t.ctx, ast.Store)}
+                      and isinstance(t.ctx, ast.Store)} | _changed_objects(node)
         for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
     }
     return [f for f in findings
             if f.code in codes and f.line <= line and bound_at.get(f.line, set()) & used]
+
+
+def _changed_objects(assign: ast.stmt) -> set[str]:
+    """`model.fc = nn.Linear(...)` changes what `model` holds (DEV015): the root name of an
+    attribute set by the assignment."""
+    targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+    roots = set()
+    for target in targets:
+        while isinstance(target, (ast.Attribute, ast.Subscript)):
+            target = target.value
+            if isinstance(target, ast.Name):
+                roots.add(target.id)
+    return roots
 
 
 def _nearest_before(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> Optional[Finding]:

@@ -15,7 +15,7 @@ import libcst as cst
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.observations import (
-    Conversion, DeviceSpec, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
+    Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
 from devlint.lint.model.state import State, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
@@ -589,6 +589,9 @@ class Evaluator:
         if type(module) is Module and module.loss:
             return self.loss_call(node, spelled, module, operands, st)
         checks = module.place is DEVICE and not getattr(module, "moves_inputs", False)
+        if type(module) is Module and module.place is HOST and not module.assumed and \
+                not module.loss and not module.stateless:
+            self.note_host_call(node, module, operands, st)
         if getattr(module, "moves_inputs", False) and module.place is DEVICE:
             # DataParallel & co scatter the inputs to the device before `forward` runs.
             args = [(n, with_place(v, DEVICE)) for n, v in args]
@@ -639,6 +642,11 @@ class Evaluator:
             fabric = "fabric" in (dotted(node.func.value) or "").lower()
             self.obs.saves.append(Save(node, args[0][1] if fabric else args[1][1]))
             return NONE
+        if name in ("add_module", "register_module") and kind is Tensor and len(args) >= 2:
+            self.note_attach(node, receiver, args[1][1], st)
+        if name == "load_state_dict" and kind in (Opaque, Instance):
+            self.obs.events.append(Event("state-load", node, receiver, self.where(st),
+                                         statement=self.statement))
         if kind is Tensor:
             return self.tensor_method(node, receiver, name, args, kwargs, st)
         if kind is Module:
@@ -710,6 +718,8 @@ class Evaluator:
                 return self.call_method_value(node, Method(member, module, node.func.value), args, kwargs, st)
         if name in api.SELF_RETURNING_METHODS:
             return module
+        if name in api.PARAMETER_METHODS or name in api.NAMED_PARAMETER_METHODS:
+            self.obs.events.append(Event("params", node, module, self.where(st)))
         if name in api.PARAMETER_METHODS:
             return Iterable(Tensor(module.place, "param", node, assumed=module.assumed), node=node)
         if name in api.NAMED_PARAMETER_METHODS:
@@ -724,6 +734,7 @@ class Evaluator:
                 self.store(node.func.value, module.with_attr(key, buffer), st)
             return NONE
         if name in ("add_module", "register_module") and len(args) >= 2:
+            self.note_attach(node, module, args[1][1], st)
             if module.cls is not None:
                 module.cls.registers_by_hand = True
             return NONE
@@ -761,6 +772,14 @@ class Evaluator:
         """`.to(...)`, `.cuda()`, `.cpu()`, `.type(T)`: where the result lives, and whether the
         receiver moves in place (a module does; a tensor returns a copy)."""
         target = self.transfer_target(node, name, args, kwargs, st)
+        if target is None and name == "type" and type(receiver) is Tensor and args and \
+                type(args[0][1]) is Ref and api.legacy_host_type(args[0][1].qualname):
+            # `t.type(torch.FloatTensor)`: a CPU tensor type, so a device tensor comes back
+            if receiver.place is DEVICE and not receiver.assumed:
+                self.obs.events.append(Event("cast", node, receiver, self.where(st), args[0][0]))
+                return replace(receiver, place=HOST, why="cast", node=node, device=None,
+                               discarded=None, bound=None, moved_at=None)
+            return replace(receiver, place=Place.UNKNOWN)
         if target is None:
             if name == "to" and type(receiver) in (Tensor, Module) and _only_dtype(args, kwargs):
                 return receiver
@@ -921,6 +940,23 @@ class Evaluator:
             # the GPU arm of `"cuda:0" if use_cuda else "cpu"` still names one GPU
             self.device_spec(device.node, kind, device, st, fixed=True, in_conditional=True)
 
+    def note_host_call(self, node: Any, module: Module, operands: list, st: State) -> None:
+        """A module on the CPU handed tensors the code put on the device."""
+        for operand_node, value in operands:
+            if on_device(value) and not value.assumed:
+                self.obs.events.append(Event("host-call", node, module, self.where(st),
+                                             (operand_node, value)))
+                return
+
+    def note_attach(self, node: Any, owner: Value, value: Value, st: State) -> None:
+        """A module with parameters, made on the CPU, set on a model the code moved."""
+        value = unwrap(value)
+        if type(value) is Module and value.place is HOST and not value.assumed and \
+                not value.stateless and not value.loss and owner.place is DEVICE:
+            self.bound_here(node, st)  # a fix moves the new module right there
+            self.obs.events.append(Event("attach", node, owner, self.where(st), value,
+                                         self.statement))
+
     def prepare(self, args: list) -> Value:
         """`accelerator.prepare(model, optimizer, loader)`: the same things, placed."""
         prepared = []
@@ -984,6 +1020,14 @@ class Evaluator:
             return Module(HOST, node, ident=id(node), stateless=False)
         if api.is_module_class(qualname):
             return self.module_constructor(node, qualname, args, kwargs, st)
+        if qualname in api.COPIES and args and type(unwrap(args[0][1])) is Module:
+            source = unwrap(args[0][1])
+            copied = replace(source, node=node, ident=id(node), spelled=None)
+            self.obs.events.append(Event("copy", node, source, self.where(st), copied,
+                                         self.statement))
+            return copied
+        if api.is_metric_class(qualname):
+            return Module(HOST, node, ident=id(node))
         if api.is_functional_loss(qualname):
             return self.loss_call(node, qualname, None, _tensor_operands(args, kwargs), st)
         if qualname in api.LOADERS:
@@ -1117,6 +1161,10 @@ class Evaluator:
     def module_constructor(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
         module = Module(HOST, node, ident=id(node),
                         stateless=api.STATELESS_MODULES.match(api.last(qualname)) is not None)
+        if "device" in kwargs and not api.is_loss_class(qualname):
+            # `nn.Linear(4, 2, device=device)`: its parameters are made there
+            target = self.device_target(kwargs["device"][0], kwargs["device"][1], st, "device=")
+            module = replace(module, place=target[0] if target else Place.UNKNOWN)
         if api.is_loss_class(qualname):
             weight, weight_node, keyword = None, None, ""
             for key in api.WEIGHT_KEYWORDS:

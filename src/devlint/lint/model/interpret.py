@@ -915,6 +915,8 @@ class Interpreter(Evaluator):
         if kind is cst.Attribute:
             owner = self.value(target.value, st)
             attr = target.attr.value
+            if type(owner) in (Module, Tensor):
+                self.note_attach(target, owner, value, st)
             if type(owner) in (Opaque, Namespace) and type(target.value) is cst.Name:
                 # `args.device = torch.device(...)`: the attribute holds it from here on.
                 st.env[f"{target.value.value}.{attr}"] = value

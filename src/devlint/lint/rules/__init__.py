@@ -18,6 +18,7 @@ from devlint.lint.rules.dev011_numpy_on_device_tensor import NumpyOnDeviceTensor
 from devlint.lint.rules.dev012_loss_weight_on_cpu import LossWeightOnCpu
 from devlint.lint.rules.dev013_fixed_gpu_index_in_distributed import FixedGpuIndexInDistributed
 from devlint.lint.rules.dev014_ddp_before_move import DdpBeforeMove
+from devlint.lint.rules.dev015_module_added_after_move import ModuleAddedAfterMove
 
 ALL_RULES: tuple[type[Rule], ...] = (
     HardCodedCuda,
@@ -34,6 +35,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LossWeightOnCpu,
     FixedGpuIndexInDistributed,
     DdpBeforeMove,
+    ModuleAddedAfterMove,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 PARSE_ERROR_CODE = PARSE_ERROR.code
