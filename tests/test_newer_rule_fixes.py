@@ -95,6 +95,22 @@ CASES = {
         "model = nn.Sequential(nn.Linear(4, 8)).to(device)\nmodel.head = nn.Linear(8, 2)\n",
         "model.head = nn.Linear(8, 2).to(device)\n",
     ),
+    "DEV016": (
+        "import copy\nmodel = nn.Linear(4, 2)\nema = copy.deepcopy(model)\nmodel.to(device)\n"
+        "out = ema(torch.ones(1, 4, device=device))\n",
+        "ema = copy.deepcopy(model).to(device)\n",
+    ),
+    "DEV017": (
+        "model = nn.Linear(4, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "ckpt = torch.load('c.pt', map_location='cpu')\nopt.load_state_dict(ckpt['opt'])\n"
+        "model.to(device)\n",
+        "model.to(device)\nopt.load_state_dict(ckpt['opt'])\n",
+    ),
+    "DEV019": (
+        "import torchmetrics\nacc = torchmetrics.Accuracy(task='binary')\n"
+        "acc.update(torch.rand(4).to(device), torch.ones(4).to(device))\n",
+        "acc = torchmetrics.Accuracy(task='binary').to(device)\n",
+    ),
 }
 
 

@@ -567,6 +567,8 @@ class Evaluator:
         """A callable of unknown origin: a loss by its name, else its result is unknown, except
         that a model handed device tensors (and no CPU ones) answers on the device."""
         operands = _tensor_operands(args, kwargs)
+        if _returns_pt_tensors(kwargs):
+            return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer's BatchEncoding
         if callee.name and names.names_loss(callee.name):
             return self.loss_call(node, callee.name, None, operands, st)
         if callee.name and names.names_model(callee.name):
@@ -612,6 +614,8 @@ class Evaluator:
                         self.where(st), spelled))
         if type(forward) is Func:
             return result
+        if _returns_pt_tensors(kwargs):
+            return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer module's output
         return Tensor(module.place, "output", node, plain=False, device=getattr(module, "device", None),
                       assumed=getattr(module, "assumed", False),
                       moved_at=getattr(module, "moved_at", None))
@@ -671,6 +675,8 @@ class Evaluator:
             return Scalar()
         if kind is Opaque and receiver.name and names.names_loss(receiver.name) and name == "forward":
             return self.loss_call(node, receiver.name, None, _tensor_operands(args, kwargs), st)
+        if _returns_pt_tensors(kwargs):
+            return Tensor(HOST, "encoding", node, plain=False)  # `tokenizer.encode_plus(...)`
         return OPAQUE
 
     def call_method_value(self, node: Any, method: Method, args: list, kwargs: dict, st: State) -> Value:
@@ -1023,11 +1029,15 @@ class Evaluator:
         if qualname in api.COPIES and args and type(unwrap(args[0][1])) is Module:
             source = unwrap(args[0][1])
             copied = replace(source, node=node, ident=id(node), spelled=None)
+            self.bound_here(node, st)  # a fix moves the copy right there
             self.obs.events.append(Event("copy", node, source, self.where(st), copied,
                                          self.statement))
             return copied
         if api.is_metric_class(qualname):
-            return Module(HOST, node, ident=id(node))
+            metric = Module(HOST, node, ident=id(node))
+            self.bound_here(node, st)  # a fix moves the metric right there
+            self.obs.events.append(Event("metric", node, metric, self.where(st)))
+            return metric
         if api.is_functional_loss(qualname):
             return self.loss_call(node, qualname, None, _tensor_operands(args, kwargs), st)
         if qualname in api.LOADERS:
@@ -1346,6 +1356,12 @@ def _partial(self: Evaluator, node: Any, args: list, kwargs: dict, st: State) ->
 
 
 Evaluator._ref_handlers = {"torch.device": _torch_device, "functools.partial": _partial}
+
+
+def _returns_pt_tensors(kwargs: dict) -> bool:
+    """`return_tensors="pt"`: a tokenizer or processor makes a BatchEncoding of CPU tensors."""
+    given = kwargs.get("return_tensors")
+    return given is not None and type(given[1]) is Scalar and given[1].text == "pt"
 
 
 def _only_dtype(args: list, kwargs: dict) -> bool:

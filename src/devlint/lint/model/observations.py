@@ -157,7 +157,7 @@ class Event:
     host-call (a module on the CPU called with device tensors: `other` the (node, tensor)),
     params (`m.parameters()`: `subject` the module), state-load (`x.load_state_dict(...)` on
     something that is no module), cast (`t.type(torch.FloatTensor)`: `subject` the tensor,
-    `other` the type's node)."""
+    `other` the type's node), metric (a metric module built: `torchmetrics.Accuracy(...)`)."""
 
     kind: str
     node: Any

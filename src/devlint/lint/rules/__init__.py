@@ -19,6 +19,11 @@ from devlint.lint.rules.dev012_loss_weight_on_cpu import LossWeightOnCpu
 from devlint.lint.rules.dev013_fixed_gpu_index_in_distributed import FixedGpuIndexInDistributed
 from devlint.lint.rules.dev014_ddp_before_move import DdpBeforeMove
 from devlint.lint.rules.dev015_module_added_after_move import ModuleAddedAfterMove
+from devlint.lint.rules.dev016_copy_before_move import CopyBeforeMove
+from devlint.lint.rules.dev017_optimizer_state_before_move import OptimizerStateBeforeMove
+from devlint.lint.rules.dev018_fixed_gpu_ordinal import FixedGpuOrdinal
+from devlint.lint.rules.dev019_metric_not_moved import MetricNotMoved
+from devlint.lint.rules.dev020_encoding_taken_before_move import EncodingTakenBeforeMove
 
 ALL_RULES: tuple[type[Rule], ...] = (
     HardCodedCuda,
@@ -36,6 +41,11 @@ ALL_RULES: tuple[type[Rule], ...] = (
     FixedGpuIndexInDistributed,
     DdpBeforeMove,
     ModuleAddedAfterMove,
+    CopyBeforeMove,
+    OptimizerStateBeforeMove,
+    FixedGpuOrdinal,
+    MetricNotMoved,
+    EncodingTakenBeforeMove,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 PARSE_ERROR_CODE = PARSE_ERROR.code
