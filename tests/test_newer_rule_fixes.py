@@ -111,6 +111,10 @@ CASES = {
         "acc.update(torch.rand(4).to(device), torch.ones(4).to(device))\n",
         "acc = torchmetrics.Accuracy(task='binary').to(device)\n",
     ),
+    "DEV021": (
+        "x = torch.ones(2).to(device)\nm = (x > 0).type(torch.ByteTensor)\ny = x * m\n",
+        "m = (x > 0).type(torch.uint8)\n",
+    ),
 }
 
 

@@ -199,6 +199,15 @@ NEW_KINDS = {
     """), 10, "RuntimeError", "Expected all tensors to be on the same device, but found at "
        "least two devices, cuda:0 and cpu! (when checking argument for argument index in "
        "method wrapper_CUDA__index_select)", DEVICE_MISMATCH, 10),
+    "DEV021": (textwrap.dedent("""\
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        scores = torch.randn(4, 4).to(device)
+        mask = (scores > 0).type(torch.FloatTensor)
+        masked = scores * mask
+    """), 6, "RuntimeError", "Expected all tensors to be on the same device, but found at "
+       "least two devices, cuda:0 and cpu!", DEVICE_MISMATCH, 5),
 }
 
 

@@ -31,7 +31,7 @@ EXPLAINING_CODES = {
     INVALID_ORDINAL: ("DEV018", "DEV013", "DEV008"),
     DEVICE_MISMATCH: ("DEV002", "DEV003", "DEV004", "DEV005", "DEV006", "DEV009", "DEV010",
                       "DEV012", "DEV015", "DEV016", "DEV017",
-                      "DEV019", "DEV020"),
+                      "DEV019", "DEV020", "DEV021"),
     NUMPY_ON_DEVICE: ("DEV011",),
     CROSS_GPU: ("DEV013", "DEV008"),
     SHARED_GPU: ("DEV013",),

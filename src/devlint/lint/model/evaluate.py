@@ -1399,9 +1399,9 @@ def _spelled_as(found: Optional[tuple], node: Any) -> Optional[tuple]:
 
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:
-    """A tensor computed from `tensor`, where it is. A factory's or an attribute's tensor keeps
-    its origin (DEV006 and DEV010 point at where it was made)."""
-    origin = tensor.node if tensor.why in ("factory", "attr") else node
+    """A tensor computed from `tensor`, where it is. A factory's, an attribute's or a cast's
+    tensor keeps its origin (DEV006, DEV010 and DEV021 point at where it was made)."""
+    origin = tensor.node if tensor.why in ("factory", "attr", "cast") else node
     return replace(tensor, node=origin, discarded=None, **changes)
 
 

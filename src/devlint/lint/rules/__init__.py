@@ -24,6 +24,7 @@ from devlint.lint.rules.dev017_optimizer_state_before_move import OptimizerState
 from devlint.lint.rules.dev018_fixed_gpu_ordinal import FixedGpuOrdinal
 from devlint.lint.rules.dev019_metric_not_moved import MetricNotMoved
 from devlint.lint.rules.dev020_encoding_taken_before_move import EncodingTakenBeforeMove
+from devlint.lint.rules.dev021_legacy_type_cast import LegacyTypeCast
 
 ALL_RULES: tuple[type[Rule], ...] = (
     HardCodedCuda,
@@ -46,6 +47,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     FixedGpuOrdinal,
     MetricNotMoved,
     EncodingTakenBeforeMove,
+    LegacyTypeCast,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 PARSE_ERROR_CODE = PARSE_ERROR.code
