@@ -115,6 +115,10 @@ CASES = {
         "x = torch.ones(2).to(device)\nm = (x > 0).type(torch.ByteTensor)\ny = x * m\n",
         "m = (x > 0).type(torch.uint8)\n",
     ),
+    "DEV022": (
+        "import pytest\n\n\ndef test_gpu():\n    assert torch.ones(1).cuda().is_cuda\n",
+        '@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")\ndef test_gpu():',
+    ),
 }
 
 

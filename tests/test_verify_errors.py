@@ -208,6 +208,15 @@ NEW_KINDS = {
         masked = scores * mask
     """), 6, "RuntimeError", "Expected all tensors to be on the same device, but found at "
        "least two devices, cuda:0 and cpu!", DEVICE_MISMATCH, 5),
+    "DEV022": (textwrap.dedent("""\
+        import pytest
+        import torch
+
+
+        def test_forward_on_gpu():
+            model = torch.nn.Linear(4, 2).cuda()
+            assert model(torch.ones(1, 4).cuda()).shape == (1, 2)
+    """), 6, "AssertionError", "Torch not compiled with CUDA enabled", NO_CUDA, 6),
 }
 
 

@@ -95,6 +95,7 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV019": ((("raw", "torchmetrics"),), _DEVICE_SIDE),
     "DEV020": ((("raw", "return_tensors"),), _MOVE),
     "DEV021": (_calls("type"), _DEVICE_SIDE),
+    "DEV022": ((("raw", "cuda"),), (("raw", "test"), ("raw", "Test"))),
 }
 
 _WORD = {w: re.compile(rb"\b" + w.encode() + rb"\b") for w in ("for", "while", "self")}

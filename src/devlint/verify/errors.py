@@ -27,7 +27,7 @@ CROSS_GPU, SHARED_GPU, NCCL_CPU, NEEDS_TORCHRUN = (
 
 # Which rules can explain which failure. Codes without a rule yet simply never match.
 EXPLAINING_CODES = {
-    NO_CUDA: ("DEV001", "DEV008", "DEV013"),
+    NO_CUDA: ("DEV001", "DEV008", "DEV013", "DEV022"),
     INVALID_ORDINAL: ("DEV018", "DEV013", "DEV008"),
     DEVICE_MISMATCH: ("DEV002", "DEV003", "DEV004", "DEV005", "DEV006", "DEV009", "DEV010",
                       "DEV012", "DEV015", "DEV016", "DEV017",

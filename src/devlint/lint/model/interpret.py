@@ -553,7 +553,10 @@ class Interpreter(Evaluator):
         info.locals = local_names(node)
         info.generator = type(node) is cst.FunctionDef and _yields(node.body)
         info.is_test = bool(names.TEST_NAME.search(name)) or (info.cls is not None and info.cls.is_test)
-        info.needs_cuda = (type(node) is cst.FunctionDef and names.CUDA_PURPOSE.search(name) is not None) \
+        # A test's name says what it tests, not where it runs: a runner without a GPU runs
+        # `test_forward_cuda` too (DEV022).
+        info.needs_cuda = (type(node) is cst.FunctionDef and names.CUDA_PURPOSE.search(name) is not None
+                           and not (info.is_test and name.startswith("test"))) \
             or (info.cls is not None and info.cls.needs_cuda) or self.cuda_only_module \
             or any(names.GPU_PARAMETER.search(p[0]) for p in info.params)
         if type(node) is cst.FunctionDef and info.cls is not None and name in ("_apply", "to", "cuda"):

@@ -25,6 +25,7 @@ from devlint.lint.rules.dev018_fixed_gpu_ordinal import FixedGpuOrdinal
 from devlint.lint.rules.dev019_metric_not_moved import MetricNotMoved
 from devlint.lint.rules.dev020_encoding_taken_before_move import EncodingTakenBeforeMove
 from devlint.lint.rules.dev021_legacy_type_cast import LegacyTypeCast
+from devlint.lint.rules.dev022_cuda_test_not_skipped import CudaTestNotSkipped
 
 ALL_RULES: tuple[type[Rule], ...] = (
     HardCodedCuda,
@@ -48,6 +49,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     MetricNotMoved,
     EncodingTakenBeforeMove,
     LegacyTypeCast,
+    CudaTestNotSkipped,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 PARSE_ERROR_CODE = PARSE_ERROR.code
