@@ -370,7 +370,11 @@ class Evaluator:
         for target in node.comparisons:
             right = self.value(target.comparator, st)
             flag = self.compare(node, lnode, left, type(target.operator), target.comparator, right, st)
-            result = flag if result is None else flag_and(result, flag)
+            if result is None:
+                result = flag
+            else:  # `lo <= t.mean() <= hi` of tensors: a chain of masks, no truth value
+                result = flag_and(result, flag) if type(result) is Flag and type(flag) is Flag \
+                    else UNKNOWN_FLAG
             lnode, left = target.comparator, right
         return result or UNKNOWN_FLAG
 

@@ -935,6 +935,8 @@ class Interpreter(Evaluator):
             for element in target.slice:
                 if type(element.slice) is cst.Index:
                     self.eval(element.slice.value, st)
+            if type(owner) in (Module, Tensor):  # `model.classifier[6] = nn.Linear(...)`
+                self.note_attach(target, owner, value, st)
             if type(owner) is Seq:
                 grown = Seq(owner.kind, None, join(owner.element, value) if owner.items != () else value,
                             node=owner.node)

@@ -7,10 +7,10 @@ import libcst as cst
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Event
-from devlint.lint.model.values import Module, Tensor
+from devlint.lint.model.values import Module, Place, Tensor
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, device_of
-from devlint.lint.rules.ordering import passed_after, position, same_scope, spelled_like
+from devlint.lint.rules.ordering import passed_after, position, same_scope
 from devlint.lint.syntax import dotted
 
 
@@ -73,40 +73,51 @@ class ModuleAddedAfterMove(Rule):
                 continue
             owner_node = self.owner_node(event.node)
             name = dotted(owner_node) if owner_node is not None else None
-            moved = self.move_of(event.subject)
-            if not name or moved is None or not same_scope(model, event.where, moved):
-                continue
             at = position(model, event.node)
-            if not 0 <= position(model, moved) < at:
+            moved = self.move_of(model, event, name, at) if name else None
+            if moved is None:
                 continue
-            if self.moved_later(model, event, name, at) or passed_after(model, name, at):
+            if self.moved_later(model, event, name, at) or passed_after(model, name.split(".")[0], at):
                 continue
             reported.add(id(event.node))
             new = code(event.other.node.func) if type(event.other.node) is cst.Call else "a module"
             yield self.finding(
                 event.node,
-                f"`{new}` is added to `{name}` after `{name}` was moved to the device (line "
+                f"`{new}` is added to `{name}` after `{_moved_name(moved, name)}` was moved to "
+                f"the device (line "
                 f"{{related_line}}), and nothing moves it: its parameters stay on the CPU and "
                 f"the first forward pass fails at it; add it before the move or move it too",
                 related_node=moved, related_label="the move", fix=self.fix_for(event, model))
 
     @staticmethod
     def owner_node(node: Any) -> Optional[Any]:
-        if type(node) is cst.Attribute:
+        if type(node) in (cst.Attribute, cst.Subscript):
             return node.value
         if type(node) is cst.Call and type(node.func) is cst.Attribute:
             return node.func.value
         return None
 
     @staticmethod
-    def move_of(owner) -> Optional[Any]:
-        """The transfer that put the model on the device, when the code moved it for sure."""
-        if type(owner) is Module:
-            return owner.moved_at if not owner.assumed else None
-        if type(owner) is Tensor and owner.why == "moved" and not owner.plain and \
-                not owner.assumed and type(owner.node) is cst.Call:
-            return owner.node  # a model of unknown class, moved by `.to(device)`
-        return None
+    def move_of(model: Model, event: Event, name: str, at: int) -> Optional[Any]:
+        """The transfer that put the model on the device, in this function before the change:
+        the owner's own, or the last move of the model it is part of (`model.classifier`)."""
+        owner = event.subject
+        if getattr(owner, "assumed", True):
+            return None
+        own = owner.moved_at if type(owner) is Module else owner.node if (
+            type(owner) is Tensor and owner.why == "moved" and not owner.plain) else None
+        if type(own) is cst.Call and same_scope(model, event.where, own) and \
+                0 <= position(model, own) < at:
+            return own
+        found, where = None, -1
+        for move in model.obs.transfers:
+            receiver = dotted(move.receiver)
+            here = position(model, move.node)
+            if receiver and _covers(receiver, name) and where < here < at and \
+                    getattr(move.after, "place", None) is Place.DEVICE and \
+                    same_scope(model, event.where, move.node):
+                found, where = move.node, here
+        return found
 
     @staticmethod
     def moved_later(model: Model, event: Event, name: str, at: int) -> bool:
@@ -114,8 +125,8 @@ class ModuleAddedAfterMove(Rule):
         for move in model.obs.transfers:
             if position(model, move.node) <= at:
                 continue
-            before = move.before
-            if spelled_like(move.receiver, name) or (
+            before, receiver = move.before, dotted(move.receiver) or ""
+            if _covers(receiver, name) or receiver.startswith(name + ".") or (
                     ident and type(before) is Module and before.ident == ident):
                 return True
         return False
@@ -134,6 +145,16 @@ class ModuleAddedAfterMove(Rule):
             return None
         return Fix(f"move the new module with `.to({device})`", Applicability.SAFE,
                    (Edit("replace", new, f"{code(new)}.to({device})"),))
+
+
+def _moved_name(move: Any, name: str) -> str:
+    func = getattr(move, "func", None)
+    return (dotted(func.value) if type(func) is cst.Attribute else None) or name
+
+
+def _covers(receiver: str, name: str) -> bool:
+    """Moving `receiver` moves `name`: `model` covers `model` and `model.classifier`."""
+    return bool(receiver) and (name == receiver or name.startswith(receiver + "."))
 
 
 def _expressions(statement: Any, node: Any) -> Iterator[Any]:

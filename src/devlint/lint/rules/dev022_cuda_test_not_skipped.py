@@ -14,6 +14,9 @@ from devlint.lint.rules.fixes import code
 from devlint.lint.rules.ordering import position
 from devlint.lint.syntax import dotted, string_value, walk
 
+# Where CUDA is used, not only named: `torch.device("cuda:0")` alone is a descriptor, which a
+# machine without a GPU makes (and compares, and hashes) without complaint.
+USES = KINDS - {"torch.device"}
 MARKER = '@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")'
 # Words in a decorator or a call that may skip a test, or run it only where a GPU is.
 GUARD_WORDS = ("skip", "cuda", "gpu", "xfail", "requires", "only", "device")
@@ -76,7 +79,7 @@ class CudaTestNotSkipped(Rule):
             return
         first: dict[int, DeviceSpec] = {}
         for spec in model.obs.devices:
-            if spec.kind not in KINDS or not spec.where.cpu or not spec.where.in_test:
+            if spec.kind not in USES or not spec.where.cpu or not spec.where.in_test:
                 continue
             if spec.where.expect_raise or (spec.kind != ".cuda(device)" and spec.device.cpu != "accel"):
                 continue
