@@ -86,6 +86,8 @@ class CudaTestNotSkipped(Rule):
             info = spec.where.function
             if not self.is_test(info) or self.guarded(info):
                 continue
+            if spec.kind == "device=" and not _torch_call_takes(info.node, spec.node):
+                continue  # `SimpleNamespace(device="cuda")`: a setting, maybe never used
             known = first.get(id(info))
             if known is None or position(model, spec.node) < position(model, known.node):
                 first[id(info)] = spec
@@ -136,6 +138,17 @@ class CudaTestNotSkipped(Rule):
             return None
         return Fix("skip the test without CUDA", Applicability.SAFE,
                    (Edit("insert_before", info.node, MARKER),))
+
+
+def _torch_call_takes(function: Any, value: Any) -> bool:
+    """`device=` given to torch itself (`torch.zeros(..., device="cuda")`), which allocates."""
+    for node in walk(function):
+        if type(node) is cst.Call and any(arg.value is value for arg in node.args):
+            root = (dotted(node.func) or "").split(".", 1)[0]
+            return root in ("torch", "th", "nn", "F") or type(node.func) is cst.Attribute and \
+                node.func.attr.value in ("to", "new_zeros", "new_ones", "new_empty", "new_full",
+                                         "new_tensor")
+    return False
 
 
 def _mentions_guard(decorator: Any) -> bool:
