@@ -706,6 +706,9 @@ class Evaluator:
             self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st)
         if name in ("backward",):
             return NONE
+        if not tensor.plain and name == "generate" and tensor.place is DEVICE and tensor.why == "moved":
+            # `model.generate(input_ids)` of a model of unknown class that the code moved
+            self.meet("model", node, _tensor_operands(args, kwargs), st, _spelled(node.func))
         if not tensor.plain and name not in api.PRESERVING_METHODS:
             if name in ("items", "values"):
                 return Iterable(Seq("tuple", (Scalar(), replace(tensor, plain=True)), OPAQUE), node=node)
@@ -1304,6 +1307,8 @@ class Evaluator:
         if name == "getattr" and len(args) >= 2 and string_value(args[1][0]) is not None:
             return self.attribute(first, string_value(args[1][0]), args[1][0], st)
         if name == "setattr":
+            if len(args) >= 3 and type(first) in (Module, Tensor):
+                self.note_attach(node, first, args[2][1], st)  # `setattr(model, "fc", layer)`
             if self.frame.cls is None and type(first) is Module and first.cls is not None:
                 first.cls.registers_by_hand = True
             return NONE

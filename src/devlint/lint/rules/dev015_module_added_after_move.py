@@ -72,12 +72,13 @@ class ModuleAddedAfterMove(Rule):
             if not event.where.accel or event.where.in_test:
                 continue
             owner_node = self.owner_node(event.node)
-            name = dotted(owner_node) if owner_node is not None else None
+            name = (dotted(owner_node) or _root_name(owner_node)) if owner_node is not None else None
             at = position(model, event.node)
             moved = self.move_of(model, event, name, at) if name else None
             if moved is None:
                 continue
-            if self.moved_later(model, event, name, at) or passed_after(model, name.split(".")[0], at):
+            root = name.split(".", 1)[0]
+            if self.moved_later(model, event, name, at) or passed_after(model, root, at, event.node):
                 continue
             reported.add(id(event.node))
             new = code(event.other.node.func) if type(event.other.node) is cst.Call else "a module"
@@ -93,6 +94,8 @@ class ModuleAddedAfterMove(Rule):
     def owner_node(node: Any) -> Optional[Any]:
         if type(node) in (cst.Attribute, cst.Subscript):
             return node.value
+        if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "setattr":
+            return node.args[0].value
         if type(node) is cst.Call and type(node.func) is cst.Attribute:
             return node.func.value
         return None
@@ -147,6 +150,13 @@ class ModuleAddedAfterMove(Rule):
                    (Edit("replace", new, f"{code(new)}.to({device})"),))
 
 
+def _root_name(node: Any) -> Optional[str]:
+    """`model` of `model.layer4[1]`: the model a chain of attributes and items reaches into."""
+    while type(node) in (cst.Attribute, cst.Subscript):
+        node = node.value
+    return node.value if type(node) is cst.Name else None
+
+
 def _moved_name(move: Any, name: str) -> str:
     func = getattr(move, "func", None)
     return (dotted(func.value) if type(func) is cst.Attribute else None) or name
@@ -163,4 +173,4 @@ def _expressions(statement: Any, node: Any) -> Iterator[Any]:
         if type(small) is cst.Assign and any(t.target is node for t in small.targets):
             yield small.value
     if type(node) is cst.Call and len(node.args) >= 2:
-        yield node.args[1].value
+        yield node.args[-1].value  # `add_module(name, m)`, `setattr(model, name, m)`

@@ -13,6 +13,7 @@ from devlint.lint.rules.fixes import code, moved_device, reachable
 from devlint.lint.rules.ordering import position, spelled_like
 from devlint.lint.syntax import dotted, walk
 
+SELF_RETURNING = frozenset({"eval", "train", "requires_grad_", "float", "half", "double"})
 PARAMETER_CALLS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers"})
 
 
@@ -161,7 +162,13 @@ class CopyBeforeMove(Rule):
 def _assigned_name(event: Event) -> Optional[str]:
     """`ema` of `ema = copy.deepcopy(model)`."""
     for small in getattr(event.statement, "body", ()):
-        if type(small) is cst.Assign and small.value is event.node and len(small.targets) == 1:
+        if type(small) is not cst.Assign or len(small.targets) != 1:
+            continue
+        value = small.value
+        while value is not event.node and type(value) is cst.Call and \
+                type(value.func) is cst.Attribute and value.func.attr.value in SELF_RETURNING:
+            value = value.func.value  # `copy.deepcopy(model).eval()`
+        if value is event.node:
             return dotted(small.targets[0].target)
     return None
 

@@ -34,18 +34,18 @@ def same_scope(model: Model, where, node: Any) -> bool:
     return inside(model, function, node)
 
 
-def passed_after(model: Model, name: str, start: int) -> Optional[Any]:
+def passed_after(model: Model, name: str, start: int, own: Any = None) -> Optional[Any]:
     """A call after `start` that takes `name` itself as an argument (`prepare(model)`,
-    `Trainer(model)`, a helper): what it does with it is unknown."""
+    `Trainer(model)`, a helper), other than `own`: what it does with it is unknown."""
     calls = model.shared.get("named_arguments")
     if calls is None:
         calls = model.shared["named_arguments"] = [
-            (position(model, arg.value), dotted(arg.value), arg.value)
+            (position(model, arg.value), dotted(arg.value), node)
             for node in walk(model.module) if type(node).__name__ == "Call"
             for arg in node.args if type(arg.value).__name__ in ("Name", "Attribute")]
-    for where, spelled, node in calls:
-        if where > start and spelled == name:
-            return node
+    for where, spelled, call in calls:
+        if where > start and spelled == name and call is not own:
+            return call
     return None
 
 
