@@ -21,7 +21,7 @@ _WARNED = "DEVLINT_FLAKE8_SHADOW_WARNED"
 
 
 class DevlintChecker:
-    """flake8 tree plugin (codes DEV001-DEV014, and DEV998 for a file devlint cannot analyse;
+    """flake8 tree plugin (codes DEV001-DEV022, and DEV998 for a file devlint cannot analyse;
     flake8 reports syntax errors itself as E999)."""
 
     name = "devlint"
