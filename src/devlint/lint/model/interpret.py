@@ -619,7 +619,8 @@ class Interpreter(Evaluator):
             info.is_test = bool(names.TEST_NAME.search(info.name)) or any(
                 (type(b) is Ref and b.qualname.endswith("TestCase")) or
                 (type(b) is Klass and b.info.is_test) for b in bases)
-            info.needs_cuda = names.CUDA_PURPOSE.search(info.name) is not None or any(
+            info.needs_cuda = (names.CUDA_PURPOSE.search(info.name) is not None and
+                               not info.is_test) or any(  # `class TestCuda` runs without a GPU too
                 _gpu_marker(d.decorator) for d in node.decorators)  # `@ray.remote(num_gpus=1)`
             self.classes[id(node)] = info
             outer = self.frame

@@ -97,7 +97,7 @@ class CudaTestNotSkipped(Rule):
                 spec.node,
                 f"test `{info.name}` uses CUDA (`{code(spec.node)}`) and nothing skips it "
                 f"without a GPU: on a CPU-only runner it errors instead of being skipped; mark "
-                f"it `@pytest.mark.skipif(not torch.cuda.is_available(), ...)`",
+                f"it `{_marker_for(info)}(not torch.cuda.is_available(), ...)`",
                 fix=self.fix_for(info, model))
 
     @staticmethod
@@ -129,8 +129,7 @@ class CudaTestNotSkipped(Rule):
     @staticmethod
     def fix_for(info: Any, model: Model) -> Optional[Fix]:
         env = model.interpreter.module_env
-        if info.cls is not None and any(type(b) is Ref and b.qualname.endswith("TestCase")
-                                        for b in info.cls.bases):
+        if _unittest(info):
             return None  # a unittest method: pytest's marker works only under pytest
         pytest, torch = env.get("pytest"), env.get("torch")
         if not (type(pytest) is Ref and pytest.qualname == "pytest" and
@@ -138,6 +137,15 @@ class CudaTestNotSkipped(Rule):
             return None
         return Fix("skip the test without CUDA", Applicability.SAFE,
                    (Edit("insert_before", info.node, MARKER),))
+
+
+def _unittest(info: Any) -> bool:
+    return info.cls is not None and any(type(b) is Ref and b.qualname.endswith("TestCase")
+                                        for b in info.cls.bases)
+
+
+def _marker_for(info: Any) -> str:
+    return "@unittest.skipIf" if _unittest(info) else "@pytest.mark.skipif"
 
 
 def _torch_call_takes(function: Any, value: Any) -> bool:
