@@ -989,6 +989,9 @@ class Evaluator:
     # --- torch and the standard library -----------------------------------------------------
 
     def call_ref(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
+        if api.OPTIMIZER_CLASSES.match(api.last(qualname)) and args:
+            self.obs.events.append(Event("optimizer", node, OPAQUE, self.where(st),
+                                         statement=self.statement))
         if qualname in api.HOST_ARGUMENT_POSITIONS:
             self.note_host_arguments(qualname, args, kwargs)
         handler = self._ref_handlers.get(qualname)

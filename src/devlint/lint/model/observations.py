@@ -157,7 +157,8 @@ class Event:
     host-call (a module on the CPU called with device tensors: `other` the (node, tensor)),
     params (`m.parameters()`: `subject` the module), state-load (`x.load_state_dict(...)` on
     something that is no module), cast (`t.type(torch.FloatTensor)`: `subject` the tensor,
-    `other` the type's node), metric (a metric module built: `torchmetrics.Accuracy(...)`)."""
+    `other` the type's node), metric (a metric module built: `torchmetrics.Accuracy(...)`),
+    optimizer (an optimizer built: `torch.optim.AdamW(...)`)."""
 
     kind: str
     node: Any

@@ -50,6 +50,11 @@ LEGACY_TYPE_DTYPES = {
 
 # Copies of an object: a module's copy has its own parameters, where the original's are.
 COPIES = frozenset({"copy.deepcopy"})
+# Optimizer classes by their last name (torch.optim's, and the usual third-party ones, DEV017).
+OPTIMIZER_CLASSES = re.compile(
+    r"^(Adam[A-Za-z]*|SGD|RMSprop|Adagrad|Adadelta|Adamax|NAdam|RAdam|LBFGS|SparseAdam|ASGD"
+    r"|Rprop|Lion|Adafactor|LAMB|Lamb|LARS|Lars|Novograd|FusedAdam|FusedLAMB|AdamW8bit"
+    r"|Adam8bit|Sophia\w*|Shampoo|Muon)$")
 # Metric packages whose classes are modules holding state (torchmetrics' `Metric`).
 METRIC_PACKAGES = ("torchmetrics.",)
 

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import re
 from typing import Any, Iterator, Optional
 
 import libcst as cst
@@ -14,10 +13,6 @@ from devlint.lint.rules.fixes import code
 from devlint.lint.rules.ordering import position, same_scope, spelled_like
 from devlint.lint.syntax import dotted, walk
 
-# Optimizer classes by their last name (torch.optim's, and the usual third-party ones).
-OPTIMIZER = re.compile(r"^(Adam[A-Za-z]*|SGD|RMSprop|Adagrad|Adadelta|Adamax|NAdam|RAdam|LBFGS"
-                       r"|SparseAdam|ASGD|Rprop|Lion|Adafactor|LAMB|Lamb|LARS|Lars|Novograd"
-                       r"|FusedAdam|FusedLAMB|AdamW8bit|Adam8bit|Sophia\w*|Shampoo|Muon)$")
 PARAMETER_CALLS = frozenset({"parameters", "named_parameters"})
 
 
@@ -84,8 +79,10 @@ class OptimizerStateBeforeMove(Rule):
             if not event.where.accel or event.where.in_test:
                 continue
             name = dotted(event.node.func.value)
+            if not name or all(target != name for _, target, _ in _assignments(model)):
+                continue  # not an optimizer this file built (a model of unknown class, ...)
             at = position(model, event.node)
-            owner = self.optimized_model(model, name, at) if name else None
+            owner = self.optimized_model(model, name, at)
             if owner is None:
                 continue
             move = self.first_move(model, owner, event, at)
@@ -104,20 +101,9 @@ class OptimizerStateBeforeMove(Rule):
     def optimized_model(model: Model, name: str, at: int) -> Optional[str]:
         """The model whose parameters the optimizer `name` was last built on before `at`."""
         found = None
-        for node in walk(model.module):
-            if type(node) is not cst.Assign or len(node.targets) != 1 or \
-                    dotted(node.targets[0].target) != name or type(node.value) is not cst.Call:
-                continue
-            if not 0 <= position(model, node) < at:
-                continue
-            callee = (dotted(node.value.func) or "").rsplit(".", 1)[-1]
-            if OPTIMIZER.match(callee) is None or not node.value.args:
-                found = None
-                continue
-            owners = {dotted(sub.func.value) for sub in walk(node.value.args[0].value)
-                      if type(sub) is cst.Call and type(sub.func) is cst.Attribute
-                      and sub.func.attr.value in PARAMETER_CALLS}
-            found = owners.pop() if len(owners) == 1 and None not in owners else None
+        for where, target, owner in _assignments(model):
+            if target == name and where < at:
+                found = owner  # None: bound to something else, or to several models' parameters
         return found
 
     @staticmethod
@@ -171,6 +157,27 @@ class OptimizerStateBeforeMove(Rule):
             text = f"{text}  {comment.value}"  # the line's comment goes with it
         return Fix(f"load `{name}`'s state after the move", Applicability.UNSAFE,
                    (Edit("delete", load), Edit("insert_after", target, text)))
+
+
+def _assignments(model: Model) -> list:
+    """(position, target, model) for every optimizer built and bound to one name, once per
+    file: `model` is the one model whose parameters it takes, else None."""
+    found = model.shared.get("dev017_assignments")
+    if found is not None:
+        return found
+    found = model.shared["dev017_assignments"] = []
+    for event in model.obs.events:
+        if event.kind != "optimizer" or event.statement is None:
+            continue
+        for small in event.statement.body:
+            if type(small) is cst.Assign and small.value is event.node and len(small.targets) == 1:
+                owners = {dotted(sub.func.value) for sub in walk(event.node.args[0].value)
+                          if type(sub) is cst.Call and type(sub.func) is cst.Attribute
+                          and sub.func.attr.value in PARAMETER_CALLS}
+                owner = owners.pop() if len(owners) == 1 and None not in owners else None
+                found.append((position(model, small), dotted(small.targets[0].target), owner))
+    found.sort(key=lambda entry: entry[0])
+    return found
 
 
 def _block_holding(model: Model, statement: Any) -> Optional[list]:

@@ -60,11 +60,13 @@ class FixedGpuOrdinal(Rule):
     """
 
     def check(self, model: Model) -> Iterator[RawFinding]:
-        if model.distributed or model.visible_devices or self.counts_devices(model):
+        if model.distributed or model.visible_devices:
             return
         specs = [s for s in model.obs.devices if s.fixed_index and s.device.index is not None]
-        if len({s.device.index for s in specs}) != 1:
-            return  # none, or several GPUs named on purpose (model or pipeline parallelism)
+        if len({s.device.index for s in specs}) != 1 or not specs[0].device.index:
+            return  # none, GPU 0, or several GPUs named on purpose (model or pipeline parallelism)
+        if self.counts_devices(model):
+            return
         reported: set[int] = set()
         for spec in specs:
             if not self.behind_availability(spec) or id(spec.node) in reported:
