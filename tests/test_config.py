@@ -48,7 +48,7 @@ def test_the_code_list_without_libcst_is_the_rules_codes() -> None:
 
 
 @pytest.mark.parametrize("flag, value", [
-    ("--select", "DEV02"), ("--select", "FOO"), ("--ignore", "DEV1000"), ("--extend-select", "E501"),
+    ("--select", "DEV03"), ("--select", "FOO"), ("--ignore", "DEV1000"), ("--extend-select", "E501"),
 ])
 def test_an_unknown_code_or_prefix_on_the_command_line_is_a_usage_error(tmp_path: Path, flag, value) -> None:
     write(tmp_path / "t.py", BUGGY)
@@ -59,7 +59,7 @@ def test_an_unknown_code_or_prefix_on_the_command_line_is_a_usage_error(tmp_path
 
 
 @pytest.mark.parametrize("config", [
-    '[tool.devlint]\nselect = ["DEV02"]\n',
+    '[tool.devlint]\nselect = ["DEV03"]\n',
     '[tool.devlint]\nselect = ["DEV-001"]\n',
     '[tool.devlint]\nignore = ["F401"]\n',
     '[tool.devlint]\nper-file-ignores = { "tests/*" = ["DEV1"] }\n',

@@ -1,4 +1,4 @@
-"""The fixes of DEV005-DEV014 write the edit their docs promise, and nothing else."""
+"""The fixes of DEV005-DEV022 write the edit their docs promise, and nothing else."""
 from __future__ import annotations
 
 import textwrap
@@ -90,6 +90,34 @@ CASES = {
         "torch.distributed.init_process_group('nccl')\nmodel = DDP(nn.Linear(4, 1))\n"
         "model.to(device)\n",
         "model = DDP(nn.Linear(4, 1).to(device))\nmodel.to(device)\n",
+    ),
+    "DEV015": (
+        "model = nn.Sequential(nn.Linear(4, 8)).to(device)\nmodel.head = nn.Linear(8, 2)\n",
+        "model.head = nn.Linear(8, 2).to(device)\n",
+    ),
+    "DEV016": (
+        "import copy\nmodel = nn.Linear(4, 2)\nema = copy.deepcopy(model)\nmodel.to(device)\n"
+        "out = ema(torch.ones(1, 4, device=device))\n",
+        "ema = copy.deepcopy(model).to(device)\n",
+    ),
+    "DEV017": (
+        "model = nn.Linear(4, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "ckpt = torch.load('c.pt', map_location='cpu')\nopt.load_state_dict(ckpt['opt'])\n"
+        "model.to(device)\n",
+        "model.to(device)\nopt.load_state_dict(ckpt['opt'])\n",
+    ),
+    "DEV019": (
+        "import torchmetrics\nacc = torchmetrics.Accuracy(task='binary')\n"
+        "acc.update(torch.rand(4).to(device), torch.ones(4).to(device))\n",
+        "acc = torchmetrics.Accuracy(task='binary').to(device)\n",
+    ),
+    "DEV021": (
+        "x = torch.ones(2).to(device)\nm = (x > 0).type(torch.ByteTensor)\ny = x * m\n",
+        "m = (x > 0).type(torch.uint8)\n",
+    ),
+    "DEV022": (
+        "import pytest\n\n\ndef test_gpu():\n    assert torch.ones(1).cuda().is_cuda\n",
+        '@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")\ndef test_gpu():',
     ),
 }
 

@@ -1,8 +1,10 @@
 """Runtime errors mapped back to the static finding that explains them (no torch needed)."""
 import textwrap
 
+import pytest
+
 from devlint.verify.errors import (
-    DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER, classify, explain, statement_span,
+    DEVICE_MISMATCH, INVALID_ORDINAL, NO_CUDA, NUMPY_ON_DEVICE, OTHER, classify, explain, statement_span,
 )
 
 MISMATCH = ("Expected all tensors to be on the same device, but found at least two devices, "
@@ -114,3 +116,115 @@ def test_an_error_inside_forward_maps_to_the_call_that_fed_it(tmp_path):
     explanation = explain(err)
     assert [(f.code, f.line) for f in explanation.findings] == [("DEV002", 11)]
     assert "forward" not in explanation.how and "<module>" in explanation.how
+
+
+# One script per kind of the rules of issue 28: the runtime error, where PyTorch raises it, and
+# the finding `devlint verify` must name for it.
+NEW_KINDS = {
+    "DEV015": (textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        import torchvision
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torchvision.models.resnet18()
+        model.to(device)
+        model.fc = nn.Linear(512, 10)
+        x = torch.randn(2, 3, 224, 224, device=device)
+        out = model(x)
+    """), 10, "RuntimeError", "Expected all tensors to be on the same device, but found at "
+       "least two devices, cuda:0 and cpu! (when checking argument for argument mat1 in method "
+       "wrapper_CUDA_addmm)", DEVICE_MISMATCH, 8),
+    "DEV016": (textwrap.dedent("""\
+        import copy
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        student = nn.Linear(10, 3)
+        teacher = copy.deepcopy(student)
+        student.to(device)
+        inputs = torch.randn(4, 10).to(device)
+        target = teacher(inputs)
+    """), 10, "RuntimeError", "Expected all tensors to be on the same device, but found at "
+       "least two devices, cuda:0 and cpu! (when checking argument for argument mat1 in method "
+       "wrapper_CUDA_addmm)", DEVICE_MISMATCH, 7),
+    "DEV017": (textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2)
+        optimizer = torch.optim.Adam(model.parameters())
+        ckpt = torch.load("last.pt", map_location="cpu")
+        optimizer.load_state_dict(ckpt["optimizer"])
+        model.to(device)
+        loss = model(torch.ones(1, 4, device=device)).sum()
+        loss.backward()
+        optimizer.step()
+    """), 12, "RuntimeError", "Expected all tensors to be on the same device, but found at "
+       "least two devices, cuda:0 and cpu!", DEVICE_MISMATCH, 8),
+    "DEV018": (textwrap.dedent("""\
+        import torch
+
+        device = torch.device("cuda:1" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 1)
+        model = model.to(device)
+    """), 5, "torch.AcceleratorError", "CUDA error: invalid device ordinal\nCUDA kernel errors "
+       "might be asynchronously reported at some other API call", INVALID_ORDINAL, 3),
+    "DEV019": (textwrap.dedent("""\
+        import torch
+        import torchmetrics
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        metric = torchmetrics.Accuracy(task="binary")
+        preds = torch.rand(8).to(device)
+        target = torch.randint(0, 2, (8,)).to(device)
+        metric.update(preds, target)
+    """), 8, "RuntimeError", "Encountered different devices in metric calculation (see "
+       "stacktrace for details). This could be due to the metric class not being on the same "
+       "device as input. Instead of `metric=BinaryAccuracy(...)` try to do "
+       "`metric=BinaryAccuracy(...).to(device)`", DEVICE_MISMATCH, 8),
+    "DEV020": (textwrap.dedent("""\
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")
+        model = AutoModel.from_pretrained("bert-base-uncased").to(device)
+        enc = tokenizer(["a sentence"], return_tensors="pt")
+        input_ids = enc["input_ids"]
+        enc = enc.to(device)
+        out = model(input_ids, attention_mask=enc["attention_mask"])
+    """), 10, "RuntimeError", "Expected all tensors to be on the same device, but found at "
+       "least two devices, cuda:0 and cpu! (when checking argument for argument index in "
+       "method wrapper_CUDA__index_select)", DEVICE_MISMATCH, 10),
+    "DEV021": (textwrap.dedent("""\
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        scores = torch.randn(4, 4).to(device)
+        mask = (scores > 0).type(torch.FloatTensor)
+        masked = scores * mask
+    """), 6, "RuntimeError", "Expected all tensors to be on the same device, but found at "
+       "least two devices, cuda:0 and cpu!", DEVICE_MISMATCH, 5),
+    "DEV022": (textwrap.dedent("""\
+        import pytest
+        import torch
+
+
+        def test_forward_on_gpu():
+            model = torch.nn.Linear(4, 2).cuda()
+            assert model(torch.ones(1, 4).cuda()).shape == (1, 2)
+    """), 6, "AssertionError", "Torch not compiled with CUDA enabled", NO_CUDA, 6),
+}
+
+
+@pytest.mark.parametrize("code", sorted(NEW_KINDS))
+def test_the_new_kinds_map_to_their_rule(tmp_path, code):
+    script, line, type_, message, kind, expected_line = NEW_KINDS[code]
+    path = write(tmp_path, script)
+    explanation = explain(error(path, line, message, type_))
+    assert explanation.kind == kind
+    assert [(f.code, f.line) for f in explanation.findings] == [(code, expected_line)], \
+        explanation.how

@@ -12,7 +12,7 @@ from devlint.lint.limits import (
     CANNOT_ANALYSE_CODE, CHAIN_BUDGET, FILE_CPU_SECONDS, MAX_DEPTH, MAX_SOURCE_CHARS,
 )
 
-RULE_CODES: tuple[str, ...] = tuple(f"DEV{number:03d}" for number in range(1, 15))
+RULE_CODES: tuple[str, ...] = tuple(f"DEV{number:03d}" for number in range(1, 23))
 
 
 class SpecialCode:

@@ -88,6 +88,14 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE),
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
+    "DEV015": (_MOVE, (("raw", "nn"), ("raw", "Module"))),
+    "DEV016": (_MOVE, (("raw", "deepcopy"),)),
+    "DEV017": (_MOVE, _calls("load_state_dict")),
+    "DEV018": ((("raw", "cuda"),),),
+    "DEV019": ((("raw", "torchmetrics"),), _DEVICE_SIDE),
+    "DEV020": ((("raw", "return_tensors"),), _MOVE),
+    "DEV021": (_calls("type"), _DEVICE_SIDE),
+    "DEV022": ((("raw", "cuda"),), (("raw", "test"), ("raw", "Test"))),
 }
 
 _WORD = {w: re.compile(rb"\b" + w.encode() + rb"\b") for w in ("for", "while", "self")}

@@ -19,15 +19,19 @@ DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER = (
     "device mismatch", "no CUDA device", "numpy on a device tensor", "other")
 # torchrun: a rank on another rank's GPU, ranks sharing one GPU, CPU tensors where NCCL needs
 # GPU ones, and a script that needs torchrun's environment run without it.
+# A GPU number the machine does not have (DEV018: `cuda:1` behind `is_available()`).
+INVALID_ORDINAL = "no such GPU"
 CROSS_GPU, SHARED_GPU, NCCL_CPU, NEEDS_TORCHRUN = (
     "two GPUs in one rank", "ranks sharing a GPU", "CPU tensors in an NCCL collective",
     "needs torchrun")
 
 # Which rules can explain which failure. Codes without a rule yet simply never match.
 EXPLAINING_CODES = {
-    NO_CUDA: ("DEV001", "DEV008", "DEV013"),
+    NO_CUDA: ("DEV001", "DEV008", "DEV013", "DEV022"),
+    INVALID_ORDINAL: ("DEV018", "DEV013", "DEV008"),
     DEVICE_MISMATCH: ("DEV002", "DEV003", "DEV004", "DEV005", "DEV006", "DEV009", "DEV010",
-                      "DEV012"),
+                      "DEV012", "DEV015", "DEV016", "DEV017",
+                      "DEV019", "DEV020", "DEV021"),
     NUMPY_ON_DEVICE: ("DEV011",),
     CROSS_GPU: ("DEV013", "DEV008"),
     SHARED_GPU: ("DEV013",),
@@ -65,6 +69,7 @@ MISMATCH_PATTERNS = tuple(re.compile(p) for p in (
     r"Expected object of device type \w+ but got device type \w+",
     r"is on CPU, but expected (it|them) to be on GPU",
     r"[Ee]xpected .*device.* cuda.* but (got|found) .*cpu",
+    r"Encountered different devices in metric calculation",  # torchmetrics (DEV019)
 ))
 
 
@@ -88,6 +93,8 @@ ENV_NOT_SET = re.compile(r"environment variable (\w+) expected, but not set")
 
 
 def classify(error_type: str, message: str) -> str:
+    if "invalid device ordinal" in message:
+        return INVALID_ORDINAL
     if "Duplicate GPU detected" in message:
         return SHARED_GPU
     if any(marker in message for marker in NCCL_CPU_MARKERS):
@@ -190,11 +197,30 @@ def _findings_feeding(analysis: _Analysis, line: int, codes: tuple[str, ...]) ->
     }
     bound_at = {
         node.lineno: {t.id for t in ast.walk(node) if isinstance(t, ast.Name)
-                      and isinstance(t.ctx, ast.Store)}
+                      and isinstance(t.ctx, ast.Store)} | _changed_objects(node)
         for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
     }
+    for node in ast.walk(tree):  # `optimizer.load_state_dict(...)` sets what it holds (DEV017)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+                isinstance(node.value.func, ast.Attribute) and \
+                node.value.func.attr == "load_state_dict" and \
+                isinstance(node.value.func.value, ast.Name):
+            bound_at.setdefault(node.lineno, set()).add(node.value.func.value.id)
     return [f for f in findings
             if f.code in codes and f.line <= line and bound_at.get(f.line, set()) & used]
+
+
+def _changed_objects(assign: ast.stmt) -> set[str]:
+    """`model.fc = nn.Linear(...)` changes what `model` holds (DEV015): the root name of an
+    attribute set by the assignment."""
+    targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+    roots = set()
+    for target in targets:
+        while isinstance(target, (ast.Attribute, ast.Subscript)):
+            target = target.value
+            if isinstance(target, ast.Name):
+                roots.add(target.id)
+    return roots
 
 
 def _nearest_before(analysis: _Analysis, line: int, codes: tuple[str, ...]) -> Optional[Finding]:

@@ -15,7 +15,7 @@ import libcst as cst
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.observations import (
-    Conversion, DeviceSpec, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
+    Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
 from devlint.lint.model.state import State, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
@@ -632,6 +632,8 @@ class Evaluator:
         """A callable of unknown origin: a loss by its name, else its result is unknown, except
         that a model handed device tensors (and no CPU ones) answers on the device."""
         operands = _tensor_operands(args, kwargs)
+        if _returns_pt_tensors(kwargs):
+            return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer's BatchEncoding
         if callee.name and names.names_loss(callee.name):
             return self.loss_call(node, callee.name, None, operands, st)
         if callee.name and names.names_model(callee.name):
@@ -656,6 +658,9 @@ class Evaluator:
                 operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, spelled, module, operands, st)
         checks = module.place is DEVICE and not getattr(module, "moves_inputs", False)
+        if type(module) is Module and module.place is HOST and not module.assumed and \
+                not module.loss and not module.stateless:
+            self.note_host_call(node, module, operands, st)
         if getattr(module, "moves_inputs", False) and module.place is DEVICE:
             # DataParallel & co scatter the inputs to the device before `forward` runs.
             args = [(n, with_place(v, DEVICE)) for n, v in args]
@@ -676,6 +681,8 @@ class Evaluator:
                         self.where(st), spelled))
         if type(forward) is Func:
             return result
+        if _returns_pt_tensors(kwargs):
+            return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer module's output
         return Tensor(module.place, "output", node, plain=False, device=getattr(module, "device", None),
                       assumed=getattr(module, "assumed", False),
                       moved_at=getattr(module, "moved_at", None))
@@ -706,6 +713,11 @@ class Evaluator:
             fabric = "fabric" in (dotted(node.func.value) or "").lower()
             self.obs.saves.append(Save(node, args[0][1] if fabric else args[1][1]))
             return NONE
+        if name in ("add_module", "register_module") and kind is Tensor and len(args) >= 2:
+            self.note_attach(node, receiver, args[1][1], st)
+        if name == "load_state_dict" and kind in (Opaque, Instance):
+            self.obs.events.append(Event("state-load", node, receiver, self.where(st),
+                                         statement=self.statement))
         if kind is Tensor:
             return self.tensor_method(node, receiver, name, args, kwargs, st)
         if kind is Module:
@@ -730,6 +742,8 @@ class Evaluator:
             return Scalar()
         if kind is Opaque and receiver.name and names.names_loss(receiver.name) and name == "forward":
             return self.loss_call(node, receiver.name, None, _tensor_operands(args, kwargs), st)
+        if _returns_pt_tensors(kwargs):
+            return Tensor(HOST, "encoding", node, plain=False)  # `tokenizer.encode_plus(...)`
         return OPAQUE
 
     def call_method_value(self, node: Any, method: Method, args: list, kwargs: dict, st: State) -> Value:
@@ -755,6 +769,9 @@ class Evaluator:
             self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st)
         if name in ("backward",):
             return NONE
+        if not tensor.plain and name == "generate" and tensor.place is DEVICE and tensor.why == "moved":
+            # `model.generate(input_ids)` of a model of unknown class that the code moved
+            self.meet("model", node, _tensor_operands(args, kwargs), st, _spelled(node.func))
         if not tensor.plain and name not in api.PRESERVING_METHODS:
             if name in ("items", "values"):
                 return Iterable(Seq("tuple", (Scalar(), replace(tensor, plain=True)), OPAQUE), node=node)
@@ -777,6 +794,8 @@ class Evaluator:
                 return self.call_method_value(node, Method(member, module, node.func.value), args, kwargs, st)
         if name in api.SELF_RETURNING_METHODS:
             return module
+        if name in api.PARAMETER_METHODS or name in api.NAMED_PARAMETER_METHODS:
+            self.obs.events.append(Event("params", node, module, self.where(st)))
         if name in api.PARAMETER_METHODS:
             return Iterable(Tensor(module.place, "param", node, assumed=module.assumed), node=node)
         if name in api.NAMED_PARAMETER_METHODS:
@@ -791,6 +810,7 @@ class Evaluator:
                 self.store(node.func.value, module.with_attr(key, buffer), st)
             return NONE
         if name in ("add_module", "register_module") and len(args) >= 2:
+            self.note_attach(node, module, args[1][1], st)
             if module.cls is not None:
                 module.cls.registers_by_hand = True
             return NONE
@@ -828,6 +848,14 @@ class Evaluator:
         """`.to(...)`, `.cuda()`, `.cpu()`, `.type(T)`: where the result lives, and whether the
         receiver moves in place (a module does; a tensor returns a copy)."""
         target = self.transfer_target(node, name, args, kwargs, st)
+        if target is None and name == "type" and type(receiver) is Tensor and args and \
+                type(args[0][1]) is Ref and api.legacy_host_type(args[0][1].qualname):
+            # `t.type(torch.FloatTensor)`: a CPU tensor type, so a device tensor comes back
+            if receiver.place is DEVICE and not receiver.assumed:
+                self.obs.events.append(Event("cast", node, receiver, self.where(st), args[0][0]))
+                return replace(receiver, place=HOST, why="cast", node=node, device=None,
+                               discarded=None, bound=None, moved_at=None)
+            return replace(receiver, place=Place.UNKNOWN)
         if target is None:
             if name == "to" and type(receiver) in (Tensor, Module) and _only_dtype(args, kwargs):
                 return receiver
@@ -990,6 +1018,23 @@ class Evaluator:
             # the GPU arm of `"cuda:0" if use_cuda else "cpu"` still names one GPU
             self.device_spec(device.node, kind, device, st, fixed=True, in_conditional=True)
 
+    def note_host_call(self, node: Any, module: Module, operands: list, st: State) -> None:
+        """A module on the CPU handed tensors the code put on the device."""
+        for operand_node, value in operands:
+            if on_device(value) and not value.assumed:
+                self.obs.events.append(Event("host-call", node, module, self.where(st),
+                                             (operand_node, value)))
+                return
+
+    def note_attach(self, node: Any, owner: Value, value: Value, st: State) -> None:
+        """A module with parameters, made on the CPU, set on a model the code moved."""
+        value = unwrap(value)
+        if type(value) is Module and value.place is HOST and not value.assumed and \
+                not value.stateless and not value.loss and owner.place is DEVICE:
+            self.bound_here(node, st)  # a fix moves the new module right there
+            self.obs.events.append(Event("attach", node, owner, self.where(st), value,
+                                         self.statement))
+
     def prepare(self, args: list) -> Value:
         """`accelerator.prepare(model, optimizer, loader)`: the same things, placed."""
         prepared = []
@@ -1009,6 +1054,9 @@ class Evaluator:
     # --- torch and the standard library -----------------------------------------------------
 
     def call_ref(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
+        if api.OPTIMIZER_CLASSES.match(api.last(qualname)) and args:
+            self.obs.events.append(Event("optimizer", node, OPAQUE, self.where(st),
+                                         statement=self.statement))
         if qualname in api.HOST_ARGUMENT_POSITIONS:
             self.note_host_arguments(qualname, args, kwargs)
         handler = self._ref_handlers.get(qualname)
@@ -1053,6 +1101,18 @@ class Evaluator:
             return Module(HOST, node, ident=id(node), stateless=False)
         if api.is_module_class(qualname):
             return self.module_constructor(node, qualname, args, kwargs, st)
+        if qualname in api.COPIES and args and type(unwrap(args[0][1])) is Module:
+            source = unwrap(args[0][1])
+            copied = replace(source, node=node, ident=id(node), spelled=None)
+            self.bound_here(node, st)  # a fix moves the copy right there
+            self.obs.events.append(Event("copy", node, source, self.where(st), copied,
+                                         self.statement))
+            return copied
+        if api.is_metric_class(qualname):
+            metric = Module(HOST, node, ident=id(node))
+            self.bound_here(node, st)  # a fix moves the metric right there
+            self.obs.events.append(Event("metric", node, metric, self.where(st)))
+            return metric
         if api.is_functional_loss(qualname):
             operands = _ctc_operands(args, kwargs) if qualname.endswith("ctc_loss") else _tensor_operands(args, kwargs)
             return self.loss_call(node, qualname, None, operands, st)
@@ -1187,6 +1247,10 @@ class Evaluator:
     def module_constructor(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
         module = Module(HOST, node, ident=id(node),
                         stateless=api.STATELESS_MODULES.match(api.last(qualname)) is not None)
+        if "device" in kwargs and not api.is_loss_class(qualname):
+            # `nn.Linear(4, 2, device=device)`: its parameters are made there
+            target = self.device_target(kwargs["device"][0], kwargs["device"][1], st, "device=")
+            module = replace(module, place=target[0] if target else Place.UNKNOWN)
         if api.is_loss_class(qualname):
             weight, weight_node, keyword = None, None, ""
             for key in api.WEIGHT_KEYWORDS:
@@ -1312,6 +1376,8 @@ class Evaluator:
         if name == "getattr" and len(args) >= 2 and string_value(args[1][0]) is not None:
             return self.attribute(first, string_value(args[1][0]), args[1][0], st)
         if name == "setattr":
+            if len(args) >= 3 and type(first) in (Module, Tensor):
+                self.note_attach(node, first, args[2][1], st)  # `setattr(model, "fc", layer)`
             if self.frame.cls is None and type(first) is Module and first.cls is not None:
                 first.cls.registers_by_hand = True
             return NONE
@@ -1370,6 +1436,12 @@ def _partial(self: Evaluator, node: Any, args: list, kwargs: dict, st: State) ->
 Evaluator._ref_handlers = {"torch.device": _torch_device, "functools.partial": _partial}
 
 
+def _returns_pt_tensors(kwargs: dict) -> bool:
+    """`return_tensors="pt"`: a tokenizer or processor makes a BatchEncoding of CPU tensors."""
+    given = kwargs.get("return_tensors")
+    return given is not None and type(given[1]) is Scalar and given[1].text == "pt"
+
+
 def _only_dtype(args: list, kwargs: dict) -> bool:
     """`.to(torch.float16)`, `.to(dtype=x.dtype)`, `.to(memory_format=...)`: no device moves."""
     if "device" in kwargs:
@@ -1405,9 +1477,9 @@ def _spelled_as(found: Optional[tuple], node: Any) -> Optional[tuple]:
 
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:
-    """A tensor computed from `tensor`, where it is. A factory's or an attribute's tensor keeps
-    its origin (DEV006 and DEV010 point at where it was made)."""
-    origin = tensor.node if tensor.why in ("factory", "attr") else node
+    """A tensor computed from `tensor`, where it is. A factory's, an attribute's or a cast's
+    tensor keeps its origin (DEV006, DEV010 and DEV021 point at where it was made)."""
+    origin = tensor.node if tensor.why in ("factory", "attr", "cast") else node
     return replace(tensor, node=origin, discarded=None, **changes)
 
 

@@ -601,7 +601,10 @@ class Interpreter(Evaluator):
         info.locals = local_names(node)
         info.generator = type(node) is cst.FunctionDef and _yields(node.body)
         info.is_test = bool(names.TEST_NAME.search(name)) or (info.cls is not None and info.cls.is_test)
-        info.needs_cuda = (type(node) is cst.FunctionDef and names.CUDA_PURPOSE.search(name) is not None) \
+        # A test's name says what it tests, not where it runs: a runner without a GPU runs
+        # `test_forward_cuda` too (DEV022).
+        info.needs_cuda = (type(node) is cst.FunctionDef and names.CUDA_PURPOSE.search(name) is not None
+                           and not (info.is_test and name.startswith("test"))) \
             or (info.cls is not None and info.cls.needs_cuda) or self.cuda_only_module \
             or any(names.GPU_PARAMETER.search(p[0]) for p in info.params)
         if type(node) is cst.FunctionDef and info.cls is not None and name in ("_apply", "to", "cuda"):
@@ -664,7 +667,8 @@ class Interpreter(Evaluator):
             info.is_test = bool(names.TEST_NAME.search(info.name)) or any(
                 (type(b) is Ref and b.qualname.endswith("TestCase")) or
                 (type(b) is Klass and b.info.is_test) for b in bases)
-            info.needs_cuda = names.CUDA_PURPOSE.search(info.name) is not None or any(
+            info.needs_cuda = (names.CUDA_PURPOSE.search(info.name) is not None and
+                               not info.is_test) or any(  # `class TestCuda` runs without a GPU too
                 _gpu_marker(d.decorator) for d in node.decorators)  # `@ray.remote(num_gpus=1)`
             self.classes[id(node)] = info
             outer = self.frame
@@ -965,6 +969,8 @@ class Interpreter(Evaluator):
         if kind is cst.Attribute:
             owner = self.value(target.value, st)
             attr = target.attr.value
+            if type(owner) in (Module, Tensor):
+                self.note_attach(target, owner, value, st)
             if type(owner) in (Opaque, Namespace, ProjectModule) and type(target.value) is cst.Name:
                 # `args.device = torch.device(...)`, `cfg.device = ...` on an imported project
                 # module: the attribute holds it from here on.
@@ -981,6 +987,8 @@ class Interpreter(Evaluator):
             for element in target.slice:
                 if type(element.slice) is cst.Index:
                     self.eval(element.slice.value, st)
+            if type(owner) in (Module, Tensor):  # `model.classifier[6] = nn.Linear(...)`
+                self.note_attach(target, owner, value, st)
             if type(owner) is Seq:
                 grown = Seq(owner.kind, None, join(owner.element, value) if owner.items != () else value,
                             node=owner.node)

@@ -149,6 +149,25 @@ class ModuleContainer:
     statement: Any
 
 
+@dataclass(frozen=True)
+class Event:
+    """Something done to a module or a tensor that DEV015-DEV022 decide on. kind:
+    attach (`model.fc = nn.Linear(...)`, `add_module`: `subject` the owner, `other` the new
+    module), copy (`copy.deepcopy(model)`: `subject` the original, `other` the copy),
+    host-call (a module on the CPU called with device tensors: `other` the (node, tensor)),
+    params (`m.parameters()`: `subject` the module), state-load (`x.load_state_dict(...)` on
+    something that is no module), cast (`t.type(torch.FloatTensor)`: `subject` the tensor,
+    `other` the type's node), metric (a metric module built: `torchmetrics.Accuracy(...)`),
+    optimizer (an optimizer built: `torch.optim.AdamW(...)`)."""
+
+    kind: str
+    node: Any
+    subject: Value
+    where: Where
+    other: Any = None
+    statement: Any = None
+
+
 @dataclass
 class Observations:
     meetings: list = field(default_factory=list)
@@ -160,6 +179,7 @@ class Observations:
     losses: list = field(default_factory=list)
     containers: list = field(default_factory=list)
     wraps: list = field(default_factory=list)
+    events: list = field(default_factory=list)
 
     def extend(self, other: "Observations") -> None:
         for name in self.__dataclass_fields__:

@@ -41,6 +41,22 @@ LEGACY_CUDA_TYPES = frozenset(
      "HalfTensor", "ShortTensor", "CharTensor", "BFloat16Tensor"}
 )
 LEGACY_HOST_TYPES = LEGACY_CUDA_TYPES | {"Tensor"}
+# The dtype each legacy CPU tensor type stands for (DEV021's fix keeps the device).
+LEGACY_TYPE_DTYPES = {
+    "FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
+    "BFloat16Tensor": "bfloat16", "LongTensor": "int64", "IntTensor": "int32",
+    "ShortTensor": "int16", "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool",
+}
+
+# Copies of an object: a module's copy has its own parameters, where the original's are.
+COPIES = frozenset({"copy.deepcopy"})
+# Optimizer classes by their last name (torch.optim's, and the usual third-party ones, DEV017).
+OPTIMIZER_CLASSES = re.compile(
+    r"^(Adam[A-Za-z]*|SGD|RMSprop|Adagrad|Adadelta|Adamax|NAdam|RAdam|LBFGS|SparseAdam|ASGD"
+    r"|Rprop|Lion|Adafactor|LAMB|Lamb|LARS|Lars|Novograd|FusedAdam|FusedLAMB|AdamW8bit"
+    r"|Adam8bit|Sophia\w*|Shampoo|Muon)$")
+# Metric packages whose classes are modules holding state (torchmetrics' `Metric`).
+METRIC_PACKAGES = ("torchmetrics.",)
 
 # --- operations that need one device ---------------------------------------------------------
 
@@ -252,6 +268,18 @@ def is_module_class(qualname: str) -> bool:
         return False
     name = last(qualname)
     return name[:1].isupper() and name not in NOT_MODULES and not name.endswith("Tensor")
+
+
+def legacy_host_type(qualname: str) -> str:
+    """`torch.FloatTensor` -> `FloatTensor`: a legacy CPU tensor type ('' for anything else)."""
+    name = last(qualname)
+    return name if qualname == f"torch.{name}" and name in LEGACY_TYPE_DTYPES else ""
+
+
+def is_metric_class(qualname: str) -> bool:
+    """`torchmetrics.Accuracy`, `torchmetrics.classification.MulticlassF1Score`."""
+    return qualname.startswith(METRIC_PACKAGES) and last(qualname)[:1].isupper() and \
+        ".functional." not in qualname
 
 
 def is_loss_class(qualname: str) -> bool:

@@ -113,7 +113,9 @@ class Tensor(Value):
     factory (`torch.zeros(...)` without `device=`), batch (yielded by a data loader), moved
     (`.to(device)`), output (of a model or an operation), input (an argument of `forward`),
     param (a parameter or buffer: where its module is), attr (a plain tensor attribute set in
-    `__init__`), weight (a loss's class weight), data (anything else)."""
+    `__init__`), weight (a loss's class weight), encoding (a tokenizer's `return_tensors="pt"`
+    output, or a tensor taken out of it), cast (`.type(torch.FloatTensor)` of a device tensor),
+    data (anything else)."""
 
     place: Place
     why: str = "data"

@@ -18,6 +18,14 @@ from devlint.lint.rules.dev011_numpy_on_device_tensor import NumpyOnDeviceTensor
 from devlint.lint.rules.dev012_loss_weight_on_cpu import LossWeightOnCpu
 from devlint.lint.rules.dev013_fixed_gpu_index_in_distributed import FixedGpuIndexInDistributed
 from devlint.lint.rules.dev014_ddp_before_move import DdpBeforeMove
+from devlint.lint.rules.dev015_module_added_after_move import ModuleAddedAfterMove
+from devlint.lint.rules.dev016_copy_before_move import CopyBeforeMove
+from devlint.lint.rules.dev017_optimizer_state_before_move import OptimizerStateBeforeMove
+from devlint.lint.rules.dev018_fixed_gpu_ordinal import FixedGpuOrdinal
+from devlint.lint.rules.dev019_metric_not_moved import MetricNotMoved
+from devlint.lint.rules.dev020_encoding_taken_before_move import EncodingTakenBeforeMove
+from devlint.lint.rules.dev021_legacy_type_cast import LegacyTypeCast
+from devlint.lint.rules.dev022_cuda_test_not_skipped import CudaTestNotSkipped
 
 ALL_RULES: tuple[type[Rule], ...] = (
     HardCodedCuda,
@@ -34,6 +42,14 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LossWeightOnCpu,
     FixedGpuIndexInDistributed,
     DdpBeforeMove,
+    ModuleAddedAfterMove,
+    CopyBeforeMove,
+    OptimizerStateBeforeMove,
+    FixedGpuOrdinal,
+    MetricNotMoved,
+    EncodingTakenBeforeMove,
+    LegacyTypeCast,
+    CudaTestNotSkipped,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 PARSE_ERROR_CODE = PARSE_ERROR.code

@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+import libcst as cst
+
+from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import Event
+from devlint.lint.model.values import Module, Place, Tensor
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.fixes import code, device_of
+from devlint.lint.rules.ordering import passed_after, position, same_scope
+from devlint.lint.syntax import dotted
+
+
+class ModuleAddedAfterMove(Rule):
+    code = "DEV015"
+    name = "module-added-after-move"
+    fix_kind = Applicability.SAFE
+    summary = "A module is added to a model after the model was moved, and never moved itself."
+    what = """
+        Finds a module with parameters built on the CPU and set on a model that the code has
+        already moved to the device (`model.fc = nn.Linear(...)`, `model.classifier = ...`,
+        `model.add_module("head", ...)`, an adapter layer set as an attribute), where nothing
+        moves the model or the new module afterwards.
+    """
+    silent = """
+        When the module is added before the move, built on the device (`nn.Linear(...).to(device)`),
+        moved afterwards (`model.fc.to(device)`, `model.to(device)` again), when the model is
+        handed to code that may move it after the change (`accelerator.prepare(model)`, a
+        `Trainer`, a helper), for modules without parameters (`nn.ReLU()`), when the model's
+        move is not proven (a model of unknown place, one assumed on the device), and in tests.
+    """
+    why = """
+        `model.to(device)` moves the parameters the model has when it runs. A module added
+        later brings its own parameters, made on the CPU, and nothing moves them: the first
+        forward pass fails at the new layer with "Expected all tensors to be on the same
+        device", the classic fine-tuning bug of a replaced head.
+    """
+    bad = """
+        import torch
+        import torch.nn as nn
+        import torchvision
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torchvision.models.resnet18(weights="DEFAULT")
+        model.to(device)
+        model.fc = nn.Linear(512, 10)
+    """
+    good = """
+        import torch
+        import torch.nn as nn
+        import torchvision
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torchvision.models.resnet18(weights="DEFAULT")
+        model.fc = nn.Linear(512, 10)
+        model.to(device)
+    """
+    fix = """
+        Add the module before moving the model, or move the new module where the model is:
+        `model.fc = nn.Linear(512, 10).to(device)` (a safe fix, offered when the device the
+        model was moved with is bound there).
+    """
+
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        reported: set[int] = set()
+        for event in model.obs.events:
+            if event.kind != "attach" or id(event.node) in reported:
+                continue
+            if not event.where.accel or event.where.in_test:
+                continue
+            owner_node = self.owner_node(event.node)
+            name = (dotted(owner_node) or _root_name(owner_node)) if owner_node is not None else None
+            at = position(model, event.node)
+            moved = self.move_of(model, event, name, at) if name else None
+            if moved is None:
+                continue
+            root = name.split(".", 1)[0]
+            if self.moved_later(model, event, name, at) or passed_after(model, root, at, event.node):
+                continue
+            reported.add(id(event.node))
+            new = code(event.other.node.func) if type(event.other.node) is cst.Call else "a module"
+            yield self.finding(
+                event.node,
+                f"`{new}` is added to `{name}` after `{_moved_name(moved, name)}` was moved to "
+                f"the device (line "
+                f"{{related_line}}), and nothing moves it: its parameters stay on the CPU and "
+                f"the first forward pass fails at it; add it before the move or move it too",
+                related_node=moved, related_label="the move", fix=self.fix_for(event, model))
+
+    @staticmethod
+    def owner_node(node: Any) -> Optional[Any]:
+        if type(node) in (cst.Attribute, cst.Subscript):
+            return node.value
+        if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "setattr":
+            return node.args[0].value
+        if type(node) is cst.Call and type(node.func) is cst.Attribute:
+            return node.func.value
+        return None
+
+    @staticmethod
+    def move_of(model: Model, event: Event, name: str, at: int) -> Optional[Any]:
+        """The transfer that put the model on the device, in this function before the change:
+        the owner's own, or the last move of the model it is part of (`model.classifier`)."""
+        owner = event.subject
+        if getattr(owner, "assumed", True):
+            return None
+        own = owner.moved_at if type(owner) is Module else owner.node if (
+            type(owner) is Tensor and owner.why == "moved" and not owner.plain) else None
+        if type(own) is cst.Call and same_scope(model, event.where, own) and \
+                0 <= position(model, own) < at:
+            return own
+        found, where = None, -1
+        for move in model.obs.transfers:
+            receiver = dotted(move.receiver)
+            here = position(model, move.node)
+            if receiver and _covers(receiver, name) and where < here < at and \
+                    getattr(move.after, "place", None) is Place.DEVICE and \
+                    same_scope(model, event.where, move.node):
+                found, where = move.node, here
+        return found
+
+    @staticmethod
+    def moved_later(model: Model, event: Event, name: str, at: int) -> bool:
+        ident = getattr(event.subject, "ident", 0)
+        for move in model.obs.transfers:
+            if position(model, move.node) <= at:
+                continue
+            before, receiver = move.before, dotted(move.receiver) or ""
+            if _covers(receiver, name) or receiver.startswith(name + ".") or (
+                    ident and type(before) is Module and before.ident == ident):
+                return True
+        return False
+
+    @staticmethod
+    def fix_for(event: Event, model: Model) -> Optional[Fix]:
+        """`model.fc = nn.Linear(...)` -> `model.fc = nn.Linear(...).to(device)`."""
+        new = event.other.node
+        if type(new) is not cst.Call or event.statement is None:
+            return None
+        statement = event.statement
+        if not any(sub is new for sub in _expressions(statement, event.node)):
+            return None  # built elsewhere: the move would land far from the change
+        device = device_of(event.subject, model.bound_at(event.node))
+        if device is None:
+            return None
+        return Fix(f"move the new module with `.to({device})`", Applicability.SAFE,
+                   (Edit("replace", new, f"{code(new)}.to({device})"),))
+
+
+def _root_name(node: Any) -> Optional[str]:
+    """`model` of `model.layer4[1]`: the model a chain of attributes and items reaches into."""
+    while type(node) in (cst.Attribute, cst.Subscript):
+        node = node.value
+    return node.value if type(node) is cst.Name else None
+
+
+def _moved_name(move: Any, name: str) -> str:
+    func = getattr(move, "func", None)
+    return (dotted(func.value) if type(func) is cst.Attribute else None) or name
+
+
+def _covers(receiver: str, name: str) -> bool:
+    """Moving `receiver` moves `name`: `model` covers `model` and `model.classifier`."""
+    return bool(receiver) and (name == receiver or name.startswith(receiver + "."))
+
+
+def _expressions(statement: Any, node: Any) -> Iterator[Any]:
+    """The value assigned to `node` in `statement`, or `add_module`'s module argument."""
+    for small in getattr(statement, "body", ()):
+        if type(small) is cst.Assign and any(t.target is node for t in small.targets):
+            yield small.value
+    if type(node) is cst.Call and len(node.args) >= 2:
+        yield node.args[-1].value  # `add_module(name, m)`, `setattr(model, name, m)`

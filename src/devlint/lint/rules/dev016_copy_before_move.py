@@ -1,0 +1,180 @@
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+import libcst as cst
+
+from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import Event
+from devlint.lint.model.values import Module, Place
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.fixes import code, moved_device, reachable
+from devlint.lint.rules.ordering import position, spelled_like
+from devlint.lint.syntax import dotted, walk
+
+SELF_RETURNING = frozenset({"eval", "train", "requires_grad_", "float", "half", "double"})
+PARAMETER_CALLS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers"})
+
+
+class CopyBeforeMove(Rule):
+    code = "DEV016"
+    name = "copy-before-move"
+    fix_kind = Applicability.SAFE
+    summary = "A copy of a model taken before the model moved is never moved, but meets device tensors."
+    what = """
+        Finds `ema = copy.deepcopy(model)` (an EMA model, a teacher, a target network) taken
+        while `model` is on the CPU, when `model` is moved to the device afterwards, the copy
+        never is, and the copy then meets device tensors: it is called with them, or its
+        parameters are updated from the model's (`ema_p.mul_(d).add_(p, ...)`).
+    """
+    silent = """
+        When the copy is taken after the move (it is made where the model is), when the copy is
+        moved itself (`ema.to(device)`, `copy.deepcopy(model).to(device)`), when it is handed to
+        code of another file that may move it, when it only meets CPU tensors, when the
+        model's move is not proven, and in tests.
+    """
+    why = """
+        `copy.deepcopy` copies the parameters where they are at that moment. Moving the model
+        afterwards moves its own parameters only: the copy's stay on the CPU, and the first
+        EMA update or the first teacher forward pass on device inputs fails with "Expected all
+        tensors to be on the same device".
+    """
+    bad = """
+        import copy
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2)
+        teacher = copy.deepcopy(model)
+        model.to(device)
+        x = torch.randn(8, 4, device=device)
+        soft = teacher(x)
+    """
+    good = """
+        import copy
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2)
+        model.to(device)
+        teacher = copy.deepcopy(model)
+        x = torch.randn(8, 4, device=device)
+        soft = teacher(x)
+    """
+    fix = """
+        Copy after the move, or move the copy with the model:
+        `teacher = copy.deepcopy(model).to(device)` (a safe fix, offered when the device the
+        model is moved with is bound at the copy).
+    """
+
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        for event in model.obs.events:
+            if event.kind != "copy" or not event.where.accel or event.where.in_test:
+                continue
+            source, copied = event.subject, event.other
+            if type(source) is not Module or source.place is not Place.HOST or source.assumed:
+                continue
+            at = position(model, event.node)
+            move = self.later_move(model, source, at)
+            name = _assigned_name(event)
+            if move is None or self.moved(model, copied, name) or self.handed_on(model, name, at):
+                continue
+            use = self.device_use(model, copied, name)
+            if use is None:
+                continue
+            yield self.finding(
+                event.node,
+                f"`{name or code(event.node)}` is copied from `{code(event.node.args[0].value)}` "
+                f"while it is on the CPU and only the original is moved afterwards: the copy "
+                f"meets device tensors at line {{related_line}}; move the copy too, or copy "
+                f"after the move",
+                related_node=use, related_label="the copy meets device tensors",
+                fix=self.fix_for(event, move, model))
+
+    @staticmethod
+    def later_move(model: Model, source: Module, at: int):
+        for move in model.obs.transfers:
+            before = move.before
+            if type(before) is Module and before.ident == source.ident and source.ident and \
+                    getattr(move.after, "place", None) is Place.DEVICE and \
+                    position(model, move.node) > at:
+                return move
+        return None
+
+    @staticmethod
+    def moved(model: Model, copied: Module, name: Optional[str]) -> bool:
+        for move in model.obs.transfers:
+            before = move.before
+            if type(before) is Module and before.ident == copied.ident:
+                return True
+            if name and spelled_like(move.receiver, name):
+                return True
+        return False
+
+    @staticmethod
+    def handed_on(model: Model, name: Optional[str], at: int) -> bool:
+        """Passed to code devlint does not run (a helper of another file, `prepare`)."""
+        if not name:
+            return True
+        local = model.shared.get("local_functions")
+        if local is None:
+            local = model.shared["local_functions"] = frozenset(
+                node.name.value for node in walk(model.module) if type(node) is cst.FunctionDef)
+        for node in walk(model.module):
+            if type(node) is cst.Call and position(model, node) > at and any(
+                    dotted(arg.value) == name for arg in node.args):
+                callee = dotted(node.func) or ""
+                if callee.rsplit(".", 1)[-1] not in local:
+                    return True
+        return False
+
+    @staticmethod
+    def device_use(model: Model, copied: Module, name: Optional[str]) -> Optional[Any]:
+        """Where the copy meets device tensors: called with them, or its parameters updated
+        from device ones in a loop over them."""
+        for event in model.obs.events:
+            if event.kind == "host-call" and event.subject.ident == copied.ident:
+                return event.node
+        if not name:
+            return None
+        for meeting in model.obs.meetings:
+            host = meeting.host.value
+            if getattr(host, "why", None) != "param" or host.place is not Place.HOST:
+                continue
+            for loop in meeting.where.loops:
+                iterated = getattr(loop.node, "iter", None)
+                if iterated is not None and _walks_parameters_of(iterated, name):
+                    return meeting.node
+        return None
+
+    @staticmethod
+    def fix_for(event: Event, move, model: Model) -> Optional[Fix]:
+        device = moved_device(move.node)
+        if not reachable(device, model.bound_at(event.node)):
+            return None
+        return Fix(f"move the copy with `.to({device})`", Applicability.SAFE,
+                   (Edit("replace", event.node, f"{code(event.node)}.to({device})"),))
+
+
+def _assigned_name(event: Event) -> Optional[str]:
+    """`ema` of `ema = copy.deepcopy(model)`."""
+    for small in getattr(event.statement, "body", ()):
+        if type(small) is not cst.Assign or len(small.targets) != 1:
+            continue
+        value = small.value
+        while value is not event.node and type(value) is cst.Call and \
+                type(value.func) is cst.Attribute and value.func.attr.value in SELF_RETURNING:
+            value = value.func.value  # `copy.deepcopy(model).eval()`
+        if value is event.node:
+            return dotted(small.targets[0].target)
+    return None
+
+
+def _walks_parameters_of(iterated: Any, name: str) -> bool:
+    return any(type(sub) is cst.Call and type(sub.func) is cst.Attribute and
+               sub.func.attr.value in PARAMETER_CALLS and dotted(sub.func.value) == name
+               for sub in walk(iterated))
+

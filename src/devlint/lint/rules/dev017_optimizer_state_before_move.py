@@ -1,0 +1,189 @@
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+import libcst as cst
+
+from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import Event, Transfer
+from devlint.lint.model.values import Module, Place
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.fixes import code
+from devlint.lint.rules.ordering import position, same_scope, spelled_like
+from devlint.lint.syntax import dotted, walk
+
+PARAMETER_CALLS = frozenset({"parameters", "named_parameters"})
+
+
+class OptimizerStateBeforeMove(Rule):
+    code = "DEV017"
+    name = "optimizer-state-before-move"
+    fix_kind = Applicability.UNSAFE
+    summary = "An optimizer's state is loaded while its model is on the CPU, and the model moves only afterwards."
+    what = """
+        Finds `optimizer.load_state_dict(...)` where `optimizer` was built on the parameters of
+        a model (`torch.optim.AdamW(model.parameters())`) that is still on the CPU at the load,
+        and that the code moves to the device afterwards (`model.to(device)`, `model.cuda()`).
+    """
+    silent = """
+        When the model is moved before the load (the usual resume order: build, move, build the
+        optimizer, load), when the model is never moved (CPU training), when the optimizer's
+        parameters cannot be traced to one model, when the model's move is not proven, and in
+        tests.
+    """
+    why = """
+        `Optimizer.load_state_dict` casts each state tensor (Adam's moments, momentum buffers)
+        to the device of its parameter at the time of the load. Loaded while the parameters are
+        on the CPU, the state stays there; `model.to(device)` then moves the parameters and not
+        the state, and the first `optimizer.step()` of a resumed run fails with "Expected all
+        tensors to be on the same device". Only resumed runs fail, so a CI run from scratch
+        never sees it.
+    """
+    bad = """
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        ckpt = torch.load("last.pt", map_location="cpu")
+        model.load_state_dict(ckpt["model"])
+        optimizer.load_state_dict(ckpt["optimizer"])
+        model.to(device)
+    """
+    good = """
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        ckpt = torch.load("last.pt", map_location="cpu")
+        model.load_state_dict(ckpt["model"])
+        model.to(device)
+        optimizer.load_state_dict(ckpt["optimizer"])
+    """
+    fix = """
+        Load the optimizer's state after the model has moved. The fix moves the
+        `optimizer.load_state_dict(...)` line to just after the move (an unsafe fix, offered
+        only when both lines are in the same block and nothing between them uses the optimizer
+        or rebinds what the load reads).
+    """
+
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        reported: set[int] = set()
+        for event in model.obs.events:
+            if event.kind != "state-load" or id(event.node) in reported:
+                continue
+            if not event.where.accel or event.where.in_test:
+                continue
+            name = dotted(event.node.func.value)
+            if not name or all(target != name for _, target, _ in _assignments(model)):
+                continue  # not an optimizer this file built (a model of unknown class, ...)
+            at = position(model, event.node)
+            owner = self.optimized_model(model, name, at)
+            if owner is None:
+                continue
+            move = self.first_move(model, owner, event, at)
+            if move is None:
+                continue
+            reported.add(id(event.node))
+            yield self.finding(
+                event.node,
+                f"`{name}`'s state is loaded while `{owner}` is still on the CPU and `{owner}` "
+                f"moves to the device only afterwards (line {{related_line}}): the state stays "
+                f"on the CPU and the first `{name}.step()` fails; load it after the move",
+                related_node=move.node, related_label="the move",
+                fix=self.fix_for(model, event, move, name))
+
+    @staticmethod
+    def optimized_model(model: Model, name: str, at: int) -> Optional[str]:
+        """The model whose parameters the optimizer `name` was last built on before `at`."""
+        found = None
+        for where, target, owner in _assignments(model):
+            if target == name and where < at:
+                found = owner  # None: bound to something else, or to several models' parameters
+        return found
+
+    @staticmethod
+    def first_move(model: Model, owner: str, event: Event, at: int) -> Optional[Transfer]:
+        """The move of the model to the device after the load, when none came before it."""
+        later = None
+        for move in model.obs.transfers:
+            if not spelled_like(move.receiver, owner) or dotted(move.receiver) != owner:
+                continue
+            if getattr(move.after, "place", None) is not Place.DEVICE:
+                continue
+            where = position(model, move.node)
+            if where < at:
+                return None  # moved before the load (on some path): the state follows it
+            before = move.before
+            if type(before) is not Module or before.place is not Place.HOST or before.assumed:
+                return None
+            if same_scope(model, event.where, move.node) and (
+                    later is None or where < position(model, later.node)):
+                later = move
+        return later
+
+    @staticmethod
+    def fix_for(model: Model, event: Event, move: Transfer, name: str) -> Optional[Fix]:
+        load, target = event.statement, move.statement
+        if load is None or target is None or len(load.body) != 1 or \
+                type(load.body[0]) is not cst.Expr or load.body[0].value is not event.node:
+            return None
+        block = _block_holding(model, load)
+        if block is None or not any(s is target for s in block):
+            return None
+        first = next(i for i, s in enumerate(block) if s is load)
+        last = next(i for i, s in enumerate(block) if s is target)
+        read = {sub.value for sub in walk(event.node) if type(sub) is cst.Name}
+        for between in block[first + 1:last + 1]:
+            names = {sub.value for sub in walk(between) if type(sub) is cst.Name}
+            if name.split(".", 1)[0] in names and between is not target:
+                return None  # the optimizer is used before the move
+            if type(between) is not cst.SimpleStatementLine:
+                return None
+            for small in between.body:
+                stored = {sub.value for t in getattr(small, "targets", ())
+                          for sub in walk(t.target) if type(sub) is cst.Name}
+                if stored & read:
+                    return None  # what the load reads is rebound on the way
+        text = code(load.body[0])
+        if "\n" in text or "\r" in text:
+            return None
+        comment = load.trailing_whitespace.comment
+        if comment is not None:
+            text = f"{text}  {comment.value}"  # the line's comment goes with it
+        return Fix(f"load `{name}`'s state after the move", Applicability.UNSAFE,
+                   (Edit("delete", load), Edit("insert_after", target, text)))
+
+
+def _assignments(model: Model) -> list:
+    """(position, target, model) for every optimizer built and bound to one name, once per
+    file: `model` is the one model whose parameters it takes, else None."""
+    found = model.shared.get("dev017_assignments")
+    if found is not None:
+        return found
+    found = model.shared["dev017_assignments"] = []
+    for event in model.obs.events:
+        if event.kind != "optimizer" or event.statement is None:
+            continue
+        for small in event.statement.body:
+            if type(small) is cst.Assign and small.value is event.node and len(small.targets) == 1:
+                owners = {dotted(sub.func.value) for sub in walk(event.node.args[0].value)
+                          if type(sub) is cst.Call and type(sub.func) is cst.Attribute
+                          and sub.func.attr.value in PARAMETER_CALLS}
+                owner = owners.pop() if len(owners) == 1 and None not in owners else None
+                found.append((position(model, small), dotted(small.targets[0].target), owner))
+    found.sort(key=lambda entry: entry[0])
+    return found
+
+
+def _block_holding(model: Model, statement: Any) -> Optional[list]:
+    for node in walk(model.module):
+        body = getattr(node, "body", None)
+        if type(node) in (cst.Module, cst.IndentedBlock) and isinstance(body, (list, tuple)) and \
+                any(s is statement for s in body):
+            return list(body)
+    return None

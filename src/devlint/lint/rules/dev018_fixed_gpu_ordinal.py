@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from devlint.lint.findings import RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import DeviceSpec
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.fixes import code
+from devlint.lint.syntax import string_value, walk
+
+# Words that show the code knows how many GPUs there are, or chooses which ones it sees.
+COUNT_WORDS = ("device_count", "CUDA_VISIBLE_DEVICES")
+
+
+class FixedGpuOrdinal(Rule):
+    code = "DEV018"
+    name = "fixed-gpu-ordinal"
+    fix_kind = None
+    summary = "A second (or later) GPU named by number behind a check that only asks whether a GPU exists."
+    what = """
+        Finds a fixed GPU number other than 0 (`"cuda:1"`, `torch.device("cuda", 1)`,
+        `.cuda(1)`, `.to(2)`, `torch.cuda.set_device(1)`) chosen behind
+        `torch.cuda.is_available()` (a conditional expression with a CPU arm, or an
+        `if torch.cuda.is_available():` branch), in a file that never asks how many GPUs
+        there are.
+    """
+    silent = """
+        For `cuda`, `cuda:0` and the current device; when the file asks
+        `torch.cuda.device_count()` or sets `CUDA_VISIBLE_DEVICES`; when one piece of code names
+        several GPUs on purpose (model parallelism); in distributed code (DEV013's business);
+        for a GPU number that is a variable (`f"cuda:{args.gpu}"`); in tests; and where no
+        availability check is around the number (DEV001 reports a device with no fallback).
+    """
+    why = """
+        `torch.cuda.is_available()` says that there is at least one GPU, not that there are
+        two. On a laptop, a CI runner or a cloud instance with one GPU, `cuda:1` fails with
+        "CUDA error: invalid device ordinal" at the first tensor moved there, while the check
+        around it promised a fallback.
+    """
+    bad = """
+        import torch
+
+        device = torch.device("cuda:1" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 1).to(device)
+    """
+    good = """
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 1).to(device)
+    """
+    fix = """
+        Use `cuda` (the current GPU) and choose the GPU from outside with
+        `CUDA_VISIBLE_DEVICES`, or guard the number:
+        `"cuda:1" if torch.cuda.device_count() > 1 else "cuda"`. No automatic fix: which GPU
+        the run should use is the user's choice.
+    """
+
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        if model.distributed or model.visible_devices:
+            return
+        specs = [s for s in model.obs.devices if s.fixed_index and s.device.index is not None]
+        if len({s.device.index for s in specs}) != 1 or not specs[0].device.index:
+            return  # none, GPU 0, or several GPUs named on purpose (model or pipeline parallelism)
+        if self.counts_devices(model):
+            return
+        reported: set[int] = set()
+        for spec in specs:
+            if not self.behind_availability(spec) or id(spec.node) in reported:
+                continue
+            reported.add(id(spec.node))
+            yield self.finding(
+                spec.node,
+                f"GPU {spec.device.index} is named by number (`{code(spec.node)}`), but the "
+                f"check around it only asks whether a GPU exists: with fewer than "
+                f"{spec.device.index + 1} GPUs it fails with \"invalid device ordinal\"; use "
+                f"`cuda` or guard it with `torch.cuda.device_count()`")
+
+    @staticmethod
+    def behind_availability(spec: DeviceSpec) -> bool:
+        where = spec.where
+        if not where.accel or where.in_test or where.rank_guarded or not spec.device.index:
+            return False
+        return spec.in_conditional or not where.cpu
+
+    @staticmethod
+    def counts_devices(model: Model) -> bool:
+        for node in walk(model.module):
+            if type(node) is cst.Name and node.value in COUNT_WORDS:
+                return True
+            if type(node) is cst.SimpleString and "CUDA_VISIBLE_DEVICES" in (string_value(node) or ""):
+                return True
+        return False

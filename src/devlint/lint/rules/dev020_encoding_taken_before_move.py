@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+import libcst as cst
+
+from devlint.lint.findings import RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import Meeting, Transfer
+from devlint.lint.model.values import Place
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.fixes import code
+from devlint.lint.rules.ordering import position, same_scope
+from devlint.lint.syntax import dotted
+
+
+class EncodingTakenBeforeMove(Rule):
+    code = "DEV020"
+    name = "encoding-taken-before-move"
+    fix_kind = None
+    summary = "A tensor is taken out of a tokenizer's encoding before the encoding is moved."
+    what = """
+        Finds `ids = enc["input_ids"]` (or `enc.input_ids`) taken from a tokenizer's output
+        (`return_tensors="pt"`) before `enc = enc.to(device)` or `enc.to(device)`, when `ids`
+        then meets the device: it is handed to a model on the device or computed with device
+        tensors.
+    """
+    silent = """
+        When the tensors are taken after the move (`enc = enc.to(device)` first, then
+        `enc["input_ids"]`), when they are moved themselves (`ids.to(device)`), when the whole
+        encoding is passed (`model(**enc)` after the move), when the model stays on the CPU,
+        and in tests.
+    """
+    why = """
+        `BatchEncoding.to(device)` moves the tensors the encoding holds and returns the
+        encoding. A tensor taken out of it before is a reference to the old CPU tensor: the
+        move never reaches it, and the model fails with "Expected all tensors to be on the same
+        device" (or a generation loop runs its prompt on the CPU).
+    """
+    bad = """
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")
+        model = AutoModel.from_pretrained("bert-base-uncased").to(device)
+        enc = tokenizer(["a sentence"], return_tensors="pt")
+        input_ids = enc["input_ids"]
+        enc = enc.to(device)
+        out = model(input_ids, attention_mask=enc["attention_mask"])
+    """
+    good = """
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")
+        model = AutoModel.from_pretrained("bert-base-uncased").to(device)
+        enc = tokenizer(["a sentence"], return_tensors="pt")
+        enc = enc.to(device)
+        input_ids = enc["input_ids"]
+        out = model(input_ids, attention_mask=enc["attention_mask"])
+    """
+    fix = """
+        Take the tensors out of the encoding after moving it, or move them too
+        (`input_ids = input_ids.to(device)`). No automatic fix: the line that takes them may
+        be far from the move.
+    """
+
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        reported: set[int] = set()
+        for meeting in model.obs.meetings:
+            host = meeting.host.value
+            if host.why != "encoding" or not host.plain or host.place is not Place.HOST:
+                continue
+            if not meeting.where.accel or meeting.where.in_test or id(meeting.host.node) in reported:
+                continue
+            taken = host.node
+            source = _taken_from(taken)
+            if source is None:
+                continue
+            move = self.move_between(model, meeting, source, taken)
+            if move is None:
+                continue
+            reported.add(id(meeting.host.node))
+            yield self.finding(
+                meeting.host.node,
+                f"`{code(taken)}` was taken before `{source}` was moved (line "
+                f"{{related_line}}): that tensor is still on the CPU and meets the device here; "
+                f"take it out of `{source}` after the move",
+                related_node=move.node, related_label="the move")
+
+    @staticmethod
+    def move_between(model: Model, meeting: Meeting, source: str, taken: Any) -> Optional[Transfer]:
+        start, end = position(model, taken), position(model, meeting.node)
+        for move in model.obs.transfers:
+            if dotted(move.receiver) != source or getattr(move.after, "place", None) is not Place.DEVICE:
+                continue
+            if start < position(model, move.node) < end and same_scope(model, meeting.where, move.node):
+                return move
+        return None
+
+
+def _taken_from(node: Any) -> Optional[str]:
+    """`enc` of `enc["input_ids"]` and of `enc.input_ids`."""
+    if type(node) is cst.Subscript:
+        return dotted(node.value)
+    if type(node) is cst.Attribute:
+        return dotted(node.value)
+    return None

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+import libcst as cst
+
+from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.lint.model import Model
+from devlint.lint.model.observations import DeviceSpec
+from devlint.lint.model.values import Ref
+from devlint.lint.rules.base import Rule
+from devlint.lint.rules.dev001_hard_coded_cuda import KINDS
+from devlint.lint.rules.fixes import code
+from devlint.lint.rules.ordering import position
+from devlint.lint.syntax import dotted, string_value, walk
+
+# Where CUDA is used, not only named: `torch.device("cuda:0")` alone is a descriptor, which a
+# machine without a GPU makes (and compares, and hashes) without complaint.
+USES = KINDS - {"torch.device"}
+MARKER = '@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")'
+# Words in a decorator or a call that may skip a test, or run it only where a GPU is.
+GUARD_WORDS = ("skip", "cuda", "gpu", "xfail", "requires", "only", "device")
+
+
+class CudaTestNotSkipped(Rule):
+    code = "DEV022"
+    name = "cuda-test-not-skipped"
+    fix_kind = Applicability.SAFE
+    summary = "A test uses CUDA with nothing that skips it on a machine without a GPU."
+    what = """
+        Finds a pytest or unittest test (`def test_...`, a `test_...` method of a test class)
+        that names CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`)
+        on a path that a machine without a GPU runs: no skip marker on the test or its class,
+        no module-level `pytestmark`, no `pytest.importorskip`, no `skipTest`/`pytest.skip`
+        and no `if torch.cuda.is_available():` around it.
+    """
+    silent = """
+        For tests with any skip or GPU marker (`@pytest.mark.skipif(...)`,
+        `@unittest.skipIf(not torch.cuda.is_available(), ...)`, `@requires_cuda`,
+        `@pytest.mark.gpu`), on their class too, with a module-level `pytestmark` or
+        `pytest.importorskip`, with a skip in the body, for the CUDA branch of a test that
+        checks availability, for device-parametrised tests (`device` is an argument), for
+        helpers and fixtures (only test functions are checked), and outside tests (DEV001's
+        business). DEV001 exempts tests by design; this rule covers what that leaves out.
+    """
+    why = """
+        A CPU-only CI runner runs every test. One that calls `.cuda()` without a skip fails
+        there with "Torch not compiled with CUDA enabled" instead of being skipped, so the
+        suite is red for a reason that says nothing about the code, and people learn to ignore
+        it.
+    """
+    bad = """
+        import pytest
+        import torch
+
+
+        def test_forward_on_gpu():
+            model = torch.nn.Linear(4, 2).cuda()
+            assert model(torch.ones(1, 4).cuda()).shape == (1, 2)
+    """
+    good = """
+        import pytest
+        import torch
+
+
+        @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+        def test_forward_on_gpu():
+            model = torch.nn.Linear(4, 2).cuda()
+            assert model(torch.ones(1, 4).cuda()).shape == (1, 2)
+    """
+    fix = """
+        Skip the test where there is no GPU:
+        `@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")` (a safe fix,
+        offered for pytest-style tests in files that import `pytest` and `torch`).
+    """
+
+    def check(self, model: Model) -> Iterator[RawFinding]:
+        first: dict[int, DeviceSpec] = {}
+        for spec in model.obs.devices:
+            if spec.kind not in USES or not spec.where.cpu or not spec.where.in_test:
+                continue
+            if spec.where.expect_raise or (spec.kind != ".cuda(device)" and spec.device.cpu != "accel"):
+                continue
+            info = spec.where.function
+            if not self.is_test(info) or self.guarded(info):
+                continue
+            if spec.kind == "device=" and not _torch_call_takes(info.node, spec.node):
+                continue  # `SimpleNamespace(device="cuda")`: a setting, maybe never used
+            known = first.get(id(info))
+            if known is None or position(model, spec.node) < position(model, known.node):
+                first[id(info)] = spec
+        if not first or self.file_guarded(model):
+            return
+        for spec in sorted(first.values(), key=lambda s: position(model, s.node)):
+            info = spec.where.function
+            yield self.finding(
+                spec.node,
+                f"test `{info.name}` uses CUDA (`{code(spec.node)}`) and nothing skips it "
+                f"without a GPU: on a CPU-only runner it errors instead of being skipped; mark "
+                f"it `{_marker_for(info)}(not torch.cuda.is_available(), ...)`",
+                fix=self.fix_for(info, model))
+
+    @staticmethod
+    def is_test(info: Any) -> bool:
+        if info is None or type(info.node) is not cst.FunctionDef or not info.name.startswith("test"):
+            return False
+        return info.cls is None or info.cls.is_test
+
+    @staticmethod
+    def guarded(info: Any) -> bool:
+        """A decorator of the test or its class, or a call in its body, that may skip it."""
+        decorators = list(info.node.decorators)
+        if info.cls is not None:
+            decorators += list(info.cls.node.decorators)
+        if any(_mentions_guard(d.decorator) for d in decorators):
+            return True
+        for node in walk(info.node.body):
+            if type(node) is cst.Call and "skip" in (dotted(node.func) or "").lower():
+                return True
+        return False
+
+    @staticmethod
+    def file_guarded(model: Model) -> bool:
+        for node in walk(model.module):
+            if type(node) is cst.Name and node.value in ("pytestmark", "importorskip"):
+                return True
+        return False
+
+    @staticmethod
+    def fix_for(info: Any, model: Model) -> Optional[Fix]:
+        env = model.interpreter.module_env
+        if _unittest(info):
+            return None  # a unittest method: pytest's marker works only under pytest
+        pytest, torch = env.get("pytest"), env.get("torch")
+        if not (type(pytest) is Ref and pytest.qualname == "pytest" and
+                type(torch) is Ref and torch.qualname == "torch"):
+            return None
+        return Fix("skip the test without CUDA", Applicability.SAFE,
+                   (Edit("insert_before", info.node, MARKER),))
+
+
+def _unittest(info: Any) -> bool:
+    return info.cls is not None and any(type(b) is Ref and b.qualname.endswith("TestCase")
+                                        for b in info.cls.bases)
+
+
+def _marker_for(info: Any) -> str:
+    return "@unittest.skipIf" if _unittest(info) else "@pytest.mark.skipif"
+
+
+def _torch_call_takes(function: Any, value: Any) -> bool:
+    """`device=` given to torch itself (`torch.zeros(..., device="cuda")`), which allocates."""
+    for node in walk(function):
+        if type(node) is cst.Call and any(arg.value is value for arg in node.args):
+            root = (dotted(node.func) or "").split(".", 1)[0]
+            return root in ("torch", "th", "nn", "F") or type(node.func) is cst.Attribute and \
+                node.func.attr.value in ("to", "new_zeros", "new_ones", "new_empty", "new_full",
+                                         "new_tensor")
+    return False
+
+
+def _mentions_guard(decorator: Any) -> bool:
+    for node in walk(decorator):
+        word = node.value if type(node) is cst.Name else string_value(node) \
+            if type(node) is cst.SimpleString else None
+        if word and any(part in word.lower() for part in GUARD_WORDS):
+            return True
+    return False

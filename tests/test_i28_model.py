@@ -1,0 +1,22 @@
+"""The model facts issue 28's rules stand on, and the crashes the ecosystem run found."""
+from __future__ import annotations
+
+import textwrap
+
+from devlint.lint.analyze import analyze_source
+
+
+def test_a_chained_comparison_of_tensors_is_no_truth_value() -> None:
+    source = textwrap.dedent("""\
+        import torch
+
+        def test_spread():
+            result = torch.randn(10).to("cpu")
+            compare = torch.randn(10).to("cpu")
+            assert 0.9 * result.mean() <= compare.mean() <= 1.1 * result.mean()
+    """)
+    from devlint.lint.model import analyze
+    import libcst as cst
+
+    analyze(cst.parse_module(source), source, "test_spread.py")  # no AttributeError
+    assert analyze_source(source, "test_spread.py") == []
