@@ -184,7 +184,7 @@ NEW_KINDS = {
     """), 8, "RuntimeError", "Encountered different devices in metric calculation (see "
        "stacktrace for details). This could be due to the metric class not being on the same "
        "device as input. Instead of `metric=BinaryAccuracy(...)` try to do "
-       "`metric=BinaryAccuracy(...).to(device)`", DEVICE_MISMATCH, 8),
+       "`metric=BinaryAccuracy(...).to(device)`", DEVICE_MISMATCH, 5),
     "DEV020": (textwrap.dedent("""\
         import torch
         from transformers import AutoModel, AutoTokenizer
@@ -198,7 +198,7 @@ NEW_KINDS = {
         out = model(input_ids, attention_mask=enc["attention_mask"])
     """), 10, "RuntimeError", "Expected all tensors to be on the same device, but found at "
        "least two devices, cuda:0 and cpu! (when checking argument for argument index in "
-       "method wrapper_CUDA__index_select)", DEVICE_MISMATCH, 10),
+       "method wrapper_CUDA__index_select)", DEVICE_MISMATCH, 8),
     "DEV021": (textwrap.dedent("""\
         import torch
 

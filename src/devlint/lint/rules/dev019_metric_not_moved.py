@@ -70,22 +70,23 @@ class MetricNotMoved(Rule):
         moved = {move.before.ident for move in model.obs.transfers if type(move.before) is Module}
         reported: set[int] = set()
         for event in model.obs.events:
-            if event.kind != "host-call" or id(event.node) in reported:
+            if event.kind != "host-call":
                 continue
             built = metrics.get(event.subject.ident)
-            if built is None or built.subject.ident in moved:
+            if built is None or built.subject.ident in moved or id(built.node) in reported:
                 continue
             if not event.where.accel or event.where.in_test:
                 continue
-            reported.add(id(event.node))
+            # one finding per metric, where it is built: the root cause, and where the fix goes
+            reported.add(id(built.node))
             operand_node, tensor = event.other
             yield self.finding(
-                event.node,
-                f"the metric `{code(built.node.func)}` (line {{related_line}}) was never moved "
-                f"and is given `{code(operand_node)}`, a tensor on the device: its state is on "
-                f"the CPU (\"Encountered different devices in metric calculation\"); move the "
-                f"metric with `.to(device)`",
-                related_node=built.node, related_label="the metric",
+                built.node,
+                f"the metric `{code(built.node.func)}` is never moved, and line {{related_line}} "
+                f"gives it `{code(operand_node)}`, a tensor on the device: its state is on the "
+                f"CPU (\"Encountered different devices in metric calculation\"); move the metric "
+                f"with `.to(device)`",
+                related_node=event.node, related_label="updated with device tensors here",
                 fix=self.fix_for(built, tensor, model))
 
     @staticmethod

@@ -83,12 +83,16 @@ class EncodingTakenBeforeMove(Rule):
             if move is None:
                 continue
             reported.add(id(meeting.host.node))
+            if id(taken) in reported:
+                continue
+            reported.add(id(taken))
+            # reported where the tensor is taken out (the root cause), related to the meeting
             yield self.finding(
-                meeting.host.node,
-                f"`{code(taken)}` was taken before `{source}` was moved (line "
-                f"{{related_line}}): that tensor is still on the CPU and meets the device here; "
-                f"take it out of `{source}` after the move",
-                related_node=move.node, related_label="the move")
+                taken,
+                f"`{code(taken)}` is taken before `{source}` is moved to the device, so this tensor "
+                f"stays on the CPU and meets the device on line {{related_line}}; take it out of "
+                f"`{source}` after the move",
+                related_node=meeting.node, related_label="meets the device here")
 
     @staticmethod
     def move_between(model: Model, meeting: Meeting, source: str, taken: Any) -> Optional[Transfer]:
