@@ -17,7 +17,7 @@ from devlint.lint.model import torch_api as api
 from devlint.lint.model.observations import (
     Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
-from devlint.lint.model.state import State, flag_and, flag_not, flag_or
+from devlint.lint.model.state import State, device_of_text, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
     OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Maybe, Method, Module,
     Namespace, Opaque, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
@@ -964,16 +964,10 @@ class Evaluator:
                 self.device_spec(node, kind, device, st)
                 return device
             return None
-        if text is None:
-            return None
-        if text == "cpu":
-            return Device("host", "host", node)
-        if api.DEVICE_LITERAL.match(text):
-            index = api.FIXED_CUDA_INDEX.match(text)
-            device = Device("accel", "accel", node, int(index.group(1)) if index else None)
-            self.device_spec(node, kind, device, st, fixed=index is not None)
-            return device
-        return None
+        device = device_of_text(text, node) if text is not None else None
+        if device is not None and device.accel == "accel":
+            self.device_spec(node, kind, device, st, fixed=device.index is not None)
+        return device
 
     def cuda_device(self, node: Any, args: list, st: State) -> Device:
         """`.cuda()`, `.cuda(0)`, `.cuda(device)`: the last fails on a CPU device."""

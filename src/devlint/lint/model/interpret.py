@@ -1198,9 +1198,7 @@ def _modules_in(seq: Seq) -> Iterator[Module]:
 
 
 def _holds_modules(seq: Seq) -> bool:
-    values = seq.items if seq.items is not None else (seq.element,)
-    return any(type(v) is Module and not v.loss and not v.stateless or
-               (type(v) is Seq and _holds_modules(v)) for v in values)
+    return next(_modules_in(seq), None) is not None
 
 
 def _returned(returns: list) -> Value:

@@ -98,17 +98,23 @@ def _join_two(a: dict, b: dict) -> dict:
     return env
 
 
+def device_of_text(text: str, node: Any) -> Optional[Device]:
+    """The device a string names (`"cpu"`, `"cuda:1"`, `"mps"`), or None."""
+    if text == "cpu":
+        return Device("host", "host", node)
+    if api.DEVICE_LITERAL.match(text):
+        index = api.FIXED_CUDA_INDEX.match(text)
+        return Device("accel", "accel", node, int(index.group(1)) if index else None)
+    return None
+
+
 def _device_string(value: Optional[Value]) -> Optional[Value]:
     """A string naming a device, as the Device it names (kept a Scalar otherwise)."""
     base = unwrap(value) if value is not None else None
     if type(base) is not Scalar or base.text is None:
         return value
-    if base.text == "cpu":
-        device = Device("host", "host", base.node)
-    elif api.DEVICE_LITERAL.match(base.text):
-        index = api.FIXED_CUDA_INDEX.match(base.text)
-        device = Device("accel", "accel", base.node, int(index.group(1)) if index else None)
-    else:
+    device = device_of_text(base.text, base.node)
+    if device is None:
         return value
     return Maybe(device) if type(value) is Maybe else device
 
