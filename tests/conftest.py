@@ -81,3 +81,20 @@ def _analyze(text, *args, **kwargs):
 engine._analyze = _analyze
 {entry}
 """
+
+
+# The training loop of the turn3 repros (check_quadratic_memory, server_unbounded_analysis): one
+# DEV004 at line 12 (`targets` never moved), used as the head of generated heavy files.
+ONE_BUG_LOOP = """import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(4, 1).to(device)
+criterion = nn.MSELoss()
+loader = DataLoader([])
+
+for inputs, targets in loader:
+    inputs = inputs.to(device)
+    loss = criterion(model(inputs), targets)
+"""

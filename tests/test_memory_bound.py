@@ -10,25 +10,14 @@ from pathlib import Path
 
 import pytest
 
-HEAD = """import torch
-import torch.nn as nn
-from torch.utils.data import DataLoader
+from conftest import ONE_BUG_LOOP
 
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-model = nn.Linear(4, 1).to(device)
-criterion = nn.MSELoss()
-loader = DataLoader([])
-
-for inputs, targets in loader:
-    inputs = inputs.to(device)
-    loss = criterion(model(inputs), targets)
-"""
 
 
 @pytest.mark.slow
 def test_thousands_of_tensor_names_stay_under_a_gigabyte(tmp_path: Path) -> None:
     source = tmp_path / "gen.py"
-    source.write_text(HEAD + "".join(f"v{i} = torch.zeros({i})\n" for i in range(15000)))
+    source.write_text(ONE_BUG_LOOP + "".join(f"v{i} = torch.zeros({i})\n" for i in range(15000)))
 
     def cap() -> None:  # a regression must not take the machine down
         resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))

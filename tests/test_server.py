@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("pygls")
 
-from conftest import bounded  # noqa: E402
+from conftest import ONE_BUG_LOOP, bounded  # noqa: E402
 from devlint.lint.analyze import analyze_source  # noqa: E402
 from devlint.server.client import (  # noqa: E402
     Client, ServerError, apply_text_edits, edits_for, server_command,
@@ -22,20 +21,7 @@ from devlint.server.client import (  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 BUGGY = (ROOT / "examples" / "buggy_seed_loop.py").read_text(encoding="utf-8")
-ONE_BUG = textwrap.dedent("""\
-    import torch
-    import torch.nn as nn
-    from torch.utils.data import DataLoader
-
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    model = nn.Linear(4, 1).to(device)
-    criterion = nn.MSELoss()
-    loader = DataLoader([])
-
-    for inputs, targets in loader:
-        inputs = inputs.to(device)
-        loss = criterion(model(inputs), targets)
-""")
+ONE_BUG = ONE_BUG_LOOP
 DEV004_LINE = 11  # 0-based, as LSP counts
 
 
