@@ -238,6 +238,36 @@ DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "Lon
 SCALAR_CASTS = frozenset({"float", "int", "bool", "len", "max", "min", "sum", "round", "abs"})
 
 
+ONE_DIM_FACTORIES = frozenset({"linspace", "logspace", "arange", "randperm"})
+
+
+def factory_dims(call: cst.Call) -> Optional[int]:
+    """How many dimensions a factory's tensor has, where its arguments say so: 1 for
+    `torch.linspace(...)`, 2 for `torch.zeros(n, d)` or `torch.zeros((n, d))`; None when the
+    shape is a value (`torch.zeros(shape)`, `torch.zeros(*shape)`)."""
+    name = tensor_factory(call) or ""
+    if name in ONE_DIM_FACTORIES:
+        return 1
+    if name not in SHAPE_FACTORIES or any(a.star for a in call.args) or keyword_arg(call, "size"):
+        return None
+    positional = positional_args(call)
+    return shape_length(positional[:-1] if name == "full" else positional)
+
+
+def shape_length(shape: list[cst.Arg]) -> Optional[int]:
+    """The number of dimensions a written shape has: `(n, d)` or `n, d` has 2, `-1` has 1; None
+    when the shape is a value (`shape`, `*shape`)."""
+    if any(a.star or a.keyword is not None for a in shape):
+        return None
+    if len(shape) == 1:
+        only = shape[0].value
+        if type(only) in (cst.Tuple, cst.List):
+            elements = only.elements
+            return len(elements) if all(type(e) is cst.Element for e in elements) else None
+        return 1 if type(only) in (cst.Integer, cst.UnaryOperation) else None
+    return len(shape) or None
+
+
 def tensor_factory(node: cst.CSTNode) -> Optional[str]:
     """`zeros` for `torch.zeros(...)` (also `th.zeros`), else None. Only the `torch` module:
     `np.zeros` is a host array that never meets a device."""

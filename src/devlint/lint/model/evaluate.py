@@ -7,6 +7,7 @@ or a tensor moves, or a device is named, the evaluator records an observation.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Optional
 
@@ -24,7 +25,7 @@ from devlint.lint.model.values import (
     join_place, unwrap,
     with_place,
 )
-from devlint.lint.syntax import dotted, last_part, string_value, walk
+from devlint.lint.syntax import dotted, last_part, shape_length, string_value, walk
 
 HOST, DEVICE = Place.HOST, Place.DEVICE
 DEVICE_COUNT = Scalar(text="<device count>")
@@ -419,10 +420,15 @@ class Evaluator:
         self.ifexp_depth += 1
         unknown = test.cpu is None and self.possible_guard(node.test, tested, st)
         self.guessing += unknown  # a condition devlint cannot evaluate is a possible guard
-        body = self.value(node.body, st.copy(accel=st.accel and test.accel is not False,
-                                              cpu=st.cpu and test.cpu is not False))
-        orelse = self.value(node.orelse, st.copy(accel=st.accel and test.accel is not True,
-                                                 cpu=st.cpu and test.cpu is not True))
+        entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
+        other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
+        narrowed = not_a_tensor(node.test)
+        if narrowed is not None:
+            # `x.cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)`
+            name, when = narrowed
+            (entry if when else other).env[name] = OPAQUE
+        body = self.value(node.body, entry)
+        orelse = self.value(node.orelse, other)
         self.guessing -= unknown
         self.ifexp_depth -= 1
         self.rank_guard -= rank
@@ -439,16 +445,21 @@ class Evaluator:
         base = self.value(node.value, st)
         index = None
         keys = []
+        numbers = 0  # indexes that may be integers: each takes a dimension away
         for element in node.slice:
             if type(element.slice) is cst.Index:
                 index = self.value(element.slice.value, st)
                 keys.append(element.slice.value)
+                numbers += _may_be_integer(index, element.slice.value)
             else:
                 for part in (element.slice.lower, element.slice.upper, element.slice.step):
                     if part is not None:
                         self.eval(part, st)
                 index = "slice"
-        return self.subscript(node, base, index, keys[0] if len(keys) == 1 else None, st)
+        item = self.subscript(node, base, index, keys[0] if len(keys) == 1 else None, st)
+        if type(item) is Tensor and type(base) is Tensor and base.plain and numbers:
+            return _fewer_dims(item, numbers, complete=numbers == len(node.slice))
+        return item
 
     def subscript(self, node: Any, base: Value, index: Any, key_node: Any, st: State) -> Value:
         kind = type(base)
@@ -763,8 +774,11 @@ class Evaluator:
             return Scalar()
         if name in api.NEW_METHODS:
             return Tensor(tensor.place, "data", node, device=tensor.device)
-        if name == "type_as" and args and is_tensor(args[0][1]):
-            return replace(tensor, place=args[0][1].place, node=node, discarded=None)
+        if name == "type_as" and args:
+            # `t.type_as(x)` goes where `x` is; where an `x` of unknown kind is, is unknown.
+            other = args[0][1]
+            place = other.place if is_tensor(other) else Place.UNKNOWN
+            return replace(tensor, place=place, node=node, discarded=None)
         if name in api.SAME_DEVICE_METHODS and name not in api.CROSS_DEVICE_METHODS:
             self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st)
         if name in ("backward",):
@@ -781,7 +795,8 @@ class Evaluator:
                 return Iterable(Scalar(), node=node)
             return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed)
         # Tensor methods return tensors where the receiver is, but for the few above.
-        return derived(tensor, node, scalar=tensor.scalar or name in ("sum", "mean") and not args)
+        return derived(tensor, node, scalar=tensor.scalar or name in ("sum", "mean") and not args,
+                       dims=_method_dims(tensor, node, name))
 
     def module_method(self, node: Any, module: Module, name: str, args: list, kwargs: dict,
                       st: State) -> Value:
@@ -805,8 +820,12 @@ class Evaluator:
             return self.call_module(node, module, args, kwargs, st)
         if name in ("register_buffer",) and len(args) >= 2:
             key = string_value(args[0][0])
-            if key is not None and is_tensor(args[1][1]):
-                buffer = replace(args[1][1], why="param", attr=None)
+            value = args[1][1]
+            if key is not None and (is_tensor(value) or type(value) is Opaque):
+                # A buffer is a tensor (or None) that lives where its module does, also when
+                # devlint cannot read what was registered (`register_buffer("scale", scale)`).
+                buffer = (replace(value, why="param", attr=None) if is_tensor(value)
+                          else Tensor(module.place, "param", node, assumed=module.assumed))
                 self.store(node.func.value, module.with_attr(key, buffer), st)
             return NONE
         if name in ("add_module", "register_module") and len(args) >= 2:
@@ -816,9 +835,12 @@ class Evaluator:
             return NONE
         if name in ("children", "modules"):
             return Iterable(replace(module, cls=None, attrs=()), node=node)
-        if name not in api.MODULE_BOOKKEEPING and not module.loss and _tensor_operands(args, kwargs):
+        if (name not in api.MODULE_BOOKKEEPING and not module.loss and not module.assumed
+                and _tensor_operands(args, kwargs)):
             # `model.generate(ids)`, `self.transformer.decoder(x, memory)`: the module's own
-            # code runs on what it is given, where the module is.
+            # code runs on what it is given, where the module is. Not for a model only assumed
+            # on the device, by its function's parameters: a method devlint cannot read
+            # (`model.parse_batch(batch)`) may be what moves the batch.
             return self.call_module(node, replace(module, cls=None, attrs=()), args, kwargs, st)
         return OPAQUE
 
@@ -1195,6 +1217,13 @@ class Evaluator:
         if name in api.SAME_DEVICE_FUNCTIONS:
             self.meet("op", node, operands, st)
         tensors = [v for _, v in operands]
+        if "device" in kwargs and tensors:
+            # `torch.sparse_coo_tensor(indices, values, device=d)`: made on `d`, whatever its
+            # data's place.
+            target = self.device_target(kwargs["device"][0], kwargs["device"][1], st, "device=")
+            if target is None:
+                return Tensor(Place.UNKNOWN, "data", node)
+            return Tensor(target[0], "moved" if target[0] is DEVICE else "data", node, device=target[1])
         if not tensors:
             return OPAQUE
         place = DEVICE if any(on_device(v) for v in tensors) else tensors[0].place
@@ -1206,7 +1235,7 @@ class Evaluator:
         return Tensor(place, "data", node)
 
     def factory(self, node: Any, name: str, args: list, kwargs: dict, st: State) -> Value:
-        from devlint.lint.syntax import factory_rank
+        from devlint.lint.syntax import factory_dims, factory_rank
 
         self.bound_here(node, st)
         rank = factory_rank(node)
@@ -1224,7 +1253,7 @@ class Evaluator:
             return Tensor(HOST, "factory", node)
         if name in ("tensor", "as_tensor") and args and is_tensor(args[0][1]):
             return replace(args[0][1], node=node)
-        dims = 0 if rank == "scalar" else None
+        dims = 0 if rank == "scalar" else factory_dims(node)
         if self.default_device is not None or self.default_device_set:
             return Tensor(DEVICE, "data", node, scalar=scalar, assumed=True, dims=dims)
         return Tensor(HOST, "factory", node, scalar=scalar, dims=dims)
@@ -1313,7 +1342,9 @@ class Evaluator:
         place = _place_of(item)
         if place is DEVICE:
             return Tensor(DEVICE, "batch", node, plain=False)
-        if place in (Place.EITHER, Place.UNKNOWN) and type(item) is Tensor:
+        if place in (Place.EITHER, Place.UNKNOWN) and (type(item) is Tensor or _moves(getitem.info.node)):
+            # Where its items are is unknown, and its code moves data to a device (Whisper's
+            # LibriSpeech notebook: `audio.to(self.device)`, then a library transform).
             return OPAQUE
         return None
 
@@ -1470,6 +1501,73 @@ def _spelled_as(found: Optional[tuple], node: Any) -> Optional[tuple]:
     return found[0], replace(found[1], spelled=dotted(node))
 
 
+# Methods whose result has the receiver's shape.
+SHAPE_KEEPING_METHODS = frozenset({
+    "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte",
+    "type", "detach", "clone", "contiguous", "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid",
+    "tanh", "relu", "neg", "clamp", "clamp_", "pow", "mul", "add", "sub", "div", "requires_grad_",
+    "pin_memory", "share_memory_", "fill_", "zero_", "normal_", "uniform_"})
+
+
+def _method_dims(tensor: Tensor, node: Any, name: str) -> Optional[int]:
+    """The rank of `tensor.name(...)`, where the call says it: a shape-keeping method keeps
+    the receiver's, `view`/`reshape` with a written shape has that shape's length."""
+    if name in SHAPE_KEEPING_METHODS:
+        return tensor.dims
+    if name in ("view", "reshape") and type(node) is cst.Call:
+        return shape_length(list(node.args))
+    return None
+
+
+def _may_be_integer(index: Value, node: Any) -> bool:
+    """An index that may be a Python int (`i` of `range`, a number, a value devlint cannot
+    read) or a 0-dim tensor: it takes a dimension away. A list, a tensor of indices, `None`
+    and `...` do not."""
+    if type(node) is cst.Ellipsis or (type(node) is cst.Name and node.value == "None"):
+        return False
+    if type(index) is Scalar:
+        return index.text is None
+    if type(index) is Tensor:
+        return index.scalar or index.dims == 0
+    return type(index) is Opaque
+
+
+def _fewer_dims(item: Tensor, taken: int, complete: bool) -> Tensor:
+    """`t[i]` has one dimension fewer than `t`. When every index is an integer and `t`'s rank
+    is unknown, the item may be 0-dim, which PyTorch lets meet device tensors: unknown stays
+    silent. A slice keeps a dimension, so `t[:, i]` is never 0-dim."""
+    if item.dims is not None:
+        dims = max(item.dims - taken, 0)
+        return replace(item, dims=dims, scalar=item.scalar or dims == 0)
+    return replace(item, scalar=True) if complete else item
+
+
+_TENSOR_TYPES = re.compile(r"(^|\.)(Tensor|\w+Tensor|Parameter)$")
+
+
+def not_a_tensor(test: Any) -> Optional[tuple]:
+    """(name, arm) when `test` proves a name is no tensor in one arm: `isinstance(x, (list,
+    tuple))` in its body (True), `isinstance(x, torch.Tensor)` in its else (False)."""
+    negated = False
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        test, negated = test.expression, True
+    if type(test) is not cst.Call or dotted(test.func) != "isinstance" or len(test.args) != 2:
+        return None
+    subject, kinds = test.args[0].value, test.args[1].value
+    if type(subject) is not cst.Name:
+        return None
+    types = [e.value for e in kinds.elements] if type(kinds) is cst.Tuple else [kinds]
+    spelled = [dotted(t) for t in types]
+    if any(t is None for t in spelled):
+        return None
+    tensor = [bool(_TENSOR_TYPES.search(t)) for t in spelled]
+    if not any(tensor):
+        return subject.value, not negated  # only other kinds: no tensor where it holds
+    if all(tensor):
+        return subject.value, negated  # only tensor kinds: no tensor where it fails
+    return None
+
+
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:
     """A tensor computed from `tensor`, where it is. A factory's, an attribute's or a cast's
     tensor keeps its origin (DEV006, DEV010 and DEV021 point at where it was made)."""
@@ -1483,7 +1581,10 @@ def _spelled(node: Any) -> Optional[str]:
 
 def _follow(value: Value, place: Place) -> Value:
     """A module's parameters, buffers and submodules live where the module does; plain tensor
-    attributes stay where they were made."""
+    attributes stay where they were made. One registered on some paths only (a `Maybe`) too."""
+    if type(value) is Maybe:
+        inner = _follow(value.value, place)
+        return value if inner is value.value else Maybe(inner)
     if type(value) is Module:
         return value if value.place is place else replace(value, place=place)
     if type(value) is Tensor and value.why in ("param", "weight"):
@@ -1553,6 +1654,21 @@ def _place_of(value: Value) -> Place:
             place = join_place(place, _place_of(item))
         return place
     return Place.UNKNOWN
+
+
+def _moves(function: Any) -> bool:
+    """Whether a function's code moves something to a device: `.cuda()`, or `.to(...)` of a
+    device (`x.to(self.device)`, not `x.to(torch.float32)`)."""
+    for sub in walk(function):
+        if type(sub) is not cst.Call or type(sub.func) is not cst.Attribute:
+            continue
+        if sub.func.attr.value == "cuda":
+            return True
+        if sub.func.attr.value == "to" and sub.args:
+            spelled = dotted(sub.args[0].value) or string_value(sub.args[0].value) or ""
+            if names.names_device(spelled.rsplit(".", 1)[-1]) or spelled.startswith("cuda"):
+                return True
+    return False
 
 
 def _is_loader(value: Value) -> bool:

@@ -15,7 +15,6 @@
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any, Iterator, Optional
 
@@ -23,7 +22,7 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.evaluate import NONE, Evaluator
+from devlint.lint.model.evaluate import NONE, Evaluator, not_a_tensor
 from devlint.lint.model.observations import ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -193,7 +192,7 @@ class Interpreter(Evaluator):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
             observed = info.cls in self.moved_classes or info.cls.framework
-            if annotation is None or annotation.rsplit(".", 1)[-1] in ("Tensor", "FloatTensor", "LongTensor"):
+            if annotation is None or annotation.rsplit(".", 1)[-1] in TENSOR_ANNOTATIONS:
                 return Tensor(Place.DEVICE, "input", info.node, plain=info.name == "forward",
                               assumed=not observed)
         return Opaque(name)
@@ -417,7 +416,7 @@ class Interpreter(Evaluator):
         self.guessing += unknown
         entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
-        narrowed = _not_a_tensor(node.test)
+        narrowed = not_a_tensor(node.test)
         if narrowed is not None:
             # `if isinstance(x, (list, tuple)): x = np.asarray(x)`: there, x is no tensor
             name, when = narrowed
@@ -620,7 +619,7 @@ class Interpreter(Evaluator):
                             ("keyword", params.kwonly_params)):
             for param in group:
                 default = self.value(param.default, guard) if param.default is not None else None
-                annotation = dotted(param.annotation.annotation) if param.annotation is not None else None
+                annotation = _annotation(param.annotation.annotation) if param.annotation is not None else None
                 out.append((param.name.value, kind, default, annotation))
         self.frame = saved
         for kind, star in (("*", params.star_arg), ("**", params.star_kwarg)):
@@ -1163,32 +1162,6 @@ def _is_module_base(base: Value) -> bool:
     return False
 
 
-_TENSOR_TYPES = re.compile(r"(^|\.)(Tensor|\w+Tensor|Parameter)$")
-
-
-def _not_a_tensor(test: Any) -> Optional[tuple]:
-    """(name, arm) when `test` proves a name is no tensor in one arm: `isinstance(x, (list,
-    tuple))` in its body (True), `isinstance(x, torch.Tensor)` in its else (False)."""
-    negated = False
-    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
-        test, negated = test.expression, True
-    if type(test) is not cst.Call or dotted(test.func) != "isinstance" or len(test.args) != 2:
-        return None
-    subject, kinds = test.args[0].value, test.args[1].value
-    if type(subject) is not cst.Name:
-        return None
-    types = [e.value for e in kinds.elements] if type(kinds) is cst.Tuple else [kinds]
-    spelled = [dotted(t) for t in types]
-    if any(t is None for t in spelled):
-        return None
-    tensor = [bool(_TENSOR_TYPES.search(t)) for t in spelled]
-    if not any(tensor):
-        return subject.value, not negated  # only other kinds: no tensor where it holds
-    if all(tensor):
-        return subject.value, negated  # only tensor kinds: no tensor where it fails
-    return None
-
-
 def _modules_in(seq: Seq) -> Iterator[Module]:
     for v in (seq.items if seq.items is not None else (seq.element,)):
         if type(v) is Module and not v.loss and not v.stateless:
@@ -1457,3 +1430,22 @@ def _identifiers(node: Any) -> Iterator[str]:
             yield sub.value
         elif kind is cst.SimpleString:
             yield sub.value
+
+
+TENSOR_ANNOTATIONS = ("Tensor", "FloatTensor", "LongTensor")
+
+
+def _annotation(node: Any) -> str:
+    """A parameter's annotation as a qualname: `torch.Tensor`; for a written type that is not a
+    name, the tensor type it names (`Optional[Tensor]` -> `Tensor`), else `?`: annotated, and
+    not as a tensor (`int | None`)."""
+    spelled = dotted(node)
+    if spelled is not None:
+        return spelled
+    for sub in walk(node):
+        if type(sub) in (cst.Name, cst.Attribute):
+            name = dotted(sub)
+            if name is not None and name.rsplit(".", 1)[-1] in TENSOR_ANNOTATIONS:
+                return name
+    return "?"
+

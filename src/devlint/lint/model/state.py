@@ -164,7 +164,7 @@ class FuncInfo:
     node: Any = field(repr=False)  # FunctionDef or Lambda
     name: str
     cls: Any = field(default=None, repr=False)  # ClassInfo of the class whose body defines it
-    params: tuple = ()  # (name, kind, default Value or None, annotation qualname or None)
+    params: tuple = ()  # (name, kind, default Value or None, annotation qualname, `?` for another written type, or None)
     locals: frozenset = frozenset()
     no_grad: bool = False
     needs_cuda: bool = False  # skipped without CUDA, or CUDA-specific by purpose
