@@ -727,12 +727,13 @@ class Interpreter(Evaluator):
         info = func.info
         env = self.bind_parameters(info, args, kwargs)
         saved = (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
-                 self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad)
+                 self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad, self.inert)
         self.frames.append(self.frame)
         self.frame = Frame(info, func.closure)
         self.obs = Observations()
         self.statement, self.discarding = None, None
         self.ifexp_depth = 0
+        self.inert = 0  # `print(train(cfg))`: the message is inert, the code it calls places things
         self.no_grad += info.no_grad
         self.test_depth += info.is_test
         self.depth += 1
@@ -763,7 +764,8 @@ class Interpreter(Evaluator):
             self.depth -= 1
             self.test_depth -= info.is_test
             (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
-             self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad) = saved
+             self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad,
+             self.inert) = saved
             self.frames.pop()
         return result, receiver, observations, gpu_only
 
