@@ -724,6 +724,9 @@ class Evaluator:
             return self.module_method(node, receiver, name, args, kwargs, st)
         if kind is Seq or kind is Iterable:
             return self.sequence_method(node, receiver, name, args, st)
+        if kind is Instance and name in api.TRAINER_PREPARE_METHODS and args and \
+                self.trainer_prepares(receiver):
+            return _placed_batch(args[0][1], node)
         if kind in (Ref, Instance, Klass):
             member = self.attribute(receiver, name, node.func, st)
             return self.call_value(node, member, args, kwargs, st)
@@ -745,6 +748,11 @@ class Evaluator:
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # `tokenizer.encode_plus(...)`
         return OPAQUE
+
+    def trainer_prepares(self, receiver: Instance) -> bool:
+        """`self._prepare_inputs(...)` of a trainer subclass that does not define it itself."""
+        return trainer_class(receiver.cls) and not any(
+            m in receiver.cls.namespace for m in api.TRAINER_PREPARE_METHODS)
 
     def call_method_value(self, node: Any, method: Method, args: list, kwargs: dict, st: State) -> Value:
         result, after = self.call_function(method.func, [method.receiver] + [v for _, v in args],
@@ -1472,8 +1480,10 @@ def _spelled_as(found: Optional[tuple], node: Any) -> Optional[tuple]:
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:
     """A tensor computed from `tensor`, where it is. A factory's, an attribute's or a cast's
-    tensor keeps its origin (DEV006, DEV010 and DEV021 point at where it was made)."""
-    origin = tensor.node if tensor.why in ("factory", "attr", "cast") else node
+    tensor keeps its origin (DEV006, DEV010 and DEV021 point at where it was made), and so does a
+    tensor taken out of a tokenizer's encoding (DEV020 points at where it was taken)."""
+    origin = tensor.node if tensor.why in ("factory", "attr", "cast") or (
+        tensor.why == "encoding" and tensor.plain) else node
     return replace(tensor, node=origin, discarded=None, **changes)
 
 
@@ -1489,6 +1499,21 @@ def _follow(value: Value, place: Place) -> Value:
     if type(value) is Tensor and value.why in ("param", "weight"):
         return value if value.place is place else replace(value, place=place)
     return value
+
+
+def trainer_class(cls: Any) -> bool:
+    """A subclass of transformers' (or trl's) `Trainer`: the trainer places model and batches."""
+    if cls is None:
+        return False
+    return any(type(b) is Ref and api.TRAINER_CLASSES.match(b.qualname) is not None
+               for info in cls.mro() for b in info.bases)
+
+
+def _placed_batch(value: Value, node: Any) -> Value:
+    """A batch a trainer moved (`self._prepare_inputs(inputs)`): its tensors on the device."""
+    if type(value) is Tensor:
+        return replace(value, place=DEVICE, why="moved", node=node, assumed=False)
+    return Tensor(DEVICE, "moved", node, plain=False, dict_like=True)
 
 
 def _element(value: Value) -> Value:

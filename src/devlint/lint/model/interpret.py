@@ -23,7 +23,7 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.evaluate import NONE, Evaluator
+from devlint.lint.model.evaluate import NONE, Evaluator, trainer_class
 from devlint.lint.model.observations import ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -189,6 +189,9 @@ class Interpreter(Evaluator):
 
     def parameter_value(self, info: FuncInfo, name: str, annotation: Optional[str]) -> Value:
         """An argument nobody passed: unknown, except by the conventions of `conventions`."""
+        hooked = trainer_hook_argument(info, name)
+        if hooked is not None:
+            return hooked
         if annotation is not None and annotation.endswith("DataLoader"):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
@@ -1143,6 +1146,19 @@ _AUGMENTED = {
     cst.ModuloAssign: cst.Modulo, cst.PowerAssign: cst.Power,
     cst.MatrixMultiplyAssign: cst.MatrixMultiply,
 }
+
+
+def trainer_hook_argument(info: FuncInfo, name: str) -> Optional[Value]:
+    """What a trainer's hook is handed (`compute_loss(self, model, inputs)`): the model the
+    trainer moved, and for `compute_loss`/`training_step` the batch it already moved."""
+    moved_inputs = api.TRAINER_HOOKS.get(info.name)
+    if moved_inputs is None or not trainer_class(info.cls):
+        return None
+    if name == "model":
+        return Module(Place.DEVICE, info.node, spelled=name)
+    if name == "inputs" and moved_inputs:
+        return Tensor(Place.DEVICE, "input", info.node, plain=False, dict_like=True)
+    return None
 
 
 def runs_on_device(method: str) -> bool:

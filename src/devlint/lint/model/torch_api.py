@@ -163,6 +163,13 @@ PREPARE_METHODS = frozenset({"prepare", "prepare_model", "prepare_data_loader", 
                              "setup_module", "setup_dataloaders"})
 # Base classes whose instances a framework moves, with their batches (Lightning).
 FRAMEWORK_MODULES = re.compile(r"(^|\.)(LightningModule|LightningLite)$")
+# Trainer classes that place the model and each batch themselves (transformers' `Trainer` and
+# its subclasses, trl's): the hooks below get the model on the device, and `compute_loss` and
+# `training_step` get inputs `_prepare_inputs` already moved; `prediction_step` gets them as the
+# loader gave them and moves them with `self._prepare_inputs(inputs)`.
+TRAINER_CLASSES = re.compile(r"^(transformers|trl)\.(\w+\.)*\w*Trainer$")
+TRAINER_HOOKS = {"compute_loss": True, "training_step": True, "prediction_step": False}
+TRAINER_PREPARE_METHODS = frozenset({"_prepare_inputs", "_prepare_input"})
 # Module methods that return the module itself.
 SELF_RETURNING_METHODS = frozenset({"train", "eval", "requires_grad_", "apply", "float",
                                     "double", "half", "bfloat16", "share_memory",
