@@ -180,12 +180,40 @@ class Interpreter(Evaluator):
                 _, after = self.call_function(setup, [obj], {}, cls.node, st)
                 obj = after if after is not None else obj
         if type(obj) is Module and runs_on_device(info.name):
-            observed = cls in self.moved_classes or cls.framework
+            observed = self.moved_class(cls) or cls.framework
             return replace(obj, place=Place.DEVICE, assumed=not observed,
                            moves_inputs=cls.framework)
         if type(obj) is Module:
             return replace(obj, place=Place.UNKNOWN)
         return obj
+
+    def moved_class(self, cls: ClassInfo) -> bool:
+        """The file moves objects of `cls`, or of a module class whose `__init__` builds them:
+        a module's move moves the submodules it built, in containers too."""
+        if cls in self.moved_classes:
+            return True
+        known = getattr(self, "_moved_closure", None)
+        if known is None or known[0] != len(self.moved_classes):
+            found = set(self.moved_classes)
+            pending = list(found)
+            while pending:
+                for built in self.classes_built(pending.pop()):
+                    if built not in found:
+                        found.add(built)
+                        pending.append(built)
+            known = self._moved_closure = (len(self.moved_classes), found)
+        return cls in known[1]
+
+    def classes_built(self, cls: ClassInfo) -> Iterator[ClassInfo]:
+        """The module classes of this file that `cls.__init__` calls by name."""
+        init = cls.lookup("__init__")
+        if type(init) is not Func:
+            return
+        for node in walk(init.info.node):
+            if type(node) is cst.Call and type(node.func) is cst.Name:
+                found = self.module_env.get(node.func.value)
+                if type(found) is Klass and found.info.is_module:
+                    yield found.info
 
     def parameter_value(self, info: FuncInfo, name: str, annotation: Optional[str]) -> Value:
         """An argument nobody passed: unknown, except by the conventions of `conventions`."""
@@ -195,7 +223,7 @@ class Interpreter(Evaluator):
         if annotation is not None and annotation.endswith("DataLoader"):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
-            observed = info.cls in self.moved_classes or info.cls.framework
+            observed = self.moved_class(info.cls) or info.cls.framework
             if annotation is None or annotation.rsplit(".", 1)[-1] in ("Tensor", "FloatTensor", "LongTensor"):
                 return Tensor(Place.DEVICE, "input", info.node, plain=info.name == "forward",
                               assumed=not observed)
@@ -1006,9 +1034,18 @@ class Interpreter(Evaluator):
         `model.to(device)` leaves on the CPU (DEV010)."""
         info = self.frame.function
         if type(value) is Tensor and value.why == "factory" and info is not None and \
-                info.name == "__init__" and not owner.cls.moves_itself:
+                self.building(info, owner.cls) and not owner.cls.moves_itself:
             return replace(value, why="attr", attr=(owner.cls, attr, statement))
         return value
+
+    def building(self, info: FuncInfo, cls: ClassInfo) -> bool:
+        """`info` runs while an object of `cls` is built: it is `__init__`, or a method that
+        `__init__` calls (`self.reset_parameters()`)."""
+        if info.name == "__init__":
+            return True
+        return info.cls is not None and any(
+            f.function is not None and f.function.name == "__init__" and f.function.cls in cls.mro()
+            for f in self.frames)
 
     def rebind_alias(self, ident: int, moved: Value, st: State) -> None:
         """A module moved in place: every name (and attribute of a name) holding it moves too."""
@@ -1177,7 +1214,8 @@ def _is_module_base(base: Value) -> bool:
             return False
         last = q.rsplit(".", 1)[-1]
         return last.endswith("Module") or last in api.MODULE_CONTAINERS or \
-            api.is_framework_module(q) or last in ("PreTrainedModel", "ModelMixin")
+            api.is_framework_module(q) or last in ("PreTrainedModel", "ModelMixin") or \
+            api.THIRD_PARTY_MODULES.match(q) is not None
     return False
 
 

@@ -170,6 +170,8 @@ FRAMEWORK_MODULES = re.compile(r"(^|\.)(LightningModule|LightningLite)$")
 TRAINER_CLASSES = re.compile(r"^(transformers|trl)\.(\w+\.)*\w*Trainer$")
 TRAINER_HOOKS = {"compute_loss": True, "training_step": True, "prediction_step": False}
 TRAINER_PREPARE_METHODS = frozenset({"_prepare_inputs", "_prepare_input"})
+# Base classes of other libraries that are `nn.Module`s (PyG's message-passing layers).
+THIRD_PARTY_MODULES = re.compile(r"^torch_geometric\.nn\.(\w+\.)*MessagePassing$")
 # Module methods that return the module itself.
 SELF_RETURNING_METHODS = frozenset({"train", "eval", "requires_grad_", "apply", "float",
                                     "double", "half", "bfloat16", "share_memory",
