@@ -84,6 +84,7 @@ class Interpreter(Evaluator):
         self.instances: dict = {}  # class -> the objects this file builds of it, joined
         self.rank_tests: dict = {}  # id(condition) -> whether it is about the rank
         self.moved_classes: set = set()
+        self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
         self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
@@ -162,7 +163,29 @@ class Interpreter(Evaluator):
             args.append(receiver)
         for name, kind, default, annotation in info.params[len(args):]:
             args.append(self.parameter_value(info, name, annotation))
-        self.call_function(Func(info), args, {}, info.node, st, alone=True)
+        _, after = self.call_function(Func(info), args, {}, info.node, st, alone=True)
+        if info.cls is not None and args and after is not None:
+            self.note_collected(info.cls, args[0], after)
+
+    def note_collected(self, cls: ClassInfo, before: Value, after: Value) -> None:
+        """A list attribute a method appended to (`self.outputs.append(out)` in a step): what
+        it collects, which another method run on its own (an epoch-end hook) reads."""
+        if type(before) not in (Module, Instance) or type(after) not in (Module, Instance):
+            return
+        for attr, value in after.attrs:
+            value, old = unwrap(value), before.attr(attr)
+            if type(value) is Seq and value.items is None and type(old) is Seq and old.items == ():
+                key = (id(cls), attr)
+                known = self.collected.get(key)
+                self.collected[key] = value.element if known is None else join(known, value.element)
+
+    def with_collected(self, cls: ClassInfo, obj: Value) -> Value:
+        """`obj` with its empty list attributes holding what other methods appended to them."""
+        for attr, value in getattr(obj, "attrs", ()):
+            element = self.collected.get((id(cls), attr))
+            if element is not None and type(value) is Seq and value.items == ():
+                obj = obj.with_attr(attr, Seq(value.kind, None, element, node=value.node))
+        return obj
 
     def receiver_for(self, info: FuncInfo) -> Optional[Value]:
         """`self` for a method run on its own: the object `__init__` (and `setUp`) builds; for
@@ -179,6 +202,10 @@ class Interpreter(Evaluator):
             if type(setup) is Func and setup.info is not info:
                 _, after = self.call_function(setup, [obj], {}, cls.node, st)
                 obj = after if after is not None else obj
+        obj = self.with_collected(cls, obj)
+        if type(obj) is Module and cls.framework and api.FRAMEWORK_HOOKS.match(info.name):
+            # `on_validation_epoch_end`: the trainer moved the module before any hook of a run
+            return replace(obj, place=Place.DEVICE, assumed=False, moves_inputs=True)
         if type(obj) is Module and runs_on_device(info.name):
             observed = self.moved_class(cls) or cls.framework
             return replace(obj, place=Place.DEVICE, assumed=not observed,
@@ -1290,6 +1317,8 @@ def _unpack(value: Value, position: int, count: int) -> Value:
         return replace(value, plain=True)  # `x, y = batch`: the tensors of a batch
     if kind is Module:
         return replace(value, cls=None, attrs=())
+    if kind is Iterable and not value.loader:
+        return value.element  # `a, b = (t.to(device) for t in pair)`: each is an element
     if kind is Opaque and value.name.startswith("<"):
         return value  # the parts of what a device-aware call made are device-aware too
     return OPAQUE

@@ -172,6 +172,10 @@ TRAINER_HOOKS = {"compute_loss": True, "training_step": True, "prediction_step":
 TRAINER_PREPARE_METHODS = frozenset({"_prepare_inputs", "_prepare_input"})
 # Base classes of other libraries that are `nn.Module`s (PyG's message-passing layers).
 THIRD_PARTY_MODULES = re.compile(r"^torch_geometric\.nn\.(\w+\.)*MessagePassing$")
+# Hooks the framework calls once it has moved the module (Lightning's `on_fit_start`,
+# `on_validation_epoch_end`, `on_train_batch_end`, ...; not `setup` or `prepare_data`).
+FRAMEWORK_HOOKS = re.compile(r"^on_(fit|train|validation|test|predict)_\w+$|"
+                             r"^on_(before|after)_(backward|optimizer_step|zero_grad)$")
 # Module methods that return the module itself.
 SELF_RETURNING_METHODS = frozenset({"train", "eval", "requires_grad_", "apply", "float",
                                     "double", "half", "bfloat16", "share_memory",
