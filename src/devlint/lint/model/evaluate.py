@@ -327,6 +327,8 @@ class Evaluator:
             if on_device(left) or on_device(right):
                 return Tensor(DEVICE, "data", node)
             made = next((t for t in (left, right) if t.why in ("attr", "factory")), None)
+            if made is None and left.place is HOST and right.place is HOST:
+                made = _batch_operand(left, right)  # `x + noise`: still the loader's batch
             if made is not None and left.place is HOST and right.place is HOST:
                 # `torch.eye(n) + A`, `counts.sum() / counts`: still made here, on the CPU
                 return derived(made, node, scalar=left.scalar and right.scalar,
@@ -724,6 +726,8 @@ class Evaluator:
             return self.module_method(node, receiver, name, args, kwargs, st)
         if kind is Seq or kind is Iterable:
             return self.sequence_method(node, receiver, name, args, st)
+        if name in api.GATHER_METHODS and args and _prepares(receiver, node):
+            return args[0][1]  # `accelerator.gather_for_metrics(x)`: gathered where x is
         if kind is Instance and name in api.TRAINER_PREPARE_METHODS and args and \
                 self.trainer_prepares(receiver):
             return _placed_batch(args[0][1], node)
@@ -1046,6 +1050,9 @@ class Evaluator:
             elif type(value) is Iterable:
                 value = Iterable(with_place(value.element, DEVICE) if type(value.element) is Tensor
                                  else OPAQUE, value.loader, value.node)
+            elif type(value) is Opaque and value.name and names.names_model(value.name):
+                # `model` of a zoo or another file, prepared: on the device for sure
+                value = Module(DEVICE, None, moves_inputs=True, spelled=value.name)
             elif type(value) is Opaque:
                 value = OPAQUE
             prepared.append(value)
@@ -1514,6 +1521,15 @@ def _placed_batch(value: Value, node: Any) -> Value:
     if type(value) is Tensor:
         return replace(value, place=DEVICE, why="moved", node=node, assumed=False)
     return Tensor(DEVICE, "moved", node, plain=False, dict_like=True)
+
+
+def _batch_operand(left: Tensor, right: Tensor) -> Optional[Tensor]:
+    """A batch combined with host data derived here (`x + 0.1 * torch.randn_like(x)`, an
+    augmentation): the result is that batch's data, not moved either (DEV002)."""
+    for batch, other in ((left, right), (right, left)):
+        if batch.why == "batch" and batch.plain and other.why == "data":
+            return batch
+    return None
 
 
 def _element(value: Value) -> Value:
