@@ -94,7 +94,7 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV016": (_MOVE, (("raw", "deepcopy"),)),
     "DEV017": (_MOVE, _calls("load_state_dict")),
     "DEV018": ((("raw", "cuda"),),),
-    "DEV019": ((("raw", "torchmetrics"),), _DEVICE_SIDE),
+    "DEV019": ((("raw", "torchmetrics"), ("squeezed", "defcompute(")), _DEVICE_SIDE),
     "DEV020": ((("raw", "return_tensors"),), _MOVE),
     "DEV021": (_calls("type"), _DEVICE_SIDE),
     "DEV022": ((("raw", "cuda"),), (("raw", "test"), ("raw", "Test"))),

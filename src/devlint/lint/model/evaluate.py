@@ -803,6 +803,10 @@ class Evaluator:
         if module.cls is not None:
             member = module.cls.lookup(name)
             if type(member) is Func:
+                if module.place is HOST and not module.assumed and not module.stateless:
+                    # `metric.update(preds, target)`: a method of a module on the CPU given
+                    # tensors on the device
+                    self.note_host_call(node, module, _tensor_operands(args, kwargs), st)
                 return self.call_method_value(node, Method(member, module, node.func.value), args, kwargs, st)
         if name in api.SELF_RETURNING_METHODS:
             return module

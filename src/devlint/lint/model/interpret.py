@@ -24,7 +24,7 @@ import libcst as cst
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import NONE, Evaluator, trainer_class
-from devlint.lint.model.observations import ModuleContainer, Observations, observed_nodes
+from devlint.lint.model.observations import Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
 )
@@ -926,6 +926,9 @@ class Interpreter(Evaluator):
         if not unknown_args:
             known = self.instances.get(id(info))
             self.instances[id(info)] = built if known is None else join(known, built)
+            if type(built) is Module and metric_class(info) and holds_state(built):
+                self.bound_here(node, st)  # a fix moves the metric right there
+                self.obs.events.append(Event("metric", node, built, self.where(st)))
         return built
 
     def super_value(self, st: State) -> Value:
@@ -1210,6 +1213,17 @@ _AUGMENTED = {
     cst.ModuloAssign: cst.Modulo, cst.PowerAssign: cst.Power,
     cst.MatrixMultiplyAssign: cst.MatrixMultiply,
 }
+
+
+def metric_class(info: ClassInfo) -> bool:
+    """A module class of this file that is a metric by its protocol: `update` and `compute`
+    (torchmetrics' `Metric`, written by hand)."""
+    return info.is_module and all(type(info.lookup(m)) is Func for m in ("update", "compute"))
+
+
+def holds_state(module: Module) -> bool:
+    """The module built holds parameters or buffers of its own (what a move would move)."""
+    return any(type(unwrap(v)) is Tensor and unwrap(v).why == "param" for _, v in module.attrs)
 
 
 def trainer_hook_argument(info: FuncInfo, name: str) -> Optional[Value]:
