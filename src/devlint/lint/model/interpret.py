@@ -247,6 +247,9 @@ class Interpreter(Evaluator):
         hooked = trainer_hook_argument(info, name)
         if hooked is not None:
             return hooked
+        cuda = parametrized_cuda(info, name)
+        if cuda is not None:
+            return Scalar(text=string_value(cuda), template=string_value(cuda), node=cuda)
         if annotation is not None and annotation.endswith("DataLoader"):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
@@ -1213,6 +1216,28 @@ _AUGMENTED = {
     cst.ModuloAssign: cst.Modulo, cst.PowerAssign: cst.Power,
     cst.MatrixMultiplyAssign: cst.MatrixMultiply,
 }
+
+
+def parametrized_cuda(info: FuncInfo, name: str) -> Any:
+    """`@pytest.mark.parametrize("device", ["cpu", "cuda"])`: the CUDA literal among the plain
+    string values the test is run with (the run a machine without a GPU fails), or None."""
+    if type(info.node) is not cst.FunctionDef:
+        return None
+    for decorator in info.node.decorators:
+        call = decorator.decorator
+        if type(call) is not cst.Call or not (dotted(call.func) or "").endswith("mark.parametrize"):
+            continue
+        if len(call.args) < 2 or string_value(call.args[0].value) is None:
+            continue
+        names_ = [n.strip() for n in string_value(call.args[0].value).split(",")]
+        values = call.args[1].value
+        if names_ != [name] or type(values) not in (cst.List, cst.Tuple):
+            continue
+        for element in values.elements:
+            text = string_value(element.value)
+            if text is not None and api.CUDA_LITERAL.match(text):
+                return element.value
+    return None
 
 
 def metric_class(info: ClassInfo) -> bool:
