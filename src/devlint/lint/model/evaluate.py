@@ -421,16 +421,20 @@ class Evaluator:
         self.ifexp_depth += 1
         unknown = test.cpu is None and self.possible_guard(node.test, tested, st)
         self.guessing += unknown  # a condition devlint cannot evaluate is a possible guard
-        body = self.value(node.body, st.copy(accel=st.accel and test.accel is not False,
-                                              cpu=st.cpu and test.cpu is not False))
-        orelse = self.value(node.orelse, st.copy(accel=st.accel and test.accel is not True,
-                                                 cpu=st.cpu and test.cpu is not True))
+        entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
+        other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
+        self.narrow(node.test, entry, other)
+        body = self.value(node.body, entry)
+        orelse = self.value(node.orelse, other)
         self.guessing -= unknown
         self.ifexp_depth -= 1
         self.rank_guard -= rank
         if test.accel is True and test.cpu is False and test.availability:
             self.fallback = True  # `x.cuda() if use_cuda else x`: the CPU takes the other arm
         return _choose(test, body, orelse)
+
+    def narrow(self, test: Any, body: State, orelse: State) -> None:
+        """What `test` proves in each arm (the interpreter knows `isinstance`)."""
 
     def _named(self, node: cst.NamedExpr, st: State) -> Value:
         value = self.eval(node.value, st)
@@ -777,6 +781,9 @@ class Evaluator:
             return Tensor(tensor.place, "data", node, device=tensor.device)
         if name == "type_as" and args and is_tensor(args[0][1]):
             return replace(tensor, place=args[0][1].place, node=node, discarded=None)
+        if name == "type_as" and args:
+            # `torch.arange(h).type_as(feats[0])`: where the other is, which is unknown
+            return replace(tensor, place=Place.UNKNOWN, node=node, discarded=None)
         if name in api.SAME_DEVICE_METHODS and name not in api.CROSS_DEVICE_METHODS:
             self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st)
         if name in ("backward",):
@@ -1167,7 +1174,8 @@ class Evaluator:
         if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
             for operand_node, value in args:
                 # Only a tensor for sure: what a model answers may be anything (PIL images).
-                if is_tensor(value) and value.place is DEVICE and value.plain and value.why == "moved":
+                if is_tensor(value) and value.place is DEVICE and value.plain and value.why in ("moved", "data") \
+                        and not value.assumed:
                     self.obs.conversions.append(Conversion(node, operand_node, value, self.where(st)))
             return OPAQUE
         if qualname.startswith("builtins."):

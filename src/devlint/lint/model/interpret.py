@@ -44,6 +44,7 @@ RELEVANT_PARTS = ("cuda", "device", "gpu", "loader", "batch", "model", "net", "c
                   "mps", "xla", "accelerat", "fabric", "encoder", "decoder", "discriminator",
                   "backbone", "classifier", "policy", "critic")
 MAX_DEPTH = 8  # calls inside calls
+RESETS = frozenset({"reset_parameters", "_reset_parameters"})  # build a module's state (DEV010)
 MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall the run
 # Calls into another file's code: what they return and whether they need a GPU is what the
 # importer wants (a batch helper, an `init_distributed_mode`); the project's deep builders are
@@ -478,11 +479,7 @@ class Interpreter(Evaluator):
         self.guessing += unknown
         entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
-        narrowed = _not_a_tensor(node.test)
-        if narrowed is not None:
-            # `if isinstance(x, (list, tuple)): x = np.asarray(x)`: there, x is no tensor
-            name, when = narrowed
-            (entry if when else other).env[name] = OPAQUE
+        self.narrow(node.test, entry, other)
         body = self.suite(node.body, entry)
         if node.orelse is None:
             orelse = other
@@ -716,6 +713,13 @@ class Interpreter(Evaluator):
             # `@requires_cuda`, `@gpu_test(gpu_count=1)`, `@RunIf(min_cuda_gpus=1)`: a marker that
             # runs the function only where a GPU is.
             info.needs_cuda = True
+
+    def narrow(self, test: Any, body: State, orelse: State) -> None:
+        narrowed = _not_a_tensor(test)
+        if narrowed is not None:
+            # `if isinstance(x, (list, tuple)): x = np.asarray(x)`: there, x is no tensor
+            name, when = narrowed
+            (body if when else orelse).env[name] = OPAQUE
 
     def class_def(self, node: cst.ClassDef, st: State) -> State:
         info = self.classes.get(id(node))
@@ -1072,11 +1076,11 @@ class Interpreter(Evaluator):
         return value
 
     def building(self, info: FuncInfo, cls: ClassInfo) -> bool:
-        """`info` runs while an object of `cls` is built: it is `__init__`, or a method that
-        `__init__` calls (`self.reset_parameters()`)."""
+        """`info` runs while an object of `cls` is built: it is `__init__`, or the module's
+        `reset_parameters` (torch's own modules build their state there) that `__init__` calls."""
         if info.name == "__init__":
             return True
-        return info.cls is not None and any(
+        return info.name in RESETS and info.cls is not None and any(
             f.function is not None and f.function.name == "__init__" and f.function.cls in cls.mro()
             for f in self.frames)
 
