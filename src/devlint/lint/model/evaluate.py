@@ -781,8 +781,9 @@ class Evaluator:
             return Tensor(tensor.place, "data", node, device=tensor.device)
         if name == "type_as" and args and is_tensor(args[0][1]):
             return replace(tensor, place=args[0][1].place, node=node, discarded=None)
-        if name == "type_as" and args:
-            # `torch.arange(h).type_as(feats[0])`: where the other is, which is unknown
+        if name == "type_as" and args and not _moved_beside(tensor, args[0][0]):
+            # `torch.arange(h).type_as(feats[0])`: where the other is, which is unknown (but
+            # `w.to(s.device).type_as(s)` stays where it was moved: that is where s is)
             return replace(tensor, place=Place.UNKNOWN, node=node, discarded=None)
         if name in api.SAME_DEVICE_METHODS and name not in api.CROSS_DEVICE_METHODS:
             self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st)
@@ -1533,6 +1534,13 @@ def _placed_batch(value: Value, node: Any) -> Value:
     if type(value) is Tensor:
         return replace(value, place=DEVICE, why="moved", node=node, assumed=False)
     return Tensor(DEVICE, "moved", node, plain=False, dict_like=True)
+
+
+def _moved_beside(tensor: Tensor, other: Any) -> bool:
+    """`tensor` was moved to `other.device` (the device of the very expression `other`)."""
+    device = tensor.device
+    spelled = _spelled(other)
+    return device is not None and spelled is not None and device.spelled == f"{spelled}.device"
 
 
 def _batch_operand(left: Tensor, right: Tensor) -> Optional[Tensor]:
