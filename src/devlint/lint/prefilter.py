@@ -67,7 +67,9 @@ _FACTORY_NAMES = (
 _FACTORY: Group = (("flag", "calls_factory"),)
 _MOVE = _calls("to", "cuda")
 # Where a model can be on a device: a move, or a name that holds a device by convention.
-_DEVICE_SIDE: Group = _MOVE + tuple(("lower", w) for w in ("cuda", "device", "gpu", "rank"))
+# transformers' `Trainer` places the model and batches its subclasses' hooks get.
+_DEVICE_SIDE: Group = _MOVE + tuple(("lower", w) for w in ("cuda", "device", "gpu", "rank")) + \
+    (("raw", "Trainer"),)
 _MODULE_CLASS: Group = (("raw", "Module"), ("raw", "Sequential"))
 # Where a batch comes from: a loop over a loader, or `next(...)` of one.
 _BATCH: Group = _words("for") + (("squeezed", "next("),)
@@ -79,20 +81,22 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV003": (_BATCH, _DEVICE_SIDE),
     "DEV004": (_BATCH, _DEVICE_SIDE),
     "DEV005": (_calls("to", "cuda", "cpu", "type"),),
-    "DEV006": (_FACTORY, _MOVE + (("lower", "device"), ("raw", "Lightning"))),
+    "DEV006": (_FACTORY, _MOVE + (("lower", "device"), ("raw", "Lightning"), ("raw", "Trainer"))),
     "DEV007": (_MOVE, _words("for", "while")),
     "DEV008": ((("squeezed", "torch.load"), ("squeezed", "th.load")),),
     "DEV009": (_MODULE_CLASS, _words("self")),
     "DEV010": (_MODULE_CLASS, _FACTORY),
-    "DEV011": (_calls("numpy"), _DEVICE_SIDE),
-    "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE),
+    "DEV011": (_calls("numpy") + tuple(("raw", w) for w in ("sklearn", "matplotlib", "pandas", "scipy",
+                                                            "PIL", "array(", "asarray(", "asanyarray(")),
+               _DEVICE_SIDE),
+    "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE + (("raw", "Trainer"),)),
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
     "DEV015": (_MOVE, (("raw", "nn"), ("raw", "Module"))),
     "DEV016": (_MOVE, (("raw", "deepcopy"),)),
     "DEV017": (_MOVE, _calls("load_state_dict")),
     "DEV018": ((("raw", "cuda"),),),
-    "DEV019": ((("raw", "torchmetrics"),), _DEVICE_SIDE),
+    "DEV019": ((("raw", "torchmetrics"), ("squeezed", "defcompute(")), _DEVICE_SIDE),
     "DEV020": ((("raw", "return_tensors"),), _MOVE),
     "DEV021": (_calls("type"), _DEVICE_SIDE),
     "DEV022": ((("raw", "cuda"),), (("raw", "test"), ("raw", "Test"))),

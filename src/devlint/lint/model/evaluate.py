@@ -328,6 +328,8 @@ class Evaluator:
             if on_device(left) or on_device(right):
                 return Tensor(DEVICE, "data", node)
             made = next((t for t in (left, right) if t.why in ("attr", "factory")), None)
+            if made is None and left.place is HOST and right.place is HOST:
+                made = _batch_operand(left, right)  # `x + noise`: still the loader's batch
             if made is not None and left.place is HOST and right.place is HOST:
                 # `torch.eye(n) + A`, `counts.sum() / counts`: still made here, on the CPU
                 return derived(made, node, scalar=left.scalar and right.scalar,
@@ -422,11 +424,7 @@ class Evaluator:
         self.guessing += unknown  # a condition devlint cannot evaluate is a possible guard
         entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
-        narrowed = not_a_tensor(node.test)
-        if narrowed is not None:
-            # `x.cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)`
-            name, when = narrowed
-            (entry if when else other).env[name] = OPAQUE
+        self.narrow(node.test, entry, other)
         body = self.value(node.body, entry)
         orelse = self.value(node.orelse, other)
         self.guessing -= unknown
@@ -435,6 +433,9 @@ class Evaluator:
         if test.accel is True and test.cpu is False and test.availability:
             self.fallback = True  # `x.cuda() if use_cuda else x`: the CPU takes the other arm
         return _choose(test, body, orelse)
+
+    def narrow(self, test: Any, body: State, orelse: State) -> None:
+        """What `test` proves in each arm (the interpreter knows `isinstance`)."""
 
     def _named(self, node: cst.NamedExpr, st: State) -> Value:
         value = self.eval(node.value, st)
@@ -735,6 +736,11 @@ class Evaluator:
             return self.module_method(node, receiver, name, args, kwargs, st)
         if kind is Seq or kind is Iterable:
             return self.sequence_method(node, receiver, name, args, st)
+        if name in api.GATHER_METHODS and args and _prepares(receiver, node):
+            return args[0][1]  # `accelerator.gather_for_metrics(x)`: gathered where x is
+        if kind is Instance and name in api.TRAINER_PREPARE_METHODS and args and \
+                self.trainer_prepares(receiver):
+            return _placed_batch(args[0][1], node)
         if kind in (Ref, Instance, Klass):
             member = self.attribute(receiver, name, node.func, st)
             return self.call_value(node, member, args, kwargs, st)
@@ -757,6 +763,11 @@ class Evaluator:
             return Tensor(HOST, "encoding", node, plain=False)  # `tokenizer.encode_plus(...)`
         return OPAQUE
 
+    def trainer_prepares(self, receiver: Instance) -> bool:
+        """`self._prepare_inputs(...)` of a trainer subclass that does not define it itself."""
+        return trainer_class(receiver.cls) and not any(
+            m in receiver.cls.namespace for m in api.TRAINER_PREPARE_METHODS)
+
     def call_method_value(self, node: Any, method: Method, args: list, kwargs: dict, st: State) -> Value:
         result, after = self.call_function(method.func, [method.receiver] + [v for _, v in args],
                                            _kw(kwargs), node, st)
@@ -774,11 +785,12 @@ class Evaluator:
             return Scalar()
         if name in api.NEW_METHODS:
             return Tensor(tensor.place, "data", node, device=tensor.device)
-        if name == "type_as" and args:
-            # `t.type_as(x)` goes where `x` is; where an `x` of unknown kind is, is unknown.
-            other = args[0][1]
-            place = other.place if is_tensor(other) else Place.UNKNOWN
-            return replace(tensor, place=place, node=node, discarded=None)
+        if name == "type_as" and args and is_tensor(args[0][1]):
+            return replace(tensor, place=args[0][1].place, node=node, discarded=None)
+        if name == "type_as" and args and not _moved_beside(tensor, args[0][0]):
+            # `torch.arange(h).type_as(feats[0])`: where the other is, which is unknown (but
+            # `w.to(s.device).type_as(s)` stays where it was moved: that is where s is)
+            return replace(tensor, place=Place.UNKNOWN, node=node, discarded=None)
         if name in api.SAME_DEVICE_METHODS and name not in api.CROSS_DEVICE_METHODS:
             self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st)
         if name in ("backward",):
@@ -806,6 +818,10 @@ class Evaluator:
         if module.cls is not None:
             member = module.cls.lookup(name)
             if type(member) is Func:
+                if module.place is HOST and not module.assumed and not module.stateless:
+                    # `metric.update(preds, target)`: a method of a module on the CPU given
+                    # tensors on the device
+                    self.note_host_call(node, module, _tensor_operands(args, kwargs), st)
                 return self.call_method_value(node, Method(member, module, node.func.value), args, kwargs, st)
         if name in api.SELF_RETURNING_METHODS:
             return module
@@ -1060,6 +1076,9 @@ class Evaluator:
             elif type(value) is Iterable:
                 value = Iterable(with_place(value.element, DEVICE) if type(value.element) is Tensor
                                  else OPAQUE, value.loader, value.node)
+            elif type(value) is Opaque and value.name and names.names_model(value.name):
+                # `model` of a zoo or another file, prepared: on the device for sure
+                value = Module(DEVICE, None, moves_inputs=True, spelled=value.name)
             elif type(value) is Opaque:
                 value = OPAQUE
             prepared.append(value)
@@ -1170,7 +1189,8 @@ class Evaluator:
         if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
             for operand_node, value in args:
                 # Only a tensor for sure: what a model answers may be anything (PIL images).
-                if is_tensor(value) and value.place is DEVICE and value.plain and value.why == "moved":
+                if is_tensor(value) and value.place is DEVICE and value.plain and value.why in ("moved", "data") \
+                        and not value.assumed:
                     self.obs.conversions.append(Conversion(node, operand_node, value, self.where(st)))
             return OPAQUE
         if qualname.startswith("builtins."):
@@ -1570,8 +1590,10 @@ def not_a_tensor(test: Any) -> Optional[tuple]:
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:
     """A tensor computed from `tensor`, where it is. A factory's, an attribute's or a cast's
-    tensor keeps its origin (DEV006, DEV010 and DEV021 point at where it was made)."""
-    origin = tensor.node if tensor.why in ("factory", "attr", "cast") else node
+    tensor keeps its origin (DEV006, DEV010 and DEV021 point at where it was made), and so does a
+    tensor taken out of a tokenizer's encoding (DEV020 points at where it was taken)."""
+    origin = tensor.node if tensor.why in ("factory", "attr", "cast") or (
+        tensor.why == "encoding" and tensor.plain) else node
     return replace(tensor, node=origin, discarded=None, **changes)
 
 
@@ -1590,6 +1612,37 @@ def _follow(value: Value, place: Place) -> Value:
     if type(value) is Tensor and value.why in ("param", "weight"):
         return value if value.place is place else replace(value, place=place)
     return value
+
+
+def trainer_class(cls: Any) -> bool:
+    """A subclass of transformers' (or trl's) `Trainer`: the trainer places model and batches."""
+    if cls is None:
+        return False
+    return any(type(b) is Ref and api.TRAINER_CLASSES.match(b.qualname) is not None
+               for info in cls.mro() for b in info.bases)
+
+
+def _placed_batch(value: Value, node: Any) -> Value:
+    """A batch a trainer moved (`self._prepare_inputs(inputs)`): its tensors on the device."""
+    if type(value) is Tensor:
+        return replace(value, place=DEVICE, why="moved", node=node, assumed=False)
+    return Tensor(DEVICE, "moved", node, plain=False, dict_like=True)
+
+
+def _moved_beside(tensor: Tensor, other: Any) -> bool:
+    """`tensor` was moved to `other.device` (the device of the very expression `other`)."""
+    device = tensor.device
+    spelled = _spelled(other)
+    return device is not None and spelled is not None and device.spelled == f"{spelled}.device"
+
+
+def _batch_operand(left: Tensor, right: Tensor) -> Optional[Tensor]:
+    """A batch combined with host data derived here (`x + 0.1 * torch.randn_like(x)`, an
+    augmentation): the result is that batch's data, not moved either (DEV002)."""
+    for batch, other in ((left, right), (right, left)):
+        if batch.why == "batch" and batch.plain and other.why == "data":
+            return batch
+    return None
 
 
 def _element(value: Value) -> Value:

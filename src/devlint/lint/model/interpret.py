@@ -22,8 +22,8 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.evaluate import NONE, Evaluator, not_a_tensor
-from devlint.lint.model.observations import ModuleContainer, Observations, observed_nodes
+from devlint.lint.model.evaluate import NONE, Evaluator, not_a_tensor, trainer_class
+from devlint.lint.model.observations import Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
 )
@@ -43,6 +43,7 @@ RELEVANT_PARTS = ("cuda", "device", "gpu", "loader", "batch", "model", "net", "c
                   "mps", "xla", "accelerat", "fabric", "encoder", "decoder", "discriminator",
                   "backbone", "classifier", "policy", "critic")
 MAX_DEPTH = 8  # calls inside calls
+RESETS = frozenset({"reset_parameters", "_reset_parameters"})  # build a module's state (DEV010)
 MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall the run
 # Calls into another file's code: what they return and whether they need a GPU is what the
 # importer wants (a batch helper, an `init_distributed_mode`); the project's deep builders are
@@ -83,6 +84,7 @@ class Interpreter(Evaluator):
         self.instances: dict = {}  # class -> the objects this file builds of it, joined
         self.rank_tests: dict = {}  # id(condition) -> whether it is about the rank
         self.moved_classes: set = set()
+        self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
         self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
@@ -161,7 +163,29 @@ class Interpreter(Evaluator):
             args.append(receiver)
         for name, kind, default, annotation in info.params[len(args):]:
             args.append(self.parameter_value(info, name, annotation))
-        self.call_function(Func(info), args, {}, info.node, st, alone=True)
+        _, after = self.call_function(Func(info), args, {}, info.node, st, alone=True)
+        if info.cls is not None and args and after is not None:
+            self.note_collected(info.cls, args[0], after)
+
+    def note_collected(self, cls: ClassInfo, before: Value, after: Value) -> None:
+        """A list attribute a method appended to (`self.outputs.append(out)` in a step): what
+        it collects, which another method run on its own (an epoch-end hook) reads."""
+        if type(before) not in (Module, Instance) or type(after) not in (Module, Instance):
+            return
+        for attr, value in after.attrs:
+            value, old = unwrap(value), before.attr(attr)
+            if type(value) is Seq and value.items is None and type(old) is Seq and old.items == ():
+                key = (id(cls), attr)
+                known = self.collected.get(key)
+                self.collected[key] = value.element if known is None else join(known, value.element)
+
+    def with_collected(self, cls: ClassInfo, obj: Value) -> Value:
+        """`obj` with its empty list attributes holding what other methods appended to them."""
+        for attr, value in getattr(obj, "attrs", ()):
+            element = self.collected.get((id(cls), attr))
+            if element is not None and type(value) is Seq and value.items == ():
+                obj = obj.with_attr(attr, Seq(value.kind, None, element, node=value.node))
+        return obj
 
     def receiver_for(self, info: FuncInfo) -> Optional[Value]:
         """`self` for a method run on its own: the object `__init__` (and `setUp`) builds; for
@@ -178,20 +202,58 @@ class Interpreter(Evaluator):
             if type(setup) is Func and setup.info is not info:
                 _, after = self.call_function(setup, [obj], {}, cls.node, st)
                 obj = after if after is not None else obj
+        obj = self.with_collected(cls, obj)
+        if type(obj) is Module and cls.framework and api.FRAMEWORK_HOOKS.match(info.name):
+            # `on_validation_epoch_end`: the trainer moved the module before any hook of a run
+            return replace(obj, place=Place.DEVICE, assumed=False, moves_inputs=True)
         if type(obj) is Module and runs_on_device(info.name):
-            observed = cls in self.moved_classes or cls.framework
+            observed = self.moved_class(cls) or cls.framework
             return replace(obj, place=Place.DEVICE, assumed=not observed,
                            moves_inputs=cls.framework)
         if type(obj) is Module:
             return replace(obj, place=Place.UNKNOWN)
         return obj
 
+    def moved_class(self, cls: ClassInfo) -> bool:
+        """The file moves objects of `cls`, or of a module class whose `__init__` builds them:
+        a module's move moves the submodules it built, in containers too."""
+        if cls in self.moved_classes:
+            return True
+        known = getattr(self, "_moved_closure", None)
+        if known is None or known[0] != len(self.moved_classes):
+            found = set(self.moved_classes)
+            pending = list(found)
+            while pending:
+                for built in self.classes_built(pending.pop()):
+                    if built not in found:
+                        found.add(built)
+                        pending.append(built)
+            known = self._moved_closure = (len(self.moved_classes), found)
+        return cls in known[1]
+
+    def classes_built(self, cls: ClassInfo) -> Iterator[ClassInfo]:
+        """The module classes of this file that `cls.__init__` calls by name."""
+        init = cls.lookup("__init__")
+        if type(init) is not Func:
+            return
+        for node in walk(init.info.node):
+            if type(node) is cst.Call and type(node.func) is cst.Name:
+                found = self.module_env.get(node.func.value)
+                if type(found) is Klass and found.info.is_module:
+                    yield found.info
+
     def parameter_value(self, info: FuncInfo, name: str, annotation: Optional[str]) -> Value:
         """An argument nobody passed: unknown, except by the conventions of `conventions`."""
+        hooked = trainer_hook_argument(info, name)
+        if hooked is not None:
+            return hooked
+        cuda = parametrized_cuda(info, name)
+        if cuda is not None:
+            return Scalar(text=string_value(cuda), template=string_value(cuda), node=cuda)
         if annotation is not None and annotation.endswith("DataLoader"):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
-            observed = info.cls in self.moved_classes or info.cls.framework
+            observed = self.moved_class(info.cls) or info.cls.framework
             if annotation is None or annotation.rsplit(".", 1)[-1] in TENSOR_ANNOTATIONS:
                 return Tensor(Place.DEVICE, "input", info.node, plain=info.name == "forward",
                               assumed=not observed)
@@ -416,11 +478,7 @@ class Interpreter(Evaluator):
         self.guessing += unknown
         entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
-        narrowed = not_a_tensor(node.test)
-        if narrowed is not None:
-            # `if isinstance(x, (list, tuple)): x = np.asarray(x)`: there, x is no tensor
-            name, when = narrowed
-            (entry if when else other).env[name] = OPAQUE
+        self.narrow(node.test, entry, other)
         body = self.suite(node.body, entry)
         if node.orelse is None:
             orelse = other
@@ -655,6 +713,13 @@ class Interpreter(Evaluator):
             # runs the function only where a GPU is.
             info.needs_cuda = True
 
+    def narrow(self, test: Any, body: State, orelse: State) -> None:
+        narrowed = not_a_tensor(test)
+        if narrowed is not None:
+            # `if isinstance(x, (list, tuple)): x = np.asarray(x)`: there, x is no tensor
+            name, when = narrowed
+            (body if when else orelse).env[name] = OPAQUE
+
     def class_def(self, node: cst.ClassDef, st: State) -> State:
         info = self.classes.get(id(node))
         if info is None:
@@ -726,12 +791,13 @@ class Interpreter(Evaluator):
         info = func.info
         env = self.bind_parameters(info, args, kwargs)
         saved = (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
-                 self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad)
+                 self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad, self.inert)
         self.frames.append(self.frame)
         self.frame = Frame(info, func.closure)
         self.obs = Observations()
         self.statement, self.discarding = None, None
         self.ifexp_depth = 0
+        self.inert = 0  # `print(train(cfg))`: the message is inert, the code it calls places things
         self.no_grad += info.no_grad
         self.test_depth += info.is_test
         self.depth += 1
@@ -762,7 +828,8 @@ class Interpreter(Evaluator):
             self.depth -= 1
             self.test_depth -= info.is_test
             (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
-             self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad) = saved
+             self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad,
+             self.inert) = saved
             self.frames.pop()
         return result, receiver, observations, gpu_only
 
@@ -865,6 +932,9 @@ class Interpreter(Evaluator):
         if not unknown_args:
             known = self.instances.get(id(info))
             self.instances[id(info)] = built if known is None else join(known, built)
+            if type(built) is Module and metric_class(info) and holds_state(built):
+                self.bound_here(node, st)  # a fix moves the metric right there
+                self.obs.events.append(Event("metric", node, built, self.where(st)))
         return built
 
     def super_value(self, st: State) -> Value:
@@ -1000,9 +1070,18 @@ class Interpreter(Evaluator):
         `model.to(device)` leaves on the CPU (DEV010)."""
         info = self.frame.function
         if type(value) is Tensor and value.why == "factory" and info is not None and \
-                info.name == "__init__" and not owner.cls.moves_itself:
+                self.building(info, owner.cls) and not owner.cls.moves_itself:
             return replace(value, why="attr", attr=(owner.cls, attr, statement))
         return value
+
+    def building(self, info: FuncInfo, cls: ClassInfo) -> bool:
+        """`info` runs while an object of `cls` is built: it is `__init__`, or the module's
+        `reset_parameters` (torch's own modules build their state there) that `__init__` calls."""
+        if info.name == "__init__":
+            return True
+        return info.name in RESETS and info.cls is not None and any(
+            f.function is not None and f.function.name == "__init__" and f.function.cls in cls.mro()
+            for f in self.frames)
 
     def rebind_alias(self, ident: int, moved: Value, st: State) -> None:
         """A module moved in place: every name (and attribute of a name) holding it moves too."""
@@ -1142,6 +1221,52 @@ _AUGMENTED = {
 }
 
 
+def parametrized_cuda(info: FuncInfo, name: str) -> Any:
+    """`@pytest.mark.parametrize("device", ["cpu", "cuda"])`: the CUDA literal among the plain
+    string values the test is run with (the run a machine without a GPU fails), or None."""
+    if type(info.node) is not cst.FunctionDef:
+        return None
+    for decorator in info.node.decorators:
+        call = decorator.decorator
+        if type(call) is not cst.Call or not (dotted(call.func) or "").endswith("mark.parametrize"):
+            continue
+        if len(call.args) < 2 or string_value(call.args[0].value) is None:
+            continue
+        names_ = [n.strip() for n in string_value(call.args[0].value).split(",")]
+        values = call.args[1].value
+        if names_ != [name] or type(values) not in (cst.List, cst.Tuple):
+            continue
+        for element in values.elements:
+            text = string_value(element.value)
+            if text is not None and api.CUDA_LITERAL.match(text):
+                return element.value
+    return None
+
+
+def metric_class(info: ClassInfo) -> bool:
+    """A module class of this file that is a metric by its protocol: `update` and `compute`
+    (torchmetrics' `Metric`, written by hand)."""
+    return info.is_module and all(type(info.lookup(m)) is Func for m in ("update", "compute"))
+
+
+def holds_state(module: Module) -> bool:
+    """The module built holds parameters or buffers of its own (what a move would move)."""
+    return any(type(unwrap(v)) is Tensor and unwrap(v).why == "param" for _, v in module.attrs)
+
+
+def trainer_hook_argument(info: FuncInfo, name: str) -> Optional[Value]:
+    """What a trainer's hook is handed (`compute_loss(self, model, inputs)`): the model the
+    trainer moved, and for `compute_loss`/`training_step` the batch it already moved."""
+    moved_inputs = api.TRAINER_HOOKS.get(info.name)
+    if moved_inputs is None or not trainer_class(info.cls):
+        return None
+    if name == "model":
+        return Module(Place.DEVICE, info.node, spelled=name)
+    if name == "inputs" and moved_inputs:
+        return Tensor(Place.DEVICE, "input", info.node, plain=False, dict_like=True)
+    return None
+
+
 def runs_on_device(method: str) -> bool:
     """`forward`, and Lightning's `training_step`/`validation_step`/...: they see the module's
     tensors on its device."""
@@ -1158,7 +1283,8 @@ def _is_module_base(base: Value) -> bool:
             return False
         last = q.rsplit(".", 1)[-1]
         return last.endswith("Module") or last in api.MODULE_CONTAINERS or \
-            api.is_framework_module(q) or last in ("PreTrainedModel", "ModelMixin")
+            api.is_framework_module(q) or last in ("PreTrainedModel", "ModelMixin") or \
+            api.THIRD_PARTY_MODULES.match(q) is not None
     return False
 
 
@@ -1207,6 +1333,8 @@ def _unpack(value: Value, position: int, count: int) -> Value:
         return replace(value, plain=True)  # `x, y = batch`: the tensors of a batch
     if kind is Module:
         return replace(value, cls=None, attrs=())
+    if kind is Iterable and not value.loader:
+        return value.element  # `a, b = (t.to(device) for t in pair)`: each is an element
     if kind is Opaque and value.name.startswith("<"):
         return value  # the parts of what a device-aware call made are device-aware too
     return OPAQUE

@@ -161,8 +161,25 @@ SAME_MODULE_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.ji
 # modules that move their inputs, loaders that yield device batches (accelerate, Fabric).
 PREPARE_METHODS = frozenset({"prepare", "prepare_model", "prepare_data_loader", "setup",
                              "setup_module", "setup_dataloaders"})
+# Methods of an accelerator object that gather or reduce tensors across processes: the result
+# is on the device its input was on (a tuple of tensors gives the same tuple, gathered).
+GATHER_METHODS = frozenset({"gather", "gather_for_metrics", "reduce", "pad_across_processes",
+                            "all_gather"})
 # Base classes whose instances a framework moves, with their batches (Lightning).
 FRAMEWORK_MODULES = re.compile(r"(^|\.)(LightningModule|LightningLite)$")
+# Trainer classes that place the model and each batch themselves (transformers' `Trainer` and
+# its subclasses, trl's): the hooks below get the model on the device, and `compute_loss` and
+# `training_step` get inputs `_prepare_inputs` already moved; `prediction_step` gets them as the
+# loader gave them and moves them with `self._prepare_inputs(inputs)`.
+TRAINER_CLASSES = re.compile(r"^(transformers|trl)\.(\w+\.)*\w*Trainer$")
+TRAINER_HOOKS = {"compute_loss": True, "training_step": True, "prediction_step": False}
+TRAINER_PREPARE_METHODS = frozenset({"_prepare_inputs", "_prepare_input"})
+# Base classes of other libraries that are `nn.Module`s (PyG's message-passing layers).
+THIRD_PARTY_MODULES = re.compile(r"^torch_geometric\.nn\.(\w+\.)*MessagePassing$")
+# Hooks the framework calls once it has moved the module (Lightning's `on_fit_start`,
+# `on_validation_epoch_end`, `on_train_batch_end`, ...; not `setup` or `prepare_data`).
+FRAMEWORK_HOOKS = re.compile(r"^on_(fit|train|validation|test|predict)_\w+$|"
+                             r"^on_(before|after)_(backward|optimizer_step|zero_grad)$")
 # Module methods that return the module itself.
 SELF_RETURNING_METHODS = frozenset({"train", "eval", "requires_grad_", "apply", "float",
                                     "double", "half", "bfloat16", "share_memory",

@@ -368,7 +368,17 @@ def _join_seq(a: Seq, b: Seq) -> Value:
     items = None
     if a.items is not None and b.items is not None and len(a.items) == len(b.items):
         items = tuple(join(x, y) for x, y in zip(a.items, b.items))
-    return Seq(a.kind, items, join(a.element, b.element), _same(a.keys, b.keys), _same(a.node, b.node))
+    return Seq(a.kind, items, _join_elements(a, b), _same(a.keys, b.keys), _same(a.node, b.node))
+
+
+def _join_elements(a: Seq, b: Seq) -> Value:
+    """An empty display holds no element: the list a loop appended to (`outs = []` before it)
+    holds what the loop appended, not the join with nothing known."""
+    if a.items == () and b.items != ():
+        return b.element
+    if b.items == () and a.items != ():
+        return a.element
+    return join(a.element, b.element)
 
 
 def _join_iterable(a: Iterable, b: Iterable) -> Iterable:

@@ -22,12 +22,14 @@ class NumpyOnDeviceTensor(Rule):
         or on a tensor moved with `.to(device)`, with no `.cpu()` in between; and a tensor the code
         moved to the device handed to `np.array`/`np.asarray`, scikit-learn or matplotlib. A metrics
         or logging helper in another file of the project that gets such a tensor from this file
-        has the finding in its own file, with this file's call as where it was reached.
+        has the finding in its own file, with this file's call as where it was reached. Outputs
+        collected in a list and concatenated later, and outputs gathered with accelerate's `gather` or
+        `gather_for_metrics` (which gather where the tensor is), are still on the device.
     """
     silent = """
         For tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for
-        tensors from the loader or from `torch.from_numpy`, for outputs gathered by `accelerate`,
-        and for models that never move (CPU-only scripts).
+        tensors from the loader or from `torch.from_numpy`, and for models that never move
+        (CPU-only scripts).
     """
     why = """
         NumPy arrays live in host memory, so `Tensor.numpy()` works only for CPU tensors and

@@ -5,6 +5,7 @@ from typing import Iterator, Optional
 from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.evaluate import host_weight
+from devlint.lint.model.interpret import holds_state
 from devlint.lint.model.observations import LossBuilt
 from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
@@ -22,6 +23,9 @@ class LossWeightOnCpu(Rule):
         point (a factory without `device=`, directly, through a variable or computed from one), when
         the loss meets the device model's output, or is never moved (`criterion.to(device)`,
         `.cuda()`, or `.to(device)` on the constructor) in a file that moves a model to a device.
+        Also a loss module of the file's own (`class CenterLoss(nn.Module)` with learnable
+        centers) that holds parameters or buffers, is never moved, and is called with tensors on
+        the device.
     """
     silent = """
         For 0-dim weights, and for losses stored on an `nn.Module` (`self.criterion = ...` in a
@@ -73,6 +77,28 @@ class LossWeightOnCpu(Rule):
                                related_node=meeting.node if meeting is not None else None,
                                related_label="the loss meets device tensors here",
                                fix=self.fix_for(build, model))
+
+        yield from self.own_losses_on_cpu(model, reported)
+
+    def own_losses_on_cpu(self, model: Model, reported: set) -> Iterator[RawFinding]:
+        """A loss class of this file holding its own parameters, built on the CPU, never moved,
+        and called with device tensors: reported where it is built."""
+        moved = {t.before.ident for t in model.obs.transfers if type(t.before) is Module}
+        for event in model.obs.events:
+            loss = event.subject
+            if event.kind != "host-call" or type(loss) is not Module or loss.cls is None:
+                continue
+            if not loss.cls.name.endswith("Loss") or not holds_state(loss) or loss.ident in moved:
+                continue
+            if type(loss.node).__name__ != "Call" or id(loss.node) in reported or not event.where.accel:
+                continue
+            reported.add(id(loss.node))
+            yield self.finding(
+                loss.node,
+                f"`{loss.cls.name}` holds parameters of its own and is never moved, but line "
+                f"{{related_line}} gives it `{code(event.other[0])}`, a tensor on the device; "
+                f"move the loss too: `{code(loss.node)}.to(device)`",
+                related_node=event.node, related_label="the loss meets device tensors here")
 
     @staticmethod
     def on_cpu(model: Model) -> Iterator[tuple]:

@@ -32,7 +32,10 @@ class CudaTestNotSkipped(Rule):
         that names CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`)
         on a path that a machine without a GPU runs: no skip marker on the test or its class,
         no module-level `pytestmark`, no `pytest.importorskip`, no `skipTest`/`pytest.skip`
-        and no `if torch.cuda.is_available():` around it.
+        and no `if torch.cuda.is_available():` around it. A test parametrized over devices
+        (`@pytest.mark.parametrize("device", ["cpu", "cuda"])`) that hands the parameter to torch
+        is reported at its `"cuda"` value, unless that value is a `pytest.param(...)` with a skip
+        mark (no automatic fix there: the mark belongs on that one value).
     """
     silent = """
         For tests with any skip or GPU marker (`@pytest.mark.skipif(...)`,
@@ -84,7 +87,8 @@ class CudaTestNotSkipped(Rule):
             info = spec.where.function
             if not self.is_test(info) or self.guarded(info):
                 continue
-            if spec.kind == "device=" and not _torch_call_takes(info.node, spec.node):
+            if spec.kind == "device=" and not _torch_call_takes(info.node, spec.node) and \
+                    not _parametrized_into_torch(info.node, spec.node):
                 continue  # `SimpleNamespace(device="cuda")`: a setting, maybe never used
             known = first.get(id(info))
             if known is None or position(model, spec.node) < position(model, known.node):
@@ -98,7 +102,7 @@ class CudaTestNotSkipped(Rule):
                 f"test `{info.name}` uses CUDA (`{code(spec.node)}`) and nothing skips it "
                 f"without a GPU: on a CPU-only runner it errors instead of being skipped; mark "
                 f"it `{_marker_for(info)}(not torch.cuda.is_available(), ...)`",
-                fix=self.fix_for(info, model))
+                fix=None if _parametrized_into_torch(info.node, spec.node) else self.fix_for(info, model))
 
     @staticmethod
     def is_test(info: Any) -> bool:
@@ -148,10 +152,25 @@ def _marker_for(info: Any) -> str:
     return "@unittest.skipIf" if _unittest(info) else "@pytest.mark.skipif"
 
 
+def _parametrized_into_torch(function: Any, literal: Any) -> bool:
+    """`literal` is a value of the test's `parametrize("device", [...])`, and the test hands
+    that parameter to torch (`torch.randn(8, device=device)`)."""
+    for decorator in function.decorators:
+        call = decorator.decorator
+        if type(call) is cst.Call and len(call.args) >= 2 and \
+                any(node is literal for node in walk(call.args[1].value)):
+            name = string_value(call.args[0].value)
+            return name is not None and _torch_call_takes(function.body, name)
+    return False
+
+
 def _torch_call_takes(function: Any, value: Any) -> bool:
-    """`device=` given to torch itself (`torch.zeros(..., device="cuda")`), which allocates."""
+    """`device=` given to torch itself (`torch.zeros(..., device="cuda")`), which allocates;
+    `value` is the node given, or the name of a parameter."""
     for node in walk(function):
-        if type(node) is cst.Call and any(arg.value is value for arg in node.args):
+        if type(node) is cst.Call and any(arg.value is value or type(value) is str and
+                                          type(arg.value) is cst.Name and arg.value.value == value
+                                          for arg in node.args):
             root = (dotted(node.func) or "").split(".", 1)[0]
             return root in ("torch", "th", "nn", "F") or type(node.func) is cst.Attribute and \
                 node.func.attr.value in ("to", "new_zeros", "new_ones", "new_empty", "new_full",
@@ -160,9 +179,26 @@ def _torch_call_takes(function: Any, value: Any) -> bool:
 
 
 def _mentions_guard(decorator: Any) -> bool:
+    if type(decorator) is cst.Call and (dotted(decorator.func) or "").endswith("mark.parametrize"):
+        # `parametrize("device", ["cpu", "cuda"])` names devices and skips nothing; a value
+        # `pytest.param("cuda", marks=pytest.mark.skipif(...))` may skip
+        return any(_mentions_guard(value) for value in _parameter_values(decorator))
     for node in walk(decorator):
         word = node.value if type(node) is cst.Name else string_value(node) \
             if type(node) is cst.SimpleString else None
         if word and any(part in word.lower() for part in GUARD_WORDS):
             return True
     return False
+
+
+def _parameter_values(call: cst.Call) -> Iterator[Any]:
+    """The values of a `parametrize` call that are no plain strings (`pytest.param(...)`), and its
+    keyword arguments but `ids`."""
+    for position, arg in enumerate(call.args):
+        if arg.keyword is not None:
+            if arg.keyword.value != "ids":
+                yield arg.value
+        elif position == 1 and type(arg.value) in (cst.List, cst.Tuple):
+            yield from (e.value for e in arg.value.elements if type(e.value) is not cst.SimpleString)
+        elif position > 1 or (position == 1 and type(arg.value) not in (cst.List, cst.Tuple)):
+            yield arg.value
