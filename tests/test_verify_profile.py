@@ -82,6 +82,8 @@ def test_every_cause_is_named_with_its_line_and_its_count_per_step(capsys):
     for line, kind in marked_lines(CAUSES).items():
         found = [s for s in sites_at(profile, line) if s["kind"] == kind and s["per_step"] == 1]
         assert found, (line, kind, sites_at(profile, line))
+        # what a call does inside (formatting reads the value) is that call's, not counted again
+        assert {s["kind"] for s in sites_at(profile, line) if s["per_step"]} == {kind}
     expected_syncs = {n for n, kind in marked_lines(CAUSES).items()
                       if kind in ("truth", "read", "print", "copy-back", "size", "synchronize")}
     assert {s["line"] for s in profile["sites"] if s["sync"] and s["per_step"]} == expected_syncs
@@ -159,6 +161,8 @@ def test_gpu_profile_times_every_cause_and_sees_waits_no_wrapper_sees(capsys):
     for line, kind in marked_lines(CAUSES).items():
         found = [s for s in sites_at(profile, line) if s["kind"] == kind and s["per_step"] == 1]
         assert found and all(s["time_s"] is not None for s in found), (line, kind)
+        # printing a cuda tensor reads it with .item()/.tolist() inside: counted once, as print
+        assert {s["kind"] for s in sites_at(profile, line) if s["per_step"]} == {kind}
     summary = profile["summary"]
     assert summary["sync"]["time_s_per_step"] > 0 and summary["h2d"]["time_s_per_step"] > 0
     # no wait is counted twice: torch's sync debug mode adds none at a wrapped call's line

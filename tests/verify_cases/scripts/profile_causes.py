@@ -25,6 +25,7 @@ for epoch in range(2):
             print("all right")
         print(f"loss {loss.item():.4f}")  # cause: read
         print(loss)  # cause: print
+        shown = f"{loss:.3f}"  # cause: print
         probs = out.softmax(1).detach().cpu().numpy()  # cause: copy-back
         hits = pred.nonzero()  # cause: size
         right = out[pred == yb]  # cause: size
