@@ -19,32 +19,28 @@ DIRECTIONS = ((H2D, "host to device"), (D2H, "device to host"))
 
 # kind -> (rule code or "", advice); `{op}` is the call as the report names it
 ADVICE = {
-    "read": ("", "`{code}` on every step makes the host wait for the device and copies the "
-                 "value back: keep it on the device (`total += loss.detach()`) and read it "
-                 "every N steps or once per epoch"),
-    "print": ("", "printing or formatting a device tensor (`{code}`) on every step copies it "
-                  "back and waits: print every N steps, or a value read once per epoch"),
-    "truth": ("", "`{code}` as a condition makes the host wait for the device to decide: keep "
-                  "the decision on the device (torch.where, a mask) or check every N steps"),
-    "copy-back": ("", "`{code}` copies to the host and waits on every step: collect on the "
-                      "device and copy back once per epoch"),
-    "size": ("", "`{code}` has a size only the device knows: the host waits for it; a "
-                 "fixed-size mask (torch.where, multiplying by the mask) does not wait"),
-    "synchronize": ("", "`{code}` on every step stalls the device's queue: keep it in timing "
-                        "code only"),
-    "other-sync": ("", "torch's sync debug mode saw the host wait for the device at this line "
-                       "on every step"),
-    "model": ("DEV007", "`{code}` runs on every step: it copies nothing once the model is "
-                        "there, but every move back (to save it, to evaluate on the CPU) is "
-                        "copied again; move it once, before the loop"),
-    "from-data": ("", "`{code}` copies a tensor built from Python data on every step: build it "
-                      "once before the loop, or on the device (`torch.tensor(..., "
-                      "device=device)`: one copy, no CPU tensor)"),
+    "read": ("", "`{code}` on every step waits for the device: keep the value on the device "
+                 "(`total += loss.detach()`) and read it every N steps"),
+    "print": ("", "printing a device tensor (`{code}`) on every step copies it back and "
+                  "waits: print every N steps"),
+    "truth": ("", "`{code}` waits for the device to decide: keep the decision on the device "
+                  "(torch.where, a mask) or check every N steps"),
+    "copy-back": ("", "`{code}` copies back and waits on every step: collect on the device, "
+                      "copy back once per epoch"),
+    "size": ("", "`{code}` has a size only the device knows, so the host waits: a fixed-size "
+                 "mask (torch.where) does not"),
+    "synchronize": ("", "`{code}` on every step drains the device's queue: keep it to timing "
+                        "code"),
+    "other-sync": ("", "torch's sync debug mode saw the host wait for the device here on every "
+                       "step"),
+    "model": ("DEV007", "`{code}` runs on every step: move the model once, before the loop (a "
+                        "move back, to save it, is copied again each time)"),
+    "from-data": ("", "`{code}` builds and copies a tensor on every step: build it once before "
+                      "the loop, or with device= (one copy, no CPU tensor)"),
     "created": ("", "`{code}` copies Python data to the device on every step: build it once "
                     "before the loop if it does not change"),
-    "batch": ("", "batches copied from pageable memory and waited for (`{code}`): "
-                  "DataLoader(pin_memory=True) and .to(device, non_blocking=True) let the copy "
-                  "overlap the computation"),
+    "batch": ("", "`{code}` copies from pageable memory and blocks: DataLoader(pin_memory=True) "
+                  "and .to(device, non_blocking=True) overlap it with compute"),
 }
 
 
