@@ -73,6 +73,35 @@ def test_advice_is_one_line_per_kind_for_what_recurs_and_names_the_rule():
     assert summary["h2d"]["per_step"] == 1 and summary["h2d"]["time_s_per_step"] is None
 
 
+def test_a_timed_profile_shows_milliseconds_and_splits_the_step_in_the_plot(tmp_path):
+    """The real-GPU rendering, on a made-up timed profile (the GPU test runs the real one)."""
+    from types import SimpleNamespace
+
+    from devlint.verify.profile import draw_panel, profile_lines
+
+    profile = {"timed": True, "steps": 4, "sites": [
+        dict(_site([0, 1, 1, 1, 1]), time_s=4 * 2e-4),
+        dict(_site([1, 1, 1, 1, 0], kind="batch", direction="h2d", sync=False, nbytes=512,
+                   blocking=4), line=2, code="x.to(device)", time_s=4 * 1e-4)]}
+    row = SimpleNamespace(run=SimpleNamespace(profile=profile, device="cuda"),
+                          median_step_s=2e-3)
+    result = SimpleNamespace(devices=[row])
+    text = "\n".join(profile_lines(result, lambda path, line, r: f"{path}:{line}",
+                                    lambda run: run.device))
+    assert "times measured on the GPU" in text
+    assert "syncs (the host waits for the device): 1 per step, 0.2 ms per step" in text
+    assert re.search(r"t.py:2\s+x.to\(device\)\s+1 per step\s+512 B each\s+0.1 ms each", text)
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots()
+    draw_panel(axes, result, lambda run: run.device)
+    heights = sorted(round(bar.get_height() * 1000, 6) for bar in axes.patches)
+    assert heights == [0.0, 100.0, 200.0, 1700.0]  # d2h copy time, h2d, waits, the rest (us)
+    plt.close(figure)
+
+
 # -- end to end on cuda-sim ----------------------------------------------------------------------
 @pytest.mark.usefixtures("warm_verify")
 def test_every_cause_is_named_with_its_line_and_its_count_per_step(capsys):
@@ -96,7 +125,7 @@ def test_every_cause_is_named_with_its_line_and_its_count_per_step(capsys):
 @pytest.mark.usefixtures("warm_verify")
 def test_the_seed_loop_has_one_copy_of_each_batch_and_one_sync_per_step(capsys):
     code, report, profile = profiled(capsys, str(EXAMPLES / "seed_loop.py"))
-    assert code == 0
+    assert code == 0 and report["options"]["profile"] is True
     recurring = [(s["line"], s["code"], s["direction"], s["sync"]) for s in profile["sites"]
                  if s["per_step"]]
     assert recurring == [(20, "inputs.to(device)", "h2d", False),

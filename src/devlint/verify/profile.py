@@ -68,24 +68,29 @@ def summarize(profile: dict) -> dict:
     every step), and the advice, one line per kind."""
     steps = profile.get("steps", 0)
     sites = profile.get("sites", [])
-    out: dict = {"steps": steps, "timed": profile.get("timed", False)}
+    timed = profile.get("timed", False)
+    out: dict = {"steps": steps, "timed": timed}
     for key, chosen in ((H2D, lambda s: s["direction"] == H2D),
                         (D2H, lambda s: s["direction"] == D2H),
                         ("sync", lambda s: s["sync"])):
-        per_step = calls = nbytes = 0
-        seconds = 0.0
-        for site in filter(chosen, sites):
-            n = rate(site, steps)
-            if n is None:
-                continue
-            per_step += n
-            nbytes += site["bytes"] * n // max(site["count"], 1)
-            seconds += (site.get("time_s") or 0.0) * n / max(site["count"], 1)
-            calls += 1
-        out[key] = {"per_step": per_step, "bytes_per_step": nbytes,
-                    "time_s_per_step": seconds if out["timed"] else None}
+        out[key] = per_step_totals(sites, steps, chosen, timed)
     out["advice"] = advice(sites, steps)
     return out
+
+
+def per_step_totals(sites: list[dict], steps: int, chosen, timed: bool) -> dict:
+    """Calls, bytes and (timed) seconds per step of the chosen sites that recur every step."""
+    calls = nbytes = 0
+    seconds = 0.0
+    for site in filter(chosen, sites):
+        n = rate(site, steps)
+        if n is None:
+            continue
+        calls += n
+        nbytes += site["bytes"] * n // max(site["count"], 1)
+        seconds += (site.get("time_s") or 0.0) * n / max(site["count"], 1)
+    return {"per_step": calls, "bytes_per_step": nbytes,
+            "time_s_per_step": seconds if timed else None}
 
 
 def advice(sites: list[dict], steps: int) -> list[dict]:
@@ -101,8 +106,14 @@ def advice(sites: list[dict], steps: int) -> list[dict]:
         code, text = ADVICE[kind]
         said[kind] = {"kind": kind, "path": site["path"], "line": site["line"],
                       "code": code or None,
-                      "text": text.format(code=site["code"] or site["op"])}
+                      "text": text.format(code=shown(site))}
     return list(said.values())
+
+
+def shown(site: dict, width: int = 48) -> str:
+    """The call as the script spells it, cut to `width` (a model built inline is long)."""
+    code = site["code"] or site["op"]
+    return code if len(code) <= width else code[:width - 3] + "..."
 
 
 def profile_dict(summary) -> dict:
@@ -141,7 +152,7 @@ def _row_lines(profile: dict, result, location, name: str) -> list[str]:
     def rows(chosen: list[dict], with_bytes: bool) -> list[str]:
         table = []
         for site in sorted(chosen, key=lambda s: rate(s, steps) is None):
-            cells = [where(site), site["code"] or site["op"], describe_rate(site, steps)]
+            cells = [where(site), shown(site), describe_rate(site, steps)]
             if with_bytes:
                 cells.append(_bytes(site["bytes"] // max(site["count"], 1))
                              + (" each" if site["count"] > 1 else ""))
@@ -214,9 +225,14 @@ def draw_panel(axes, result, row_label: Callable[[object], str]) -> None:
     labels = [row_label(s.run) for s in rows]
     summaries = [summarize(s.run.profile) for s in rows]
     if all(summary["timed"] for summary in summaries):
-        parts = [("host to device", [s[H2D]["time_s_per_step"] * 1000 for s in summaries]),
-                 ("device to host", [s[D2H]["time_s_per_step"] * 1000 for s in summaries]),
-                 ("syncs (waits)", [s["sync"]["time_s_per_step"] * 1000 for s in summaries])]
+        # a wait that is also a copy back (.item()) is drawn once, as a wait
+        parts = [(name, [per_step_totals(s.run.profile["sites"], s.run.profile["steps"], chosen,
+                                         True)["time_s_per_step"] * 1000 for s in rows])
+                 for name, chosen in (
+                     ("host to device", lambda s: s["direction"] == H2D),
+                     ("device to host, not waited for",
+                      lambda s: s["direction"] == D2H and not s["sync"]),
+                     ("syncs (waits)", lambda s: s["sync"]))]
         rest = [max((s.median_step_s or 0.0) * 1000 - sum(p[1][i] for p in parts), 0.0)
                 for i, s in enumerate(rows)]
         bottom = [0.0] * len(rows)

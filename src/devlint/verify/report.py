@@ -532,7 +532,7 @@ def to_dict(result: Verification) -> dict:
         "options": {"devices": options.devices, "max_steps": options.max_steps,
                     "max_batches": options.max_batches, "max_epochs": options.max_epochs,
                     "seed": options.seed, "strict": options.strict, "fix": options.fix,
-                    "timeout": options.timeout},
+                    "timeout": options.timeout, "profile": options.profile},
         "data_cut": cut_line(result),
         "never_run": never_run_line(result),
         "fails_on_every_device": result.common_failure() is not None,
