@@ -86,8 +86,8 @@ def test_a_timed_profile_shows_milliseconds_and_splits_the_step_in_the_plot(tmp_
     row = SimpleNamespace(run=SimpleNamespace(profile=profile, device="cuda"),
                           median_step_s=2e-3)
     result = SimpleNamespace(devices=[row])
-    text = "\n".join(profile_lines(result, lambda path, line, r: f"{path}:{line}",
-                                    lambda run: run.device))
+    lines = profile_lines(result, lambda path, line, r: f"{path}:{line}", lambda run: run.device)
+    text = "\n".join(lines)
     assert "times measured on the GPU" in text
     assert "syncs (the host waits for the device): 1 per step, 0.2 ms per step" in text
     assert re.search(r"t.py:2\s+x.to\(device\)\s+1 per step\s+512 B each\s+0.1 ms each", text)
