@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from devlint.verify.profile import advice, describe_rate, rate, summarize
+from devlint.verify.profile import advice, describe_rate, profile_lines, rate, summarize
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -77,7 +77,7 @@ def test_a_timed_profile_shows_milliseconds_and_splits_the_step_in_the_plot(tmp_
     """The real-GPU rendering, on a made-up timed profile (the GPU test runs the real one)."""
     from types import SimpleNamespace
 
-    from devlint.verify.profile import draw_panel, profile_lines
+    from devlint.verify.profile import draw_panel
 
     profile = {"timed": True, "steps": 4, "sites": [
         dict(_site([0, 1, 1, 1, 1]), time_s=4 * 2e-4),
@@ -100,6 +100,30 @@ def test_a_timed_profile_shows_milliseconds_and_splits_the_step_in_the_plot(tmp_
     heights = sorted(round(bar.get_height() * 1000, 6) for bar in axes.patches)
     assert heights == [0.0, 100.0, 200.0, 1700.0]  # d2h copy time, h2d, waits, the rest (us)
     plt.close(figure)
+
+
+def test_hooks_that_cannot_be_installed_leave_torch_as_it_was_and_say_so(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from types import SimpleNamespace
+
+    from devlint.verify import profiler as child_side
+
+    before = {name: torch.Tensor.__dict__.get(name) for name in ("to", "cuda", "item")}
+
+    def broken(self):
+        self._patch(torch.Tensor, "to", lambda *a, **k: None)
+        raise AttributeError("module 'torch' has no attribute 'accelerator'")
+
+    monkeypatch.setattr(child_side.Profiler, "_install", broken)
+    hooks = child_side.Profiler(SimpleNamespace(steps=[], backward_steps=[]), str(ROOT), False)
+    hooks.install()
+    assert {name: torch.Tensor.__dict__.get(name) for name in before} == before
+    report = hooks.report()
+    assert report == {"profile": {"error": "AttributeError: module 'torch' has no attribute "
+                                           "'accelerator'"}}
+    row = SimpleNamespace(run=SimpleNamespace(profile=report["profile"], device="cuda-sim"))
+    lines = profile_lines(SimpleNamespace(devices=[row]), None, lambda run: run.device)
+    assert lines[0].startswith("profile, cuda-sim: not measured: AttributeError")
 
 
 # -- end to end on cuda-sim ----------------------------------------------------------------------

@@ -138,6 +138,8 @@ def profile_lines(result, location: Callable[[str, int, object], str],
 
 
 def _row_lines(profile: dict, result, location, name: str) -> list[str]:
+    if profile.get("error"):
+        return [f"profile, {name}: not measured: {profile['error']}", ""]
     steps = profile.get("steps", 0)
     summary = summarize(profile)
     timed = summary["timed"]

@@ -36,6 +36,7 @@ H2D, D2H = "h2d", "d2h"
 SYNC_WARNING = "called a synchronizing CUDA operation"
 _FROM_DATA = "_devlint_from_data"
 _PINNED = "_devlint_pinned"
+_INHERITED = object()  # an attribute the owner did not have itself
 
 
 class Profiler:
@@ -48,9 +49,19 @@ class Profiler:
         self.events: list[tuple] = []
         self.positions: dict = {}  # code object -> its co_positions()
         self.undo: list[tuple] = []  # (owner, name, the original)
+        self.error = ""  # why the hooks could not be installed
 
     # -- installation -----------------------------------------------------------------------
     def install(self) -> None:
+        """The hooks; a torch without one of them gets no profile (said in the report), and
+        the run goes on."""
+        try:
+            self._install()
+        except Exception as exc:
+            self.uninstall()
+            self.error = f"{type(exc).__name__}: {exc}"
+
+    def _install(self) -> None:
         tensor = torch.Tensor
         self._patch(tensor, "to", self._wrap(tensor.to, self._moved_to))
         self._patch(tensor, "cuda", self._wrap(tensor.cuda, self._moved_cuda))
@@ -86,12 +97,16 @@ class Profiler:
     def uninstall(self) -> None:
         while self.undo:
             owner, name, original = self.undo.pop()
-            setattr(owner, name, original)
-        if self.real_gpu:
+            if original is _INHERITED:
+                delattr(owner, name)  # torch.Tensor.item is TensorBase's again
+            else:
+                setattr(owner, name, original)
+        if self.real_gpu and not self.error:
             torch.cuda.set_sync_debug_mode(0)
 
     def _patch(self, owner, name: str, replacement) -> None:
-        self.undo.append((owner, name, owner.__dict__.get(name, getattr(owner, name))))
+        getattr(owner, name)  # a name this torch lacks fails here, before anything changes
+        self.undo.append((owner, name, owner.__dict__.get(name, _INHERITED)))
         setattr(owner, name, replacement)
 
     def _watch_sync_debug_mode(self) -> None:
@@ -282,6 +297,8 @@ class Profiler:
     # -- the result -------------------------------------------------------------------------
     def report(self) -> dict:
         self.uninstall()  # the recorder's own reads of the losses come next: not the script's
+        if self.error:
+            return {"profile": {"error": self.error}}
         recorder = self.recorder
         optimizer_steps = bool(recorder.steps)
         count = len(recorder.steps) if optimizer_steps else len(recorder.backward_steps)
