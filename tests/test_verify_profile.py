@@ -126,6 +126,19 @@ def test_hooks_that_cannot_be_installed_leave_torch_as_it_was_and_say_so(monkeyp
     assert lines[0].startswith("profile, cuda-sim: not measured: AttributeError")
 
 
+def test_ranks_with_the_same_profile_share_one_block():
+    from types import SimpleNamespace
+
+    profile = {"timed": False, "steps": 4, "sites": [_site([0, 1, 1, 1, 1])]}
+    other = {"timed": False, "steps": 4, "sites": [_site([0, 2, 2, 2, 2])]}
+    rows = [SimpleNamespace(run=SimpleNamespace(profile=p, device="cuda-sim", rank=rank))
+            for rank, p in enumerate((profile, other, profile))]
+    lines = profile_lines(SimpleNamespace(devices=rows), lambda path, line, r: f"{path}:{line}",
+                          lambda run: f"sim rank {run.rank}")
+    heads = [line.split(":")[0] for line in lines if line.startswith("profile")]
+    assert heads == ["profile, sim ranks 0, 2", "profile, sim rank 1"]
+
+
 # -- end to end on cuda-sim ----------------------------------------------------------------------
 @pytest.mark.usefixtures("warm_verify")
 def test_every_cause_is_named_with_its_line_and_its_count_per_step(capsys):

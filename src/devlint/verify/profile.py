@@ -129,11 +129,26 @@ def profile_dict(summary) -> dict:
 
 def profile_lines(result, location: Callable[[str, int, object], str],
                   row_label: Callable[[object], str]) -> list[str]:
-    out: list[str] = []
+    """Each profiled row's block; under torchrun, ranks of a device whose blocks are the same
+    share one ("ranks 0, 1")."""
+    blocks: list[tuple[list, tuple]] = []  # (runs, the block's lines after its name)
     for device_summary in result.devices:
-        profile = device_summary.run.profile
-        if profile:
-            out += _row_lines(profile, result, location, row_label(device_summary.run))
+        run = device_summary.run
+        if not run.profile:
+            continue
+        lines = tuple(_row_lines(run.profile, result, location, "\0"))
+        same = next((runs for runs, seen in blocks if seen == lines
+                     and runs[0].device == run.device and run.rank is not None), None)
+        if same is not None:
+            same.append(run)
+        else:
+            blocks.append(([run], lines))
+    out: list[str] = []
+    for runs, lines in blocks:
+        name = row_label(runs[0])
+        if len(runs) > 1:
+            name = name.rsplit(" rank ", 1)[0] + " ranks " + ", ".join(str(r.rank) for r in runs)
+        out += [line.replace("\0", name) for line in lines]
     return out
 
 
