@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,37 @@ def test_hooks_that_cannot_be_installed_leave_torch_as_it_was_and_say_so(monkeyp
     row = SimpleNamespace(run=SimpleNamespace(profile=report["profile"], device="cuda-sim"))
     lines = profile_lines(SimpleNamespace(devices=[row]), None, lambda run: run.device)
     assert lines[0].startswith("profile, cuda-sim: not measured: AttributeError")
+
+
+def test_on_a_gpu_the_sync_debug_modes_warnings_are_recorded_at_the_line_not_printed(
+        monkeypatch, recwarn):
+    """The real-GPU-only hook, with torch.cuda's calls stubbed (this machine has no GPU): a
+    warning of torch's sync debug mode becomes a wait at the script's line; others pass."""
+    torch = pytest.importorskip("torch")
+    import warnings
+    from types import SimpleNamespace
+
+    from devlint.verify import profiler as child_side
+
+    modes = []
+    monkeypatch.setattr(torch.cuda, "set_sync_debug_mode", modes.append)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: None)
+    hooks = child_side.Profiler(SimpleNamespace(steps=[1, 2], backward_steps=[]),
+                                str(Path(__file__).parent), real_gpu=True)
+    hooks.install()
+    try:
+        assert modes == ["warn"]
+        warnings.warn("called a synchronizing CUDA operation", UserWarning)
+        line = sys._getframe().f_lineno - 1
+        warnings.warn("something else", UserWarning)
+    finally:
+        report = hooks.report()
+    assert modes == ["warn", 0]
+    (site,) = report["profile"]["sites"]
+    assert (site["line"], site["kind"], site["sync"], site["by_step"]) == (
+        line, "other-sync", True, [0, 0, 1])
+    assert site["time_s"] == 0.0 and report["profile"]["timed"] is True
+    assert [str(w.message) for w in recwarn] == ["something else"]
 
 
 def test_ranks_with_the_same_profile_share_one_block():
