@@ -35,3 +35,9 @@ timeout 240 python3 tests/verify_cases/cases.py amp_ok.py amp_dtype_bug.py amp_b
     mps_or_cpu.py 2>&1 | tee "$OUT/verify-cases-gpu.md"
 timeout 90 python3 -m devlint verify examples/seed_loop.py --devices cpu,cuda,cuda-sim --json -q \
     > "$OUT/verify-seed-gpu.json"
+# 5. Issue 34 on a real GPU: `verify --profile` times every copy and sync of each cause (the
+#    test), and the seed loop's profile on cuda beside cuda-sim's, text and plot.
+timeout 120 python3 -m pytest -q -p no:cacheprovider tests/test_verify_profile.py 2>&1 \
+    | tee "$OUT/pytest-profile-gpu.txt"
+timeout 90 python3 -m devlint verify examples/seed_loop.py --devices cpu,cuda,cuda-sim --profile -q \
+    --plot "$OUT/verify-profile-gpu.png" > "$OUT/verify-profile-gpu.txt" 2>&1

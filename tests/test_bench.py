@@ -220,6 +220,19 @@ def test_the_verdict_names_the_crossover_and_what_dominates_the_losses(tmp_path:
     assert plot.read_bytes().startswith(PNG_SIGNATURE)
 
 
+def test_the_verdict_names_the_transfer_share_that_sets_the_crossover() -> None:
+    copy_bound = verdict_lines(made_up([
+        (100e-6, 150e-6, 0.1), (120e-6, 160e-6, 0.7), (2e-3, 200e-6, 0.2)]))
+    (line,) = [line for line in copy_bound if line.startswith("Transfer share at the crossover")]
+    assert (f"70% of the cuda step at {SWEEP[1].name} (the last loss) and 20% at "
+            f"{SWEEP[2].name} (the first win): the copies set the crossover") in line
+    launch_bound = verdict_lines(made_up([(100e-6, 150e-6, 0.1), (2e-3, 200e-6, 0.05)]))
+    (line,) = [line for line in launch_bound if line.startswith("Transfer share")]
+    assert line.endswith("launch overhead, not the copies, sets the crossover.")
+    never = verdict_lines(made_up([(100e-6, 150e-6, 0.1), (110e-6, 170e-6, 0.1)]))
+    assert not [line for line in never if line.startswith("Transfer share")]
+
+
 def test_a_gpu_that_never_wins_is_said_plainly() -> None:
     lines = verdict_lines(made_up([(100e-6, 150e-6, 0.1), (110e-6, 170e-6, 0.1)]))
     assert lines[0] == "cuda is never faster than the CPU on the points measured."

@@ -76,12 +76,40 @@ def _device_verdict(bench: BenchResult, device: str) -> list[str]:
             + ".")
     else:
         lines.append(f"{device} is never faster than the CPU on the points measured.")
+    lines += crossover_share_lines(bench, measured, device)
     losing = [p for p in measured if p.results[device].speedup <= 1.0]
     for cause in ("transfer", "launch overhead", "compute"):
         names = [p.point.name for p in losing if loss_cause(bench, p, device) == cause]
         if names:
             lines.append(f"Where it loses ({', '.join(names)}): {_explain(cause, device)}")
     return lines
+
+
+def crossover_share_lines(bench: BenchResult, measured: list[PointResult],
+                          device: str) -> list[str]:
+    """The transfer share on both sides of the crossover, and whether copies set it: where
+    the last loss before the first win is copy-bound, a step whose copies take that share of
+    it does not pay on this accelerator."""
+    ordered = sorted(measured, key=lambda p: p.shape.flops)
+    first = next((i for i, p in enumerate(ordered) if p.results[device].speedup > 1.0), None)
+    if first is None:
+        return []
+    win = ordered[first]
+    win_share = win.results[device].transfer_share or 0.0
+    if first == 0:
+        return [f"Transfer share at the crossover: batch copies are {win_share:.0%} of the "
+                f"{device} step at {win.point.name}, the first point measured (it wins there)."]
+    before = ordered[first - 1]
+    before_share = before.results[device].transfer_share or 0.0
+    head = (f"Transfer share at the crossover: batch copies are {before_share:.0%} of the "
+            f"{device} step at {before.point.name} (the last loss) and {win_share:.0%} at "
+            f"{win.point.name} (the first win)")
+    cause = loss_cause(bench, before, device)
+    if cause == "transfer":
+        return [head + f": the copies set the crossover; a step whose batch copies take "
+                       f"{before_share:.0%} of it or more does not pay on this {device} "
+                       f"(`devlint verify --profile` names the lines that copy)."]
+    return [head + f": {cause}, not the copies, sets the crossover."]
 
 
 def loss_cause(bench: BenchResult, point: PointResult, device: str) -> str:

@@ -44,6 +44,9 @@ def add_verify_parser(sub) -> None:
                         help="apply devlint's fixes to a temporary copy and verify the copy")
     verify.add_argument("--json", action="store_true", help="print the results as JSON")
     verify.add_argument("--plot", metavar="PATH.png", help="write loss curves and step times")
+    verify.add_argument("--profile", action="store_true",
+                        help="per step on each accelerator: the host-device copies and the "
+                             "syncs, each with its line, and advice")
     verify.add_argument("--show-output", action="store_true",
                         help="let the script's own output through (captured by default)")
     verify.add_argument("--keep-outputs", metavar="DIR",
@@ -109,7 +112,7 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
         seed=args.seed, strict=args.strict, fix=args.fix, show_output=args.show_output,
         keep_outputs=Path(args.keep_outputs) if args.keep_outputs else None,
         parallel=False if args.sequential else None,
-        nproc=args.nproc, launcher_args=torchrun_arguments(args),
+        nproc=args.nproc, launcher_args=torchrun_arguments(args), profile=args.profile,
     )
 
     def progress(line: str) -> None:

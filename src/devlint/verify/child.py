@@ -240,6 +240,12 @@ def instrument(spec: ChildSpec, outcome: Outcome, torch, setup: "DeviceSetup"):
     caps = LoaderCaps(spec.max_batches, spec.max_epochs, stopper)
     caps.install()
     outcome.parts += [recorder, caps]
+    if spec.profile and spec.device != CPU:
+        from devlint.verify.profiler import Profiler
+
+        profiler = Profiler(recorder, outcome.view.run_path(spec.user_root), setup.real_gpu)
+        profiler.install()
+        outcome.parts.insert(0, profiler)  # reports (and stops) before the recorder reads
     hang = open(spec.hang_path, "w")  # the parent's SIGUSR1 before a timeout's SIGTERM
     faulthandler.register(signal.SIGUSR1, file=hang, all_threads=True)
     os._exit = outcome.script_exit

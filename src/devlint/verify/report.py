@@ -16,6 +16,7 @@ from devlint.verify.errors import (
     CROSS_GPU, FOREIGN_GPU_CODES, NEEDS_TORCHRUN, SHARED_GPU, TORCHRUN_HINT, classify,
     findings_at_site,
 )
+from devlint.verify.profile import draw_panel, profile_dict, profile_lines, profiled
 from devlint.verify.runner import describe_status, first_line
 from devlint.verify.session import EXIT_NOT_CHECKED, DeviceSummary, Verification
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM, DEVICE_LABELS, is_simulated
@@ -37,6 +38,7 @@ def render_text(result: Verification) -> str:
         lines += _common_failure_lines(common, result)
     lines += _all_device_notes(result, common is not None)
     lines += _fix_notes(result)
+    lines += profile_lines(result, location, row_label)
     lines += speed_verdicts(result)
     lines.append("")
     lines.append("verdict: " + verdict_line(result))
@@ -530,7 +532,7 @@ def to_dict(result: Verification) -> dict:
         "options": {"devices": options.devices, "max_steps": options.max_steps,
                     "max_batches": options.max_batches, "max_epochs": options.max_epochs,
                     "seed": options.seed, "strict": options.strict, "fix": options.fix,
-                    "timeout": options.timeout},
+                    "timeout": options.timeout, "profile": options.profile},
         "data_cut": cut_line(result),
         "never_run": never_run_line(result),
         "fails_on_every_device": result.common_failure() is not None,
@@ -581,6 +583,7 @@ def _device_dict(summary: DeviceSummary) -> dict:
         "explanation": summary.explanation.to_dict() if summary.explanation else None,
         "stdout_tail": run.stdout,
         "stderr_tail": run.stderr,
+        **profile_dict(summary),
     }
 
 
@@ -592,7 +595,8 @@ def write_plot(result: Verification, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (curves, bars) = plt.subplots(1, 2, figsize=(11, 4.2))
+    panels = 3 if profiled(result) else 2
+    fig, (curves, bars, *profile) = plt.subplots(1, panels, figsize=(5.5 * panels, 4.2))
     for summary in result.devices:
         losses = summary.run.losses
         if losses:
@@ -620,6 +624,8 @@ def write_plot(result: Verification, path: str) -> None:
     bars.set_ylabel("median ms per step")
     bars.set_title("where a step's time goes")
     bars.legend()
+    if profile:
+        draw_panel(profile[0], result, row_label)
     fig.suptitle(f"devlint verify {result.options.target_name}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -57,6 +57,7 @@ class VerifyOptions:
     coverage: bool = True
     nproc: int = 0  # ranks per node under torchrun; 0: one process per device, no torchrun
     launcher_args: list[str] = field(default_factory=list)  # torchrun's --nnodes, --rdzv-*
+    profile: bool = False  # copies and syncs per step on the accelerator rows
 
     @property
     def rendezvous_given(self) -> bool:
@@ -113,6 +114,7 @@ class DeviceRun:
     local_rank: Optional[int] = None
     world_size: Optional[int] = None
     blame: str = ""  # a rank stopped because another failed: which one ("rank 1")
+    profile: dict = field(default_factory=dict)  # --profile: profiler.Profiler.report()
 
     @property
     def ran(self) -> bool:
@@ -152,6 +154,7 @@ def plan(options: VerifyOptions, target: Target, device: str, workdir: Path,
         threads=threads, coverage=options.coverage, env=env,
         keep_outputs=options.keep_outputs is not None, nproc=options.nproc,
         launcher_args=launcher_args(options, options.devices.index(device)),
+        profile=options.profile,
     )
     for local_rank in range(spec.nproc):
         rank_dir(spec, local_rank).mkdir()

@@ -50,6 +50,7 @@ class ChildSpec:
     nproc: int = 0  # under torchrun: ranks per node (one simulated GPU each); 0: one process
     launcher_args: list[str] = field(default_factory=list)  # --nnodes, --rdzv-* for torchrun
     local_rank: int = -1  # the rank this spec is for (for_rank); -1: the run as a whole
+    profile: bool = False  # --profile: copies and syncs per step, by line (profiler.py)
 
     def write(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self)), encoding="utf-8")

@@ -68,16 +68,21 @@ class OriginBook:
 
     def current_site(self) -> Site | None:
         """The innermost frame under user_root, else the outermost non-library frame."""
-        frame = sys._getframe(1)
+        frame = self.user_frame(sys._getframe(1))
+        return _site_of_frame(frame) if frame is not None else None
+
+    def user_frame(self, frame):
+        """From `frame` outwards: the innermost frame under user_root, else the outermost
+        non-library frame, else None."""
         fallback = None
         while frame is not None:
             kind = self._kind(frame.f_code)
             if kind == _USER:
-                return _site_of_frame(frame)
+                return frame
             if kind == _OTHER:
                 fallback = frame
             frame = frame.f_back
-        return _site_of_frame(fallback) if fallback is not None else None
+        return fallback
 
     def _kind(self, code) -> int:
         kind = self._kind_of_code.get(code)
