@@ -233,3 +233,41 @@ def test_device_lines_are_the_ones_that_make_move_or_meet_a_device_value():
     lines, loop_ends = analyse(textwrap.dedent(DEVICE_LINE_NEVER_RUN))
     assert lines == {5: "move", 8: "move", 9: "meet", 12: "make"}
     assert loop_ends == {10: 13}
+
+
+def test_model_code_generators_and_compiled_functions_are_left_alone():
+    source = textwrap.dedent("""\
+        class Net(nn.Module):
+            def encode(self, x):
+                for layer in self.layers:
+                    x = layer(x)
+                return x
+        def batches():
+            while True:
+                yield 1
+        @torch.compile
+        def fused(xs):
+            for x in xs:
+                pass
+        class Trainer:
+            def fit(self):
+                for epoch in range(3):
+                    pass
+    """)
+    rewritten = ast.unparse(instrument(ast.parse(source)))
+    assert rewritten.count("__devlint_loops__") == 1
+    assert "for epoch in __devlint_loops__.iterate(range(3), 15)" in rewritten
+
+
+def test_a_step_loop_after_the_epoch_cap_still_ends_at_the_step_cap():
+    loops = Loops(max_epochs=1)
+    loops.epoch_done("train", 1)  # the epoch loop ended: the epoch cap came first
+    namespace = run_rewritten("""\
+        done = 0
+        for step in range(1000):  # a second phase, without a loader
+            __devlint_loops__.step()
+            done += 1
+            if __devlint_loops__.steps >= 5:
+                __devlint_loops__.cap("steps")
+    """, loops)
+    assert namespace["done"] == 5

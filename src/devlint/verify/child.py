@@ -334,7 +334,7 @@ def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source:
     sys.argv = [_argv0(spec, outcome), *spec.args]
     if spec.module:
         sys.path[0] = here  # as `python -m` puts the working directory first
-        runpy.run_module(spec.module, run_name="__main__", alter_sys=True)
+        run_module(spec.module, code, loops)
         return
     sys.path[0] = os.path.dirname(path)
     main_module = types.ModuleType("__main__")
@@ -352,6 +352,23 @@ def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source:
         main_module.__dict__["__file__"] = path
     sys.modules["__main__"] = main_module
     exec(code, main_module.__dict__)
+
+
+def run_module(name: str, code: types.CodeType, loops) -> None:
+    """`runpy.run_module(name, run_name="__main__", alter_sys=True)`, running `code` (the
+    module's own, with its loops made endable) in place of the code runpy compiles."""
+    from devlint.verify.loops import NAME
+
+    try:
+        _, module_spec, module_code = runpy._get_module_details(name)
+        run_code = runpy._run_module_code
+    except AttributeError:  # another Python's runpy: the module runs as it is
+        runpy.run_module(name, run_name="__main__", alter_sys=True)
+        return
+    if loops is not None and module_spec.origin and os.path.samefile(module_spec.origin,
+                                                                    code.co_filename):
+        module_code = code
+    run_code(module_code, {NAME: loops}, "__main__", module_spec)
 
 
 def _argv0(spec: ChildSpec, outcome: Outcome) -> str:

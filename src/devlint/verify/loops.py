@@ -14,8 +14,9 @@ reached (`--max-steps` steps, or a loader finished `--max-epochs` epochs), a loo
 made that progress ends at its next iteration: no further item is pulled, `else:` runs as at the
 end of the data, and the loops around it end the same way. A loop started after the cap (the
 evaluation, a test loop) runs, as its own progress starts from there. Loops in generator
-functions (which produce data for a consumer's loop), in `forward`/`__call__` and in functions
-decorated for compilation (torch.compile traces them) are left as they are.
+functions (which produce data for a consumer's loop), in `forward`/`__call__`, in the methods of
+an `nn.Module` subclass and in functions decorated for compilation (torch.compile traces them)
+are left as they are.
 
 A loop the rewrite does not see (another module's, a library's trainer) is stopped by the
 backstop: the run ends where the step count reaches BACKSTOP times `--max-steps`, or a loader
@@ -44,12 +45,21 @@ class _Rewriter(ast.NodeTransformer):
         self.skip = [False]  # inside a function whose loops are left alone
 
     def _function(self, node):
-        self.skip.append(_leave_alone(node))
+        self.skip.append(self.skip[-1] or _leave_alone(node))
         self.generic_visit(node)
         self.skip.pop()
         return node
 
     visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+    def visit_ClassDef(self, node):
+        """A model's code (an nn.Module's methods) is left alone: torch.compile traces it, and
+        no step loop runs inside a forward pass."""
+        self.skip.append(self.skip[-1] or any(
+            ast.unparse(base).endswith("Module") for base in node.bases))
+        self.generic_visit(node)
+        self.skip.pop()
+        return node
 
     def visit_Lambda(self, node):
         return node
@@ -111,7 +121,8 @@ class Loops:
         self.max_epochs = max_epochs
         self.steps = 0  # step boundaries so far (optimizer steps, or backward() calls)
         self.epochs: list = []  # a key per finished loader epoch, in order
-        self.capped = ""  # "steps" | "epochs" once a cap is reached
+        self.capped = ""  # the first cap reached: "steps" | "epochs" ("" before)
+        self.steps_capped = False  # --max-steps reached (maybe after the epoch cap)
         self.cut: dict[int, dict] = {}  # line -> what ended that loop
 
     # progress, from the recorder and the loader caps
@@ -119,6 +130,7 @@ class Loops:
         self.steps += 1
 
     def cap(self, reason: str) -> None:
+        self.steps_capped = self.steps_capped or reason == "steps"
         self.capped = self.capped or reason
 
     def epoch_done(self, key: Any, epochs: int) -> None:
@@ -165,7 +177,7 @@ class Loop:
                 finished[key] = finished.get(key, 0) + 1
             if finished and max(finished.values()) >= loops.max_epochs:
                 reason = "epochs"
-        if not reason and loops.capped == "steps" and loops.steps > self.steps:
+        if not reason and loops.steps_capped and loops.steps > self.steps:
             reason = "steps"
         if not reason:
             return False
