@@ -54,20 +54,22 @@ def test_table_verdict_and_plot_for_the_seed_loop(tmp_path, capsys):
                  "--plot", str(plot)])
     out = capsys.readouterr().out
     assert code == 0
-    assert re.search(r"^cpu\s+stopped\s+16\s+[\d.]+ ms\s+0%\s+[\d.]+\s+-\s+-\s+baseline$", out, re.M)
+    assert re.search(r"^cpu\s+completed\s+16\s+[\d.]+ ms\s+0%\s+[\d.]+\s+-\s+-\s+baseline$", out, re.M)
     assert "verdict: OK" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_max_steps_stops_the_script_cleanly(capsys):
+def test_max_steps_ends_the_loop_cleanly_and_the_script_goes_on(capsys):
     code, report, _ = verify_json(capsys, str(EXAMPLES / "seed_loop.py"), "--devices", "cpu",
                                   "--max-steps", "5")
     run = report["devices"][0]
-    assert code == 0 and run["status"] == "stopped"
+    assert code == 0 and run["status"] == "completed"
     assert len(run["steps"]) == 5
-    # the script prints after optimizer.step(): the fifth print never happens
+    # the script prints after optimizer.step(): the fifth step's print happens, then the loops
+    # (the batch loop and the epoch loop around it) end as at the end of their data
     assert printed_losses(run["stdout_tail"]) == pytest.approx(
-        [round(v, 6) for v in run["losses"][:4]], abs=1.5e-6)
+        [round(v, 6) for v in run["losses"]], abs=1.5e-6)
+    assert [(c["line"], c["reason"]) for c in run["cuts"]] == [(18, "steps"), (19, "steps")]
 
 
 def test_hard_coded_cuda_fails_the_cpu_run_and_maps_to_dev001(capsys):
@@ -88,7 +90,7 @@ def test_fix_verifies_a_corrected_copy_and_never_touches_the_script(tmp_path, ca
     assert code == 0, report["devices"][0]["error"]
     assert {f["code"] for f in report["fixes_applied"]} == {"DEV001", "DEV002", "DEV003", "DEV004"}
     assert script.read_bytes() == before
-    assert report["devices"][0]["status"] == "stopped"  # at --max-epochs
+    assert report["devices"][0]["status"] == "completed"  # its epoch loop ended at --max-epochs
 
 
 SCRIPT_PREAMBLE = """\
@@ -140,8 +142,16 @@ def test_except_exception_in_the_script_cannot_swallow_max_steps(tmp_path, capsy
             except Exception:
                 pass
     """, "--max-steps", "3")
-    assert code == 0 and report["devices"][0]["status"] == "stopped"
+    assert code == 0 and report["devices"][0]["status"] == "completed"  # the loop ended
     assert len(report["devices"][0]["steps"]) == 3
+    # a loop verify cannot end (exec'd code is not rewritten) is stopped by the backstop
+    code, report, _ = run_snippet(tmp_path, capsys, """\
+        exec("for _ in range(100):\\n    try:\\n        step()\\n"
+             "    except Exception:\\n        pass\\n")
+    """, "--max-steps", "3")
+    run = report["devices"][0]
+    assert code == 0 and run["status"] == "stopped" and len(run["steps"]) == 6
+    assert run["stop"]["backstop"] == 6
 
 
 def hanging_script(pids: Path) -> str:
@@ -314,5 +324,5 @@ def test_runs_started_as_fresh_interpreters_report_the_same(capsys, monkeypatch)
     monkeypatch.setattr("devlint.verify.runner.FORK_AFTER_IMPORT", False)
     code, report, _ = verify_json(capsys, str(EXAMPLES / "seed_loop.py"))
     assert code == 0, [d["error"] for d in report["devices"]]
-    assert [d["status"] for d in report["devices"]] == ["stopped", "stopped"]
+    assert [d["status"] for d in report["devices"]] == ["completed", "completed"]
     assert report["devices"][1]["comparison"]["verdict"] == "identical"

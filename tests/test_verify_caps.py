@@ -121,3 +121,29 @@ def test_lines_that_never_ran(tmp_path):
     executable, never = coverage.never_run(code)
     assert never == [3, 4, 6] and executable == 7
     assert ranges(never) == [(3, 4), (6, 6)]
+
+
+def test_a_loader_is_cut_only_where_a_for_loop_handles_the_end_of_its_data():
+    from devlint.verify.loops import Loops
+
+    caps = LoaderCaps(max_batches=3, max_epochs=2, stopper=Stopper(), loops=Loops(2))
+    caps.install()
+    try:
+        loader = DataLoader(TensorDataset(torch.arange(100.0)), batch_size=10)
+        assert len([batch for batch in loader]) == 3  # a comprehension's for
+        it = iter(loader)
+        assert len([next(it) for _ in range(7)]) == 7  # by hand: never the script's StopIteration
+
+        def stream():
+            for batch in loader:
+                yield batch
+
+        pulled = stream()
+        assert len([next(pulled) for _ in range(7)]) == 7  # a generator pulled by hand
+        assert len(list(zip(range(100), stream()))) == 10  # list() reads it to its real end
+        drawn = 0
+        for _ in stream():  # a for over the generator handles the end: cut
+            drawn += 1
+        assert drawn == 3
+    finally:
+        caps.uninstall()

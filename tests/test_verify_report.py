@@ -1,5 +1,6 @@
 """The verify report from recorded runs (no torch, no GPU): the table, the speed verdict in
 words, JSON. The runs are built the way a child reports them."""
+import json
 from pathlib import Path
 
 from devlint.verify.report import render_json, render_text, speed_verdict
@@ -104,14 +105,37 @@ def test_an_error_on_every_device_is_printed_once_as_not_a_device_problem():
 def test_the_report_says_what_was_cut_and_which_lines_never_ran():
     loaders = [{"dataset": "TensorDataset", "samples": 50016, "batches_per_epoch": 1563,
                 "drawn": 8, "epochs": 2, "cut": True}]
-    runs = [DeviceRun(d, "stopped", steps=steps(16, 0.001), loaders=loaders,
-                      stop={"reason": "epochs"}, accelerator={"used": True},
-                      coverage={"executable": 40, "never_run": never})
+    cuts = [{"line": 27, "reason": "epochs", "iterations": 2, "times": 1, "steps": 16}]
+    runs = [DeviceRun(d, "completed", steps=steps(16, 0.001), loaders=loaders, cuts=cuts,
+                      accelerator={"used": True}, coverage={"executable": 40, "never_run": never})
             for d, never in (("cpu", [30, 31, 32, 38]), ("cuda-sim", [31, 32, 38, 39]))]
-    text = render_text(verification(*runs))
-    assert ("data: TensorDataset (50,016 samples): 8 of 1,563 batches per epoch (cut); stopped "
-            "at the start of epoch 3 (--max-epochs 2)") in text
+    result = verification(*runs)
+    result.device_lines, result.loop_ends = {29: "move", 38: "meet"}, {27: 33}
+    text = render_text(result)
+    assert ("data: TensorDataset (50,016 samples): 8 of 1,563 batches per epoch (cut); the loop "
+            "at line 27 ended after 2 epochs (--max-epochs 2)") in text
     assert "never ran: lines 31-32, line 38 (3 of 40 lines)" in text
+    report = json.loads(render_json(result))
+    assert report["data_cut"] == [
+        {"kind": "loader", **loaders[0]},
+        {"kind": "loop", "line": 27, "reason": "epochs", "iterations": 2, "device": True}]
+    assert [(n["line"], n["device"]) for n in report["never_run"]] == [
+        (31, False), (32, False), (38, True), (39, False)]
+
+
+def test_a_device_line_the_accelerator_never_ran_is_partial_not_ok():
+    runs = [DeviceRun(d, "completed", steps=steps(8, 0.001), accelerator={"used": True},
+                      coverage={"executable": 20, "never_run": never})
+            for d, never in (("cpu", [12]), ("cuda-sim", [12, 15, 16]))]
+    result = verification(*runs)
+    result.device_lines = {5: "move", 15: "move", 16: "meet"}
+    text = render_text(result)
+    assert result.exit_code == 4
+    assert text.rstrip().endswith(
+        "verdict: PARTIAL: every device ran and the losses match, but device lines never ran on "
+        "cuda (simulated on CPU): lines 15-16, so they were not checked (exit 4)")
+    result.device_lines = {5: "move"}
+    assert result.exit_code == 0 and "verdict: OK" in render_text(result)
 
 
 def test_mixed_precision_on_one_side_is_compared_with_its_own_tolerance():

@@ -19,6 +19,8 @@ def add_verify_parser(sub) -> None:
         description="Exit status: 0 every device ran, matched and checked placement; 1 a run "
                     "failed or diverged; 2 usage or internal error; 3 every run passed but an "
                     "accelerator run placed nothing on its device (placement not checked); "
+                    "4 every run passed but an accelerator run never ran some of the script's "
+                    "device lines (PARTIAL: not checked, named in the report); "
                     "130/143/129 stopped by Ctrl-C/SIGTERM/SIGHUP.",
     )
     verify.add_argument("script", nargs="?",
@@ -31,10 +33,12 @@ def add_verify_parser(sub) -> None:
                         help="each DataLoader yields at most K batches per epoch (default 8; "
                              "0: no cap)")
     verify.add_argument("--max-epochs", type=int, default=2, metavar="E",
-                        help="stop when a DataLoader would start epoch E+1 (default 2; 0: no cap)")
+                        help="a loop in which a DataLoader finished E epochs ends there, and "
+                             "the script goes on after it (default 2; 0: no cap)")
     verify.add_argument("--max-steps", type=int, default=50,
-                        help="stop after N optimizer steps, or N backward() calls in a loop "
-                             "without an optimizer (default 50)")
+                        help="a loop that made N optimizer steps (or N backward() calls without "
+                             "an optimizer) ends there, and the script goes on after it "
+                             "(default 50)")
     verify.add_argument("--timeout", type=float, default=600.0,
                         help="seconds per device before the run is killed (default 600)")
     verify.add_argument("--seed", type=int, default=0, help="seed for random, numpy, torch")

@@ -122,8 +122,8 @@ class Outcome:
 
     def swallowed(self, stop) -> None:
         """The script caught the stop and went on: end the run here, naming the handler."""
-        self.finish(status="stopped", stop={"reason": stop.reason, "swallowed_at": handler_site(
-            stop, self)})
+        self.finish(status="stopped", stop={"reason": stop.reason, "backstop": stop.limit,
+                                            "swallowed_at": handler_site(stop, self)})
 
     # -- the end --------------------------------------------------------------------------------
     def exit_handlers(self) -> None:
@@ -187,18 +187,19 @@ def run(spec: ChildSpec, outcome: Outcome) -> dict:
         torch.set_num_threads(spec.threads)
     setup = DeviceSetup(spec, torch, outcome.view)
     outcome.parts.append(setup)
-    stopper = instrument(spec, outcome, torch, setup)
-    code = compile(source, outcome.exec_path, "exec", dont_inherit=True)
+    stopper, loops = instrument(spec, outcome, torch, setup)
+    code = compile_script(source, outcome.exec_path)
     coverage = Coverage(code, outcome.exec_path) if spec.coverage else None
     if coverage is not None:
         outcome.parts.append(coverage)
         coverage.lines.start()
     info: dict = {"torch_version": torch.__version__, "device_name": setup.device_name()}
     try:
-        exec_script(spec, code, outcome, source)
+        exec_script(spec, code, outcome, source, loops)
         info.update(status="completed")
     except StopRun as stop:
-        info.update(status="stopped", stop={"reason": stop.reason})
+        info.update(status="stopped", stop={"reason": stop.reason, "backstop": stop.limit,
+                                            "at": stopped_at(stop, spec, outcome)})
     except SystemExit as exc:
         code_ = exc.code
         info.update(status="completed" if code_ in (None, 0) else "exited",
@@ -210,6 +211,12 @@ def run(spec: ChildSpec, outcome: Outcome) -> dict:
         if coverage is not None:
             coverage.lines.stop()
     return info
+
+
+def stopped_at(stop: BaseException, spec: ChildSpec, outcome: Outcome) -> Optional[dict]:
+    """The script's line where a stop was raised (the innermost of its frames)."""
+    frames = user_frames(traceback.extract_tb(stop.__traceback__), spec, outcome)
+    return frames[0] if frames else None
 
 
 def enter_view(spec: ChildSpec, outcome: Outcome) -> bytes:
@@ -228,18 +235,21 @@ def enter_view(spec: ChildSpec, outcome: Outcome) -> bytes:
 
 
 def instrument(spec: ChildSpec, outcome: Outcome, torch, setup: "DeviceSetup"):
-    """Steps, loader caps, the hang stack and os._exit: the hooks between the script and its
-    end. Returns the Stopper they share."""
+    """Steps, loader caps, the loops' ends, the hang stack and os._exit: the hooks between the
+    script and its end. Returns the Stopper they share and the Loops the script's loops ask."""
     from devlint.verify.caps import LoaderCaps
+    from devlint.verify.loops import Loops
     from devlint.verify.recorder import Recorder, Stopper
 
     stopper = Stopper()
     stopper.on_swallowed = outcome.swallowed
-    recorder = Recorder(spec.max_steps, use_cuda_events=setup.real_gpu, stopper=stopper)
+    loops = Loops(spec.max_epochs)
+    recorder = Recorder(spec.max_steps, use_cuda_events=setup.real_gpu, stopper=stopper,
+                        loops=loops)
     recorder.install(watch_device_rng=setup.real_gpu)
-    caps = LoaderCaps(spec.max_batches, spec.max_epochs, stopper)
+    caps = LoaderCaps(spec.max_batches, spec.max_epochs, stopper, loops)
     caps.install()
-    outcome.parts += [recorder, caps]
+    outcome.parts += [recorder, caps, loops]
     if spec.profile and spec.device != CPU:
         from devlint.verify.profiler import Profiler
 
@@ -249,7 +259,19 @@ def instrument(spec: ChildSpec, outcome: Outcome, torch, setup: "DeviceSetup"):
     hang = open(spec.hang_path, "w")  # the parent's SIGUSR1 before a timeout's SIGTERM
     faulthandler.register(signal.SIGUSR1, file=hang, all_threads=True)
     os._exit = outcome.script_exit
-    return stopper
+    return stopper, loops
+
+
+def compile_script(source: bytes, path: str) -> types.CodeType:
+    """The script's code with its loops made endable at the caps (loops.py); a source the
+    rewrite cannot take is compiled as it is (its syntax error is the script's own)."""
+    from devlint.verify.loops import instrument as endable
+
+    try:
+        tree = ast.parse(source, path)
+    except (SyntaxError, ValueError):
+        return compile(source, path, "exec", dont_inherit=True)
+    return compile(endable(tree), path, "exec", dont_inherit=True)
 
 
 class DeviceSetup:
@@ -309,7 +331,8 @@ class Coverage:
         return {"coverage": {"executable": executable, "never_run": never}}
 
 
-def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source: bytes) -> None:
+def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source: bytes,
+                loops=None) -> None:
     """`python SCRIPT ARGS` (or `python -m MODULE ARGS`): argv, sys.path[0], a fresh __main__.
     Paths are the user's (their copies' under the fallback), so `__file__` names the script."""
     path = outcome.exec_path
@@ -317,11 +340,15 @@ def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source:
     sys.argv = [_argv0(spec, outcome), *spec.args]
     if spec.module:
         sys.path[0] = here  # as `python -m` puts the working directory first
-        runpy.run_module(spec.module, run_name="__main__", alter_sys=True)
+        run_module(spec.module, code, loops)
         return
     sys.path[0] = os.path.dirname(path)
     main_module = types.ModuleType("__main__")
     main_module.__dict__.update(__builtins__=builtins, __cached__=None)
+    if loops is not None:
+        from devlint.verify.loops import NAME
+
+        main_module.__dict__[NAME] = loops
     if spec.notebook:
         # a kernel has no __file__, and gives every cell `display`
         text = source.decode("utf-8", "replace")
@@ -331,6 +358,23 @@ def exec_script(spec: ChildSpec, code: types.CodeType, outcome: Outcome, source:
         main_module.__dict__["__file__"] = path
     sys.modules["__main__"] = main_module
     exec(code, main_module.__dict__)
+
+
+def run_module(name: str, code: types.CodeType, loops) -> None:
+    """`runpy.run_module(name, run_name="__main__", alter_sys=True)`, running `code` (the
+    module's own, with its loops made endable) in place of the code runpy compiles."""
+    from devlint.verify.loops import NAME
+
+    try:
+        _, module_spec, module_code = runpy._get_module_details(name)
+        run_code = runpy._run_module_code
+    except AttributeError:  # another Python's runpy: the module runs as it is
+        runpy.run_module(name, run_name="__main__", alter_sys=True)
+        return
+    if loops is not None and module_spec.origin and os.path.samefile(module_spec.origin,
+                                                                    code.co_filename):
+        module_code = code
+    run_code(module_code, {NAME: loops}, "__main__", module_spec)
 
 
 def _argv0(spec: ChildSpec, outcome: Outcome) -> str:

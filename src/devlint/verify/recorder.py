@@ -16,14 +16,17 @@ from typing import Any, Callable, Optional
 
 import torch
 
+from devlint.verify.loops import BACKSTOP
 
 class StopRun(BaseException):
-    """Ends the script at a cap (--max-steps, --max-epochs). Not an Exception: `except
-    Exception` in the user's loop must not swallow it."""
+    """Ends the script at a cap (--max-steps, --max-epochs), or at the backstop past them for
+    loops the rewrite (loops.py) cannot end. Not an Exception: `except Exception` in the user's
+    loop must not swallow it."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, limit: int = 0):
         super().__init__(reason)
         self.reason = reason  # "steps" | "epochs"
+        self.limit = limit  # the backstop's count; 0: the cap itself
 
 
 class Stopper:
@@ -36,9 +39,9 @@ class Stopper:
         self.caught = False  # by the child itself: the normal end
         self.on_swallowed: Callable[[StopRun], None] = lambda stop: None
 
-    def stop(self, reason: str) -> None:
+    def stop(self, reason: str, limit: int = 0) -> None:
         self.check()
-        self.raised = StopRun(reason)
+        self.raised = StopRun(reason, limit)
         raise self.raised
 
     def check(self) -> None:
@@ -114,13 +117,16 @@ class Clock:
 
 class Recorder:
     """Steps are optimizer steps. Until the first one, every backward() closes a provisional
-    step: a loop that updates its parameters by hand never calls an optimizer, and is stopped
+    step: a loop that updates its parameters by hand never calls an optimizer, and ends
     after --max-steps backward calls; the first optimizer step folds the provisional steps
-    into itself (gradient accumulation before it)."""
+    into itself (gradient accumulation before it). With `loops` (the verify child), reaching
+    --max-steps ends the script's loops that made the steps (loops.py) and the run goes on;
+    the run stops only at the backstop. Without, the run stops at the cap."""
 
     def __init__(self, max_steps: int, use_cuda_events: bool = False,
-                 stopper: Optional[Stopper] = None):
+                 stopper: Optional[Stopper] = None, loops=None):
         self.max_steps = max_steps
+        self.loops = loops
         self.stopper = stopper or Stopper()
         self.clock = Clock(use_cuda_events)
         self.steps: list[Step] = []
@@ -178,8 +184,19 @@ class Recorder:
             step = self._fold(self.backward_steps + [step])
             self.backward_steps = []
         self.steps.append(step)
-        if len(self.steps) >= self.max_steps:
-            self.stopper.stop("steps")
+        self._counted(len(self.steps))
+
+    def _counted(self, steps: int) -> None:
+        """A step closed: at the cap the loops that made it end; at the backstop the run."""
+        if self.loops is None:
+            if steps >= self.max_steps:
+                self.stopper.stop("steps")
+            return
+        self.loops.step()
+        if steps >= self.max_steps:
+            self.loops.cap("steps")
+        if steps >= BACKSTOP * self.max_steps:
+            self.stopper.stop("steps", steps)
 
     def _close_step(self) -> Step:
         now = time.perf_counter()
@@ -204,8 +221,7 @@ class Recorder:
         if self.steps or self.backward_depth > 1:
             return
         self.backward_steps.append(self._close_step())
-        if len(self.backward_steps) >= self.max_steps:
-            self.stopper.stop("steps")
+        self._counted(len(self.backward_steps))
 
     @property
     def step_kind(self) -> str:

@@ -18,7 +18,8 @@ from devlint.verify.errors import (
 )
 from devlint.verify.profile import draw_panel, profile_dict, profile_lines, profiled
 from devlint.verify.runner import describe_status, first_line
-from devlint.verify.session import EXIT_NOT_CHECKED, DeviceSummary, Verification
+from devlint.verify.loops import BACKSTOP
+from devlint.verify.session import EXIT_NOT_CHECKED, EXIT_PARTIAL, DeviceSummary, Verification
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM, DEVICE_LABELS, is_simulated
 
 DEVLINT_DIR = str(Path(__file__).resolve().parent.parent)
@@ -55,6 +56,12 @@ def verdict_line(result: Verification) -> str:
         which = ", ".join(label(s.run.device) for s in result.unchecked)
         return (f"NOT CHECKED: every device ran and the losses match, but placement was not "
                 f"checked on {which} (exit {EXIT_NOT_CHECKED})")
+    unrun = result.unrun_device_lines
+    if unrun:
+        parts = [f"{_device_label(device)}: {_lines(lines, result)}"
+                 for device, lines in unrun.items()]
+        return (f"PARTIAL: every device ran and the losses match, but device lines never ran on "
+                f"{'; '.join(parts)}, so they were not checked (exit {EXIT_PARTIAL})")
     if any(s.placement == "checked" for s in result.devices):
         foreign = sorted({s.run.rank for s in result.devices if s.foreign_gpus})
         warning = "; warning: rank{} {} put tensors on another rank's GPU (see above)".format(
@@ -65,6 +72,16 @@ def verdict_line(result: Verification) -> str:
 
 def label(device: str) -> str:
     return DEVICE_LABELS.get(device, device)
+
+
+def _device_label(key: str) -> str:
+    """`cuda-sim rank 1` (unrun_device_lines' key) in the table's words."""
+    device, _, rank = key.partition(" rank ")
+    return label(device) + (f" rank {rank}" if rank else "")
+
+
+def _lines(lines: list[int], result: Verification) -> str:
+    return ", ".join(_span(first, last, result) for first, last in ranges(lines))
 
 
 def row_label(run) -> str:
@@ -158,29 +175,79 @@ def torchrun_line(result: Verification) -> str:
             f"{simulated}")
 
 
+def _cut_run(result: Verification):
+    return next((s.run for s in result.devices if s.run.loaders or s.run.stop or s.run.cuts),
+                None)
+
+
+def data_cut(result: Verification) -> list[dict]:
+    """What verify shortened, as data: each loader's batches per epoch (kind "loader"), each
+    loop that ended at a cap (kind "loop": its line, the cap, whether its body holds device
+    lines), and a backstop's stop of the run (kind "stop": the line it stopped at)."""
+    run = _cut_run(result)
+    if run is None:
+        return []
+    out: list[dict] = [{"kind": "loader", **loader} for loader in run.loaders]
+    for cut in run.cuts:
+        end = result.loop_ends.get(cut["line"], cut["line"])
+        out.append({"kind": "loop", "line": cut["line"], "reason": cut["reason"],
+                    "iterations": cut["iterations"],
+                    "device": any(cut["line"] <= n <= end for n in result.device_lines)})
+    if run.stop.get("reason"):
+        line = (run.stop.get("at") or {}).get("line")
+        out.append({"kind": "stop", "reason": run.stop["reason"], "line": line,
+                    "backstop": run.stop.get("backstop") or 0,
+                    "device": line in result.device_lines})
+    return out
+
+
 def cut_line(result: Verification) -> str:
-    """What verify shortened: "data: TensorDataset 8 of 1,563 batches per epoch; stopped at the
-    start of epoch 3 (--max-epochs 2)"."""
-    run = next((s.run for s in result.devices if s.run.loaders or s.run.stop), None)
+    """What verify shortened: "data: TensorDataset 8 of 1,563 batches per epoch (cut); the loop
+    at line 18 ended after 2 epochs (--max-epochs 2)"."""
+    run = _cut_run(result)
     if run is None:
         return ""
     options = result.options
     parts = []
-    for loader in run.loaders:
-        total = loader.get("batches_per_epoch")
-        of = f" of {total:,}" if total is not None else ""
-        samples = loader.get("samples")
-        name = loader["dataset"] + (f" ({samples:,} samples)" if samples is not None else "")
-        parts.append(f"{name}: {loader['drawn']:,}{of} batches per epoch"
-                     + (" (cut)" if loader.get("cut") else ""))
-    reason = run.stop.get("reason")
-    if reason == "epochs":
-        parts.append(f"stopped at the start of epoch {options.max_epochs + 1} "
-                     f"(--max-epochs {options.max_epochs})")
-    elif reason == "steps":
-        what = "backward() calls (no optimizer)" if run.step_kind == "backward" else "steps"
-        parts.append(f"stopped after {options.max_steps} {what} (--max-steps)")
+    steps = "backward() calls (no optimizer)" if run.step_kind == "backward" else "steps"
+    for cut in data_cut(result):
+        if cut["kind"] == "loader":
+            total = cut.get("batches_per_epoch")
+            of = f" of {total:,}" if total is not None else ""
+            samples = cut.get("samples")
+            name = cut["dataset"] + (f" ({samples:,} samples)" if samples is not None else "")
+            parts.append(f"{name}: {cut['drawn']:,}{of} batches per epoch"
+                         + (" (cut)" if cut.get("cut") else ""))
+        elif cut["kind"] == "loop":
+            after = (f"{options.max_epochs} epochs (--max-epochs {options.max_epochs})"
+                     if cut["reason"] == "epochs" else
+                     f"{options.max_steps} {steps} (--max-steps {options.max_steps})")
+            parts.append(f"the loop at {_span(cut['line'], cut['line'], result)} ended after "
+                         f"{after}")
+        elif not cut["backstop"]:  # stopped at the cap itself (a swallowed stop's run)
+            parts.append(f"stopped at the {cut['reason']} cap")
+        else:
+            count = (f"{cut['backstop']} {steps}" if cut["reason"] == "steps" else
+                     f"the start of epoch {cut['backstop'] + 1}")
+            where = f" at {_span(cut['line'], cut['line'], result)}" if cut["line"] else ""
+            parts.append(f"the run was cut{where} at {count}: the backstop ({BACKSTOP}x "
+                         f"--max-{cut['reason']}) for a loop verify cannot end (not in the "
+                         f"script's own file)")
     return ("data: " + "; ".join(parts)) if parts else ""
+
+
+def never_run(result: Verification) -> list[dict]:
+    """The script's lines that never ran on some accelerator run (on the cpu run when it was
+    the only one), as data: each line, whether it is a device line, the runs it never ran on."""
+    rows = [s.run for s in result.devices if s.run.coverage and s.run.device != CPU] or [
+        s.run for s in result.devices if s.run.coverage]
+    missed: dict[int, list[str]] = {}
+    for run in rows:
+        for line in run.coverage["never_run"]:
+            missed.setdefault(line, []).append(row_label(run))
+    return [{"line": line, "device": line in result.device_lines,
+             **({"kind": result.device_lines[line]} if line in result.device_lines else {}),
+             "not_run_on": missed[line]} for line in sorted(missed)]
 
 
 def never_run_line(result: Verification) -> str:
@@ -533,8 +600,9 @@ def to_dict(result: Verification) -> dict:
                     "max_batches": options.max_batches, "max_epochs": options.max_epochs,
                     "seed": options.seed, "strict": options.strict, "fix": options.fix,
                     "timeout": options.timeout, "profile": options.profile},
-        "data_cut": cut_line(result),
-        "never_run": never_run_line(result),
+        "data_cut": data_cut(result),
+        "never_run": never_run(result),
+        "unchecked_device_lines": result.unrun_device_lines,
         "fails_on_every_device": result.common_failure() is not None,
         "fixes_applied": result.fixes_applied,
         "fix_error": result.fix_error,
@@ -572,6 +640,7 @@ def _device_dict(summary: DeviceSummary) -> dict:
         "step_kind": run.step_kind,
         "loaders": run.loaders,
         "stop": run.stop,
+        "cuts": run.cuts,
         "coverage": run.coverage,
         "notes": run.notes,
         "converted": run.converted,

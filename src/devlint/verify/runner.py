@@ -103,7 +103,8 @@ class DeviceRun:
     step_kind: str = "optimizer"  # "backward": a loop without torch.optim
     accelerator: dict = field(default_factory=dict)  # {"used": bool, "type": "cuda" | "mps"}
     loaders: list[dict] = field(default_factory=list)  # caps.LoaderStats, as dicts
-    stop: dict = field(default_factory=dict)  # {"reason", "swallowed_at"}
+    stop: dict = field(default_factory=dict)  # {"reason", "backstop", "swallowed_at"}
+    cuts: list[dict] = field(default_factory=list)  # loops ended at a cap (loops.py)
     coverage: dict = field(default_factory=dict)  # {"executable", "never_run"}
     notes: list[str] = field(default_factory=list)
     converted: list[str] = field(default_factory=list)  # saved files made CPU-loadable

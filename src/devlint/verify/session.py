@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from devlint import hints
+from devlint.verify import device_lines
 from devlint.verify.compare import DEFAULT, FAILED, STRICT, Comparison, compare_losses
 from devlint.verify.errors import NO_CUDA, OTHER, Explanation, classify, explain
 from devlint.verify.probe import gpu_count, gpu_present
@@ -24,6 +25,7 @@ from devlint.verify.runner import DeviceRun, Target, VerifyOptions, launcher_for
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
 
 EXIT_NOT_CHECKED = 3  # every run passed, but some accelerator run placed nothing on it
+EXIT_PARTIAL = 4  # every run passed, but an accelerator run never ran some device lines
 SEED_LIMIT = 2 ** 32  # numpy.random.seed and PYTHONHASHSEED take 0 .. 2**32 - 1
 
 
@@ -114,6 +116,8 @@ class Verification:
     target: Optional[Target] = None
     notebook: object = None  # workspace.notebook.Program: lines -> cells
     texts: dict = field(default_factory=dict)  # path -> the text that ran in its place
+    device_lines: dict = field(default_factory=dict)  # line -> make | move | meet (the script's)
+    loop_ends: dict = field(default_factory=dict)  # a loop's line -> its last line
 
     @property
     def ok(self) -> bool:
@@ -126,10 +130,25 @@ class Verification:
         return [d for d in self.devices if d.placement in ("not checked", "unsupported")]
 
     @property
+    def unrun_device_lines(self) -> dict[str, list[int]]:
+        """Per accelerator run that ran: the script's device lines it never ran (not checked)."""
+        out = {}
+        for summary in self.devices:
+            run = summary.run
+            if run.device == CPU or not run.ran or not run.coverage:
+                continue
+            lines = sorted(set(run.coverage.get("never_run", [])) & set(self.device_lines))
+            if lines:
+                out[run.device if run.rank is None else f"{run.device} rank {run.rank}"] = lines
+        return out
+
+    @property
     def exit_code(self) -> int:
         if not self.ok:
             return 1
-        return EXIT_NOT_CHECKED if self.unchecked else 0
+        if self.unchecked:
+            return EXIT_NOT_CHECKED
+        return EXIT_PARTIAL if self.unrun_device_lines else 0
 
     def summary(self, device: str, rank: Optional[int] = None) -> Optional[DeviceSummary]:
         return next((d for d in self.devices if d.run.device == device and d.run.rank == rank),
@@ -286,11 +305,17 @@ def _run(options: VerifyOptions, target: Target, result: Verification, tmp: Path
                      f"{options.target_name}")
     runs = run_all(options, target, progress, launcher)
     result.devices = summarize(runs, options.strict, texts)
+    ran = texts.get(str(target.path))
+    if ran is None:
+        ran = target.path.read_bytes().decode("utf-8", "replace")
+    result.device_lines, result.loop_ends = device_lines.analyse(ran)
     if result.fixes_applied:
         original = (result.notebook.text if result.notebook is not None
                     else target.path.read_bytes().decode("utf-8", "replace"))
-        in_users_lines(result.devices, str(target.path),
-                       line_map(original, texts[str(target.path)]))
+        to_user = line_map(original, texts[str(target.path)])
+        in_users_lines(result.devices, str(target.path), to_user)
+        result.device_lines = {to_user(n): kind for n, kind in result.device_lines.items()}
+        result.loop_ends = {to_user(n): to_user(e) for n, e in result.loop_ends.items()}
 
 
 def fixed_copy(target: Target, directory: Path, result: Verification) -> str:
@@ -339,6 +364,8 @@ def in_users_lines(devices: list[DeviceSummary], path: str, to_user: Callable[[i
                 site["line"] = to_user(site["line"])
         if run.coverage:
             run.coverage["never_run"] = sorted({to_user(n) for n in run.coverage["never_run"]})
+        for cut in run.cuts:
+            cut["line"] = to_user(cut["line"])
         if summary.explanation is not None:
             summary.explanation.findings = [
                 replace(f, line=to_user(f.line)) if f.path == path else f
