@@ -18,7 +18,7 @@ import torch
 from devlint.verify.shadow.origin import OriginBook
 from devlint.verify.shadow.tensor import (
     ACCELERATOR, ACCELERATOR_TYPES, CPU, TAGGED_CLASSES, index_of, is_tagged,
-    pickled_cuda_storages, tag, untagged,
+    legacy_type_name, pickled_cuda_storages, tag, untagged,
 )
 
 DEVICE_NAME = "devlint cuda-sim"
@@ -199,6 +199,48 @@ def patch_cuda(patcher: Patcher) -> None:
     patcher.set(cuda, "stream", lambda stream=None: contextlib.nullcontext(stream))
     patcher.set(cuda, "device", ShadowDeviceContext)
     patcher.set(cuda, "device_of", lambda tensor: ShadowDeviceContext(index_of(tensor)))
+
+
+# torch.cuda's legacy typed constructors; a CPU build has the classes but cannot build them
+LEGACY_TYPES = ("FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor",
+                "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor")
+
+
+class _LegacyCudaType(type):
+    """`torch.cuda.FloatTensor(2, 3)`, `torch.cuda.LongTensor([1, 2])`: the CPU type's
+    constructor (sizes, a sequence, an array), then `.cuda()`, so the new tensor is on the
+    current simulated GPU as a real one is; `isinstance(t, torch.cuda.FloatTensor)` holds for
+    a float32 tensor there."""
+
+    def __call__(cls, *args, **kwargs):
+        return getattr(torch, cls.__name__)(*args, **kwargs).cuda()
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, torch.Tensor) and is_tagged(obj) and (
+            legacy_type_name(obj) == f"torch.{ACCELERATOR.type}.{cls.__name__}")
+
+
+def legacy_cuda_type(name: str) -> type:
+    dtype = getattr(torch, name).dtype
+    return _LegacyCudaType(name, (), {"__module__": "torch.cuda", "dtype": dtype,
+                                      "is_cuda": True, "is_sparse": False})
+
+
+def patch_legacy_types(patcher: Patcher) -> None:
+    for name in LEGACY_TYPES:
+        patcher.set(torch.cuda, name, legacy_cuda_type(name))
+    original = torch.set_default_tensor_type
+
+    def set_default_tensor_type(t):
+        """`torch.set_default_tensor_type(torch.cuda.FloatTensor)`: its dtype, and the
+        simulated GPU as the default device (torch.set_default_device is patched)."""
+        name = t if isinstance(t, str) else f"{t.__module__}.{t.__name__}"
+        if not name.startswith("torch.cuda."):
+            torch.set_default_device("cpu")
+            return original(t)
+        torch.set_default_dtype(getattr(torch, name.rsplit(".", 1)[1]).dtype)
+        torch.set_default_device("cuda")
+    patcher.set(torch, "set_default_tensor_type", set_default_tensor_type)
 
 
 def patch_accelerator(patcher: Patcher) -> None:
