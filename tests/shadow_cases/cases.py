@@ -420,7 +420,23 @@ for name, dtype in [('DoubleTensor', torch.float64), ('IntTensor', torch.int32),
     t = getattr(torch.cuda, name)(3)
     assert t.is_cuda and t.dtype == dtype and t.shape == (3,)
 moved = torch.ones(2).type(torch.cuda.FloatTensor)
+torch.cuda.nvtx.range_push('step'); torch.cuda.nvtx.range_pop()
+with torch.cuda.nvtx.range('step'):
+    torch.cuda.nvtx.mark('here')
 assert moved.is_cuda and moved.type(torch.FloatTensor).device.type == 'cpu'
+""",
+    "variable_keeps_the_device": """
+from torch.autograd import Variable
+y = torch.randint(0, 3, (8,)).cuda()
+a, b = map(Variable, (y, torch.ones(2)))
+assert a.is_cuda and Variable(y, requires_grad=False).is_cuda and not b.is_cuda
+""",
+    "data_parallel_on_one_gpu": """
+net = torch.nn.DataParallel(nn.Linear(4, 3).cuda())
+x, y = torch.randn(8, 4).cuda(), torch.randint(0, 3, (8,)).cuda()
+out = net(x)
+F.cross_entropy(out, y).backward()
+assert out.is_cuda and net.module.weight.grad.is_cuda
 """,
 }
 

@@ -13,7 +13,7 @@ from typing import Optional
 from devlint.lint.report.columns import aligned
 from devlint.verify.coverage import ranges
 from devlint.verify.errors import (
-    CROSS_GPU, FOREIGN_GPU_CODES, NEEDS_TORCHRUN, SHARED_GPU, TORCHRUN_HINT, classify,
+    CROSS_GPU, FOREIGN_GPU_CODES, NEEDS_TORCHRUN, OTHER, SHARED_GPU, TORCHRUN_HINT, classify,
     findings_at_site,
 )
 from devlint.verify.runner import describe_status, first_line
@@ -47,6 +47,9 @@ def verdict_line(result: Verification) -> str:
     common = result.common_failure()
     if common is not None:
         return "FAILED: " + common_cause(common, result)
+    own = own_failure(result)
+    if own:
+        return "FAILED: " + own
     if not result.ok:
         return "FAILED: " + _failure_summary(result)
     if result.unchecked:
@@ -59,6 +62,24 @@ def verdict_line(result: Verification) -> str:
             "s" if len(foreign) > 1 else "", ", ".join(map(str, foreign))) if foreign else ""
         return "OK: every device ran, the losses match and placement was checked" + warning
     return "OK: every device ran and the losses match"
+
+
+def own_failure(result: Verification) -> str:
+    """The cpu run failed with an error of the script's own (no device in it) and the
+    simulated GPU could not run that far: the failure is the script's, found on the CPU path
+    (`loss.data[0]` on a 0-dim tensor after a `torch.cuda.nvtx` call cuda-sim cannot run)."""
+    base = result.summary(CPU)
+    gaps = [s for s in result.devices if s.simulator_gap]
+    if base is None or base.run.status != "error" or not gaps or any(
+            not s.ok and s.placement != "unsupported" for s in result.devices if s is not base):
+        return ""
+    error = base.run.error or {}
+    if classify(error.get("type", ""), error.get("message", "")) != OTHER:
+        return ""
+    frame = error.get("frame")
+    at = f" at {location(frame['path'], frame['line'], result)}" if frame else ""
+    return (f"the script's own failure, on cpu{at} ({error.get('type')}: "
+            f"{first_line(error.get('message', ''))}); {gap_words(gaps[0])}")
 
 
 def label(device: str) -> str:
@@ -313,10 +334,22 @@ def _placement_lines(summary: DeviceSummary, name: str) -> list[str]:
                 f"chose cpu); {summary.hint}"]
     if state == "unsupported":
         error = summary.run.error or {}
+        what = f"{error.get('type')}: {first_line(error.get('message', ''))}"
+        if summary.simulator_gap:
+            return [f"{name}: {gap_words(summary)} ({what}); a limit of devlint's simulator, "
+                    f"not a failure of the script; on a real GPU, `devlint verify --devices "
+                    f"cpu,cuda` checks the rest"]
         return [f"{name}: torch.compile is not supported on the simulated device for this "
-                f"script ({error.get('type')}: {first_line(error.get('message', ''))}); "
-                f"placement not checked"]
+                f"script ({what}); placement not checked"]
     return []
+
+
+def gap_words(summary: DeviceSummary) -> str:
+    """"cuda-sim cannot run this: not checked past line 10"."""
+    frame = (summary.run.error or {}).get("frame") or {}
+    code = (frame.get("code") or "").strip()
+    past = f" past line {frame['line']}" + (f" (`{code}`)" if code else "") if frame else ""
+    return f"cuda-sim cannot run this: not checked{past}"
 
 
 def _foreign_gpu_lines(summary: DeviceSummary, name: str, result: Verification) -> list[str]:

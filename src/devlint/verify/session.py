@@ -18,7 +18,9 @@ from typing import Callable, Optional
 
 from devlint import hints
 from devlint.verify.compare import DEFAULT, FAILED, STRICT, Comparison, compare_losses
-from devlint.verify.errors import NO_CUDA, OTHER, Explanation, classify, explain
+from devlint.verify.errors import (
+    NO_CUDA, OTHER, Explanation, classify, explain, is_simulator_gap,
+)
 from devlint.verify.probe import gpu_count, gpu_present
 from devlint.verify.runner import DeviceRun, Target, VerifyOptions, launcher_for, run_all
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
@@ -52,13 +54,21 @@ class DeviceSummary:
                 and (self.explanation is None or self.explanation.kind == OTHER))
 
     @property
+    def simulator_gap(self) -> bool:
+        """The simulated GPU met a torch API it cannot run (not the script's failure): the run
+        checked placement up to that line and no further."""
+        return (self.run.device == CUDA_SIM and self.run.status == "error"
+                and is_simulator_gap(self.run.error or {})
+                and (self.explanation is None or not self.explanation.findings))
+
+    @property
     def placement(self) -> str:
         """"checked" when the run held tensors on the accelerator, "not checked" when it ran
-        without, "unsupported" for a torch.compile the simulator cannot run, "" for the cpu
-        baseline and for a run that failed before it could tell."""
+        without, "unsupported" for a torch.compile or another torch API the simulator cannot
+        run, "" for the cpu baseline and for a run that failed before it could tell."""
         if self.run.device == CPU:
             return ""
-        if self.compile_unsupported:
+        if self.compile_unsupported or self.simulator_gap:
             return "unsupported"
         if self.run.accelerator.get("used"):
             return "checked"
@@ -138,7 +148,8 @@ class Verification:
     def common_failure(self) -> Optional[dict]:
         """The error, when every device failed the same way at the same line (the wording may
         differ: a dtype is Half on one device and BFloat16 on another)."""
-        errors = [d.run.error for d in self.devices if d.run.status == "error" and d.run.error]
+        errors = [d.run.error for d in self.devices if d.run.status == "error" and d.run.error
+                  and not d.simulator_gap]
         if len({d.run.device for d in self.devices}) < 2 or len(errors) != len(self.devices):
             return None  # one device (its ranks aside) tells nothing about the others
         keys = {(e.get("type"), classify(e.get("type", ""), e.get("message", "")),

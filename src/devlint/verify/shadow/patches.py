@@ -199,6 +199,13 @@ def patch_cuda(patcher: Patcher) -> None:
     patcher.set(cuda, "stream", lambda stream=None: contextlib.nullcontext(stream))
     patcher.set(cuda, "device", ShadowDeviceContext)
     patcher.set(cuda, "device_of", lambda tensor: ShadowDeviceContext(index_of(tensor)))
+    # profiler annotations need the CUDA library: on the simulated GPU they annotate nothing
+    nvtx = importlib.import_module("torch.cuda.nvtx")
+    for name in ("range_push", "range_pop", "range_start"):
+        patcher.set(nvtx, name, _returning(0))
+    for name in ("mark", "range_end"):
+        patcher.set(nvtx, name, _doing_nothing())
+    patcher.set(nvtx, "range", lambda *args, **kwargs: contextlib.nullcontext())
 
 
 # torch.cuda's legacy typed constructors; a CPU build has the classes but cannot build them
@@ -262,6 +269,31 @@ def patch_accelerator(patcher: Patcher) -> None:
     # DDP copies inputs to its device_ids[0] on a side stream when they are on another GPU
     functions = importlib.import_module("torch.nn.parallel._functions")
     patcher.set(functions, "_get_stream", lambda device: ShadowStream(device))
+    patch_comm(patcher)
+
+
+def patch_comm(patcher: Patcher) -> None:
+    """DataParallel scatters its inputs and gathers the gradients with torch._C's CUDA
+    collectives, which a CPU build lacks: split and copy them as those do."""
+    comm = importlib.import_module("torch.nn.parallel.comm")
+
+    def scatter(tensor, devices=None, chunk_sizes=None, dim=0, streams=None, *, out=None):
+        if out is not None:
+            return tuple(o.copy_(c) for o, c in zip(out, tensor.split(
+                [o.shape[dim] for o in out], dim)))
+        devices = [_device(d) for d in devices]
+        chunks = (tensor.chunk(len(devices), dim) if chunk_sizes is None
+                  else tensor.split(list(chunk_sizes), dim))
+        return tuple(c.contiguous().to(d) for c, d in zip(chunks, devices))
+
+    def gather(tensors, dim=0, destination=None, *, out=None):
+        if out is not None:
+            return out.copy_(torch.cat([t.to(out.device) for t in tensors], dim))
+        target = CPU if destination == -1 or destination == "cpu" else _device(destination)
+        return torch.cat([t.to(target) for t in tensors], dim)
+
+    patcher.set(comm, "scatter", scatter)
+    patcher.set(comm, "gather", gather)
 
 
 def patch_backends(patcher: Patcher) -> None:
@@ -378,6 +410,22 @@ def patch_parameter(patcher: Patcher, book: OriginBook) -> None:
         return param
 
     patcher.set(torch.nn.Parameter, "__new__", staticmethod(parameter_new))
+
+
+def patch_variable(patcher: Patcher) -> None:
+    """`Variable(cuda_tensor)` (old scripts) returns the data as a new tensor built in C, where
+    no mode sees it: keep the device of what it wraps."""
+    variable = torch.autograd.Variable
+    original_new = variable.__new__
+
+    def variable_new(cls, data=None, *args, **kwargs):
+        out = original_new(cls, data, *args, **kwargs) if data is not None else original_new(
+            cls, *args, **kwargs)
+        if data is not None and is_tagged(data) and not is_tagged(out):
+            tag(out, index_of(data))
+        return out
+
+    patcher.set(variable, "__new__", staticmethod(variable_new))
 
 
 def patch_serialization(patcher: Patcher) -> None:
