@@ -16,8 +16,11 @@ from devlint.verify.errors import (
     CROSS_GPU, FOREIGN_GPU_CODES, NEEDS_TORCHRUN, OTHER, SHARED_GPU, TORCHRUN_HINT, classify,
     findings_at_site,
 )
+from devlint.verify.gpu_only import flag_hint
 from devlint.verify.runner import describe_status, first_line
-from devlint.verify.session import EXIT_NOT_CHECKED, DeviceSummary, Verification
+from devlint.verify.session import (
+    EXIT_NOT_CHECKED, GPU_ONLY_NOTE, DeviceSummary, Verification,
+)
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM, DEVICE_LABELS, is_simulated
 
 DEVLINT_DIR = str(Path(__file__).resolve().parent.parent)
@@ -51,7 +54,13 @@ def verdict_line(result: Verification) -> str:
     if own:
         return "FAILED: " + own
     if not result.ok:
-        return "FAILED: " + _failure_summary(result)
+        return "FAILED: " + _failure_summary(result) + (
+            "; no CPU baseline: this script needs a GPU" if result.gpu_only else "")
+    if result.gpu_only:
+        which = ", ".join(row_label(s.run) for s in result.devices if s.run.device != CPU)
+        checked = all(s.placement == "checked" for s in result.devices if s.run.device != CPU)
+        return (f"OK (no CPU baseline: this script needs a GPU): {which} ran"
+                + (" and placement was checked" if checked else "") + "; losses not compared")
     if result.unchecked:
         which = ", ".join(label(s.run.device) for s in result.unchecked)
         return (f"NOT CHECKED: every device ran and the losses match, but placement was not "
@@ -143,9 +152,30 @@ def _table(result: Verification) -> list[str]:
     return aligned(rows)
 
 
+def result_gpu_only(summary: DeviceSummary) -> bool:
+    return summary.run.device == CPU and summary.run.error is not None and bool(
+        summary.explanation is not None and summary.explanation.note == GPU_ONLY_NOTE)
+
+
+def gpu_only_line(result: Verification) -> str:
+    """No CPU baseline: where the script chose CUDA, and how to give it a CPU run."""
+    choice = result.gpu_only
+    if choice is None:
+        return ""
+    line = (f"no CPU baseline: this script needs a GPU: it chose CUDA at "
+            f"{location(choice.path, choice.line, result)} (`{choice.code}`); the accelerator "
+            f"rows are judged alone")
+    hint = flag_hint(choice, result.options.target_name)
+    if hint:
+        line += f"; for a CPU baseline, give each run its own device: {hint}"
+    return line
+
+
 def _verdict(summary: DeviceSummary) -> str:
     if summary.placement == "unsupported":
         return "unsupported"
+    if result_gpu_only(summary):
+        return "needs a GPU"
     if summary.run.status == "torn-down":
         return "torn down"
     if not summary.run.ran:
@@ -157,8 +187,8 @@ def _verdict(summary: DeviceSummary) -> str:
 
 # -- what every run shares: the data cut, the lines that never ran -------------------------------
 def _run_notes(result: Verification) -> list[str]:
-    lines = [line for line in (torchrun_line(result), cut_line(result), never_run_line(result))
-             if line]
+    lines = [line for line in (gpu_only_line(result), torchrun_line(result), cut_line(result),
+                               never_run_line(result)) if line]
     return lines + [""] if lines else []
 
 
@@ -505,6 +535,8 @@ def _failure_summary(result: Verification) -> str:
         bad.setdefault((s.run.device, what), []).append(s.run.rank)
     parts = []
     for (device, what), ranks in bad.items():
+        if result.gpu_only and device == CPU:
+            continue
         named = "" if ranks == [None] else (
             f" rank {ranks[0]}" if len(ranks) == 1 else " ranks " + ", ".join(map(str, ranks)))
         parts.append(f"{label(device)}{named} {what}")
@@ -567,6 +599,8 @@ def to_dict(result: Verification) -> dict:
         "data_cut": cut_line(result),
         "never_run": never_run_line(result),
         "fails_on_every_device": result.common_failure() is not None,
+        "gpu_only": {**result.gpu_only.to_dict(), "says": gpu_only_line(result)}
+        if result.gpu_only else None,
         "fixes_applied": result.fixes_applied,
         "fix_error": result.fix_error,
         "devices": [_device_dict(s) for s in result.devices],
