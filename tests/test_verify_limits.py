@@ -101,3 +101,79 @@ def test_a_device_argument_gets_the_device_substitution_with_its_own_name(tmp_pa
                                "--compute-device={device}")
     assert code == 0 and report["gpu_only"] is None
     assert report["devices"][1]["comparison"]["verdict"] == "identical"
+
+
+# cuda-sim fails at line 8 (a CPU batch); the cpu run then stalls at line 11 after 3 steps
+FAILS_THEN_STALLS = """
+import time
+import torch
+import torch.nn as nn
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(2, 4)).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+print("trained", flush=True)
+time.sleep(300)
+"""
+
+
+@pytest.fixture(scope="module", params=["SIGINT", "SIGTERM"])
+def interrupted(request, tmp_path_factory):
+    """verify run as a user runs it, stopped from outside once the simulated GPU failed and the
+    heartbeat (every second here) spoke for the stalled cpu run."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    script = write(tmp_path_factory.mktemp("stall"), "train.py", FAILS_THEN_STALLS)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "devlint", "verify", str(script), "--devices", "cuda-sim,cpu",
+         "--heartbeat", "1", "--timeout", "120"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, cwd=script.parent, env=dict(os.environ))
+    progress: list[str] = []
+    seen = threading.Event()
+
+    def read_progress():
+        for line in proc.stderr:
+            progress.append(line)
+            text = "".join(progress)
+            if "cuda-sim: failed" in text and "cpu: still running" in text:
+                seen.set()
+
+    reader = threading.Thread(target=read_progress, daemon=True)
+    reader.start()
+    try:
+        assert seen.wait(90), "".join(progress)
+        proc.send_signal(getattr(signal, request.param))
+        out = proc.communicate(timeout=60)[0]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    reader.join(10)
+    return request.param, proc.returncode, out, "".join(progress)
+
+
+def test_the_heartbeat_says_where_a_quiet_run_is(interrupted):
+    _, _, _, progress = interrupted
+    assert "[2/2] cpu: still running after " in progress
+    assert ": 3 steps done, none in the last " in progress
+    assert "; now at train.py:11 in <module>: time.sleep(300)" in progress
+
+
+def test_an_interruption_prints_what_each_device_did_so_far(interrupted):
+    name, code, out, _ = interrupted
+    assert code == {"SIGINT": 130, "SIGTERM": 143}[name]
+    what = {"SIGINT": "Ctrl-C", "SIGTERM": "SIGTERM"}[name]
+    # the device that failed before the interruption, with its rule
+    assert "cuda (simulated on CPU): RuntimeError: Expected all tensors to be on the same " \
+           "device" in out
+    assert "explained by DEV006 at train.py:8" in out
+    # the one that was running: its steps, and where it was
+    assert "cpu: interrupted after 3 steps" in out
+    assert "where it was (innermost first): train.py:11 in <module>" in out
+    assert (f"verdict: INTERRUPTED by {what}: a partial report of what each device did; "
+            f"already failed: cuda (simulated on CPU) (RuntimeError at train.py:8)") in out

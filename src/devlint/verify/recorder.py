@@ -137,6 +137,7 @@ class Recorder:
         self.device_rng = False
         self.mixed_precision = False
         self.undo: list[Callable[[], None]] = []
+        self.on_step: Optional[Callable[[int], None]] = None  # the heartbeat's step count
 
     # -- installation ---------------------------------------------------------------------
     def install(self, watch_device_rng: bool = False) -> None:
@@ -178,6 +179,8 @@ class Recorder:
             step = self._fold(self.backward_steps + [step])
             self.backward_steps = []
         self.steps.append(step)
+        if self.on_step is not None:
+            self.on_step(len(self.steps))
         if len(self.steps) >= self.max_steps:
             self.stopper.stop("steps")
 

@@ -47,6 +47,8 @@ def render_text(result: Verification) -> str:
 
 
 def verdict_line(result: Verification) -> str:
+    if result.interrupted:
+        return interrupted_verdict(result)
     common = result.common_failure()
     if common is not None:
         return "FAILED: " + common_cause(common, result)
@@ -71,6 +73,26 @@ def verdict_line(result: Verification) -> str:
             "s" if len(foreign) > 1 else "", ", ".join(map(str, foreign))) if foreign else ""
         return "OK: every device ran, the losses match and placement was checked" + warning
     return "OK: every device ran and the losses match"
+
+
+def interrupted_verdict(result: Verification) -> str:
+    """A partial report: which runs had failed already, and that the rest was cut short."""
+    failed = [s for s in result.devices if s.run.status not in ("interrupted", "torn-down")
+              and not s.ok and s.placement != "unsupported"]
+    said = f"INTERRUPTED by {result.interrupted}: a partial report of what each device did"
+    if failed:
+        said += "; already failed: " + ", ".join(f"{row_label(s.run)} ({_failed_at(s, result)})"
+                                                 for s in failed)
+    return said
+
+
+def _failed_at(summary: DeviceSummary, result: Verification) -> str:
+    error = summary.run.error or {}
+    frame = error.get("frame")
+    if not error:
+        return summary.run.status
+    return error.get("type", "error") + (
+        f" at {location(frame['path'], frame['line'], result)}" if frame else "")
 
 
 def own_failure(result: Verification) -> str:
@@ -176,8 +198,8 @@ def _verdict(summary: DeviceSummary) -> str:
         return "unsupported"
     if result_gpu_only(summary):
         return "needs a GPU"
-    if summary.run.status == "torn-down":
-        return "torn down"
+    if summary.run.status in ("torn-down", "interrupted"):
+        return summary.run.status.replace("-", " ")
     if not summary.run.ran:
         return "failed"
     if summary.comparison is None:
@@ -326,7 +348,7 @@ def _device_notes(summary: DeviceSummary, result: Verification, common: bool,
     out = _placement_lines(summary, name) + _foreign_gpu_lines(summary, name, result)
     if run.status == "torn-down":  # its error (a peer gone) is the other rank's failure
         out.append(f"{name}: {describe_status(run)}")
-    elif run.status == "timeout":
+    elif run.status in ("timeout", "interrupted"):
         out += _hang_lines(name, run, result)
     elif run.error and not common:
         out += _error_lines(name, summary, result)
@@ -418,8 +440,9 @@ def _hang_lines(name: str, run, result: Verification) -> list[str]:
     if last_user is not None:
         frames = frames[:last_user + 1]
     if frames:
-        out.append("    where it hung (innermost first): " + "; ".join(frames[-6:] if (
-            last_user is not None) else frames[:6]))
+        shown = frames[-6:] if last_user is not None else frames[:6]
+        verb = "was" if run.status == "interrupted" else "hung"
+        out.append(f"    where it {verb} (innermost first): " + "; ".join(shown))
     return out
 
 

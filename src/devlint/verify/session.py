@@ -128,6 +128,7 @@ class Verification:
     notebook: object = None  # workspace.notebook.Program: lines -> cells
     texts: dict = field(default_factory=dict)  # path -> the text that ran in its place
     gpu_only: Optional[CudaChoice] = None  # the script needs a GPU: the cpu rows judge nothing
+    interrupted: str = ""  # what stopped verify itself ("Ctrl-C", "SIGTERM"): a partial report
 
     @property
     def ok(self) -> bool:
@@ -281,7 +282,14 @@ def verify(options: VerifyOptions, progress: Callable[[str], None]) -> Verificat
         target, result.notebook = resolve_target(options, Path(tmp))
         result.target = target
         with launcher_for(options) as launcher:  # torch imports there while the copy is fixed
-            _run(options, target, result, Path(tmp), progress, launcher)
+            try:
+                _run(options, target, result, Path(tmp), progress, launcher)
+            except BaseException as exc:  # Ctrl-C, SIGTERM: what each run did so far
+                runs = getattr(exc, "partial_runs", None)
+                if runs:
+                    result.devices = summarize(runs, options.strict, result.texts)
+                    exc.verification = result
+                raise
     for summary in result.devices:
         if summary.placement == "not checked":
             summary.hint = unchecked_hint(target, options, result.texts.get(str(target.path)))
