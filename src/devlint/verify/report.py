@@ -658,6 +658,7 @@ def _device_dict(summary: DeviceSummary) -> dict:
         "placement_hint": summary.hint,
         "accelerator": run.accelerator,
         "step_kind": run.step_kind,
+        "epoch_starts": run.epoch_starts,
         "loaders": run.loaders,
         "stop": run.stop,
         "coverage": run.coverage,
@@ -674,15 +675,27 @@ def _device_dict(summary: DeviceSummary) -> dict:
     }
 
 
+SIMULATED_LABEL = "simulated, not representative"
+
+
 def write_plot(result: Verification, path: str) -> None:
-    """Loss curves overlaid, and each device's median step split into compute, model copies
-    and batch copies."""
+    fig = plot_figure(result)
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_figure(result: Verification):
+    """Loss curves overlaid, with where each epoch began and where verify cut the run; and
+    each device's median step split into compute, model copies and batch copies, a simulated
+    device's bar labelled as such on the figure itself (its timings are the CPU's)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (curves, bars) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, (curves, bars) = plt.subplots(1, 2, figsize=(11, 4.6))
     for summary in result.devices:
         losses = summary.run.losses
         if losses:
@@ -690,11 +703,12 @@ def write_plot(result: Verification, path: str) -> None:
             curves.plot(steps, [v if v is not None else float("nan") for v in losses],
                         label=row_label(summary.run),
                         linestyle="--" if is_simulated(summary.run.device) else "-")
+    _mark_epochs_and_cut(curves, result)
     curves.set_xlabel("optimizer step")
     curves.set_ylabel("loss")
     curves.set_title("loss per step")
     curves.legend()
-    labels, compute, model, batch = [], [], [], []
+    labels, compute, model, batch, simulated = [], [], [], [], []
     for summary in result.devices:
         if not summary.run.steps:
             continue
@@ -704,13 +718,37 @@ def write_plot(result: Verification, path: str) -> None:
         model.append(m * 1000)
         batch.append(b * 1000)
         compute.append(max(step - m - b, 0.0) * 1000)
+        simulated.append(is_simulated(summary.run.device))
     bars.bar(labels, compute, label="compute")
     bars.bar(labels, model, bottom=compute, label="model transfer")
     bars.bar(labels, batch, bottom=[c + m for c, m in zip(compute, model)], label="batch transfer")
+    for index, (c, m, b, sim) in enumerate(zip(compute, model, batch, simulated)):
+        if sim:
+            bars.text(index, c + m + b, SIMULATED_LABEL, ha="center", va="bottom", fontsize=8,
+                      color="firebrick")
     bars.set_ylabel("median ms per step")
     bars.set_title("where a step's time goes")
     bars.legend()
     fig.suptitle(f"devlint verify {result.options.target_name}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    cut = cut_line(result)
+    if cut:
+        fig.text(0.01, 0.01, cut, fontsize=7, color="dimgray")
+    fig.tight_layout(rect=(0, 0.04 if cut else 0, 1, 1))
+    return fig
+
+
+def _mark_epochs_and_cut(axes, result: Verification) -> None:
+    """A dotted line where each epoch after the first began (between two steps); a solid one
+    after the last step when verify stopped the run there (--max-steps, --max-epochs)."""
+    run = next((s.run for s in result.devices if s.run.epoch_starts), None)
+    for n, start in enumerate(s for s in sorted(set(run.epoch_starts if run else [])) if s > 0):
+        axes.axvline(start + 0.5, color="gray", linestyle=":", linewidth=0.8,
+                     label="epoch start" if n == 0 else None)
+    stopped = next((s.run for s in result.devices if s.run.stop.get("reason")), None)
+    if stopped is not None and stopped.steps:
+        reason = stopped.stop["reason"]
+        flag = {"steps": "--max-steps", "epochs": "--max-epochs"}.get(reason, reason)
+        axes.axvline(len(stopped.steps) + 0.5, color="black", linewidth=1.0)
+        axes.annotate(f"cut by verify ({flag})", (len(stopped.steps) + 0.5, 1.0),
+                      xycoords=("data", "axes fraction"), rotation=90, ha="right", va="top",
+                      fontsize=8)

@@ -105,6 +105,7 @@ class DeviceRun:
     stdout: str = ""
     stderr: str = ""
     step_kind: str = "optimizer"  # "backward": a loop without torch.optim
+    epoch_starts: list[int] = field(default_factory=list)  # steps done as each epoch began
     accelerator: dict = field(default_factory=dict)  # {"used": bool, "type": "cuda" | "mps"}
     loaders: list[dict] = field(default_factory=list)  # caps.LoaderStats, as dicts
     stop: dict = field(default_factory=dict)  # {"reason", "swallowed_at"}
