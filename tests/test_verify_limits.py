@@ -177,3 +177,23 @@ def test_an_interruption_prints_what_each_device_did_so_far(interrupted):
     assert "where it was (innermost first): train.py:11 in <module>" in out
     assert (f"verdict: INTERRUPTED by {what}: a partial report of what each device did; "
             f"already failed: cuda (simulated on CPU) (RuntimeError at train.py:8)") in out
+
+
+@pytest.mark.parametrize("source, failing, message, expected", [
+    ('import torch\nimport torch.distributed as dist\ndist.init_process_group(backend="nccl")\n',
+     3, "Distributed package doesn't have NCCL built in", ("nccl", 3)),
+    ("import os, torch\nrank = int(os.environ['LOCAL_RANK'])\ntorch.cuda.set_device(rank)\n",
+     3, "Torch not compiled with CUDA enabled", ("set_device", 3)),
+    ('import torch\nother = "cuda:1"\ndevice = "cuda"\nx = torch.ones(2).to(device)\n',
+     4, "Torch not compiled with CUDA enabled", ("default", 3)),
+    # a placement error is not the lack of a GPU: no choice to blame
+    ('import torch\ndevice = "cuda"\nx = torch.ones(2).to(device) + torch.ones(2)\n', 3,
+     "Expected all tensors to be on the same device, but found at least two devices", None),
+])
+def test_the_line_that_chose_cuda(source, failing, message, expected):
+    from devlint.verify.gpu_only import cuda_choice
+
+    frame = {"path": "train.py", "line": failing}
+    error = {"type": "RuntimeError", "message": message, "frame": frame, "user_frames": [frame]}
+    choice = cuda_choice(error, "train.py", source)
+    assert (choice.kind, choice.line) == expected if expected else choice is None

@@ -224,9 +224,10 @@ def torchrun_line(result: Verification) -> str:
     passed = f" ({' '.join(options.launcher_args)})" if options.launcher_args else ""
     simulated = (f"; cuda-sim gives each rank its own of {options.nproc} simulated GPUs"
                  if CUDA_SIM in options.devices else "")
+    compared = ("no CPU baseline: each rank is judged alone" if result.gpu_only else
+                "each rank is compared with the same rank on cpu")
     return (f"torchrun: {options.nproc} rank{'s' if options.nproc != 1 else ''} per node on "
-            f"each device{world}{passed}; each rank is compared with the same rank on cpu"
-            f"{simulated}")
+            f"each device{world}{passed}; {compared}{simulated}")
 
 
 def cut_line(result: Verification) -> str:
