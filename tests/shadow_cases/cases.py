@@ -403,9 +403,49 @@ try:
 finally:
     torch.set_default_device('cpu')
 """,
+    "legacy_typed_constructors": """
+import numpy as np
+Tensor = torch.cuda.FloatTensor if torch.cuda.is_available() else torch.FloatTensor
+model = nn.Linear(4, 1).cuda()
+x = Tensor(8, 4).normal_()
+y = Tensor(np.ones((8, 1)))
+assert x.is_cuda and y.is_cuda and isinstance(x, torch.cuda.FloatTensor) and x.shape == (8, 4)
+assert not isinstance(x, torch.cuda.LongTensor) and not isinstance(torch.ones(2), Tensor)
+loss = F.mse_loss(model(x), y); loss.backward()
+labels = torch.cuda.LongTensor([1, 0, 2])
+assert labels.is_cuda and labels.dtype == torch.int64 and labels.type() == 'torch.cuda.LongTensor'
+for name, dtype in [('DoubleTensor', torch.float64), ('IntTensor', torch.int32),
+                    ('ByteTensor', torch.uint8), ('BoolTensor', torch.bool),
+                    ('HalfTensor', torch.float16)]:
+    t = getattr(torch.cuda, name)(3)
+    assert t.is_cuda and t.dtype == dtype and t.shape == (3,)
+moved = torch.ones(2).type(torch.cuda.FloatTensor)
+torch.cuda.nvtx.range_push('step'); torch.cuda.nvtx.range_pop()
+with torch.cuda.nvtx.range('step'):
+    torch.cuda.nvtx.mark('here')
+assert moved.is_cuda and moved.type(torch.FloatTensor).device.type == 'cpu'
+""",
+    "variable_keeps_the_device": """
+from torch.autograd import Variable
+y = torch.randint(0, 3, (8,)).cuda()
+a, b = map(Variable, (y, torch.ones(2)))
+assert a.is_cuda and Variable(y, requires_grad=False).is_cuda and not b.is_cuda
+""",
+    "data_parallel_on_one_gpu": """
+net = torch.nn.DataParallel(nn.Linear(4, 3).cuda())
+x, y = torch.randn(8, 4).cuda(), torch.randint(0, 3, (8,)).cuda()
+out = net(x)
+F.cross_entropy(out, y).backward()
+assert out.is_cuda and net.module.weight.grad.is_cuda
+""",
 }
 
 BAD = {
+    "legacy_cpu_type_meets_legacy_cuda_type": Bad("""
+weight = torch.cuda.FloatTensor(4, 2).fill_(1.0)
+x = torch.FloatTensor(8, 4).fill_(1.0)
+y = x @ weight
+""", SAME + "cpu and cuda:0! (when checking argument for argument mat2 in method wrapper_CUDA_mm)"),
     "batch_not_moved": Bad("""
 model = nn.Linear(4, 2).to('cuda')
 x = torch.randn(8, 4)  # origin

@@ -175,6 +175,9 @@ def render_text(bench: BenchResult) -> str:
     lines += [unstable_line(f"{entry.point.name} on {device}", result.half_medians)
               for entry in bench.points for device, result in entry.results.items()
               if result.unstable]
+    lines += [f"Warning: {name} on {device} was measured on an overloaded machine ({why}): "
+              f"marked on the plot; rerun it on a quiet machine before trusting it."
+              for device in bench.devices for name, why in bench.suspects(device).items()]
     lines.append(f"({bench.elapsed_s:.1f} s of a {bench.budget_s:g} s budget; medians of up to "
                  f"{MAX_STEPS} steps after {WARMUP_STEPS} warm-up steps; FLOPs counted by torch's "
                  f"FlopCounterMode)")
@@ -194,6 +197,8 @@ def to_dict(bench: BenchResult) -> dict:
         "elapsed_s": bench.elapsed_s,
         "transfer_estimate_assumption": PCIE_ASSUMPTION,
         "points": [_point_dict(entry) for entry in bench.points],
+        "cores": bench.cores,
+        "overloaded": {device: bench.suspects(device) for device in bench.devices},
         "verdict": verdict_lines(bench),
     }
 
@@ -223,6 +228,7 @@ def _point_dict(entry: PointResult) -> dict:
             "predicted_step_s": result.predicted_step_s,
             "half_medians_s": result.half_medians,
             "unstable": result.unstable,
+            "load_average": result.load,
             "step_times_s": result.step_times_s,
         } for device, result in entry.results.items()},
     }
@@ -232,7 +238,18 @@ def render_json(bench: BenchResult) -> str:
     return json.dumps(to_dict(bench), indent=2) + "\n"
 
 
+OVERLOADED_LABEL = "measured on an overloaded machine: not trusted"
+
+
 def write_plot(bench: BenchResult, path: str) -> None:
+    fig = plot_figure(bench)
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_figure(bench: BenchResult):
     """Step time against FLOPs per step per device (log axes, crossover marked), and the share
     of each step spent copying batches (estimated at PCIe speed where no GPU was measured)."""
     import matplotlib
@@ -241,10 +258,19 @@ def write_plot(bench: BenchResult, path: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, (times, shares) = plt.subplots(1, 2, figsize=(12, 4.6))
+    flagged = False
     for device in bench.devices:
         xs, ys = _curve(bench, device, lambda e, r: r.median_step_s)
         if xs:
             times.plot(xs, ys, marker="o", label=f"{device} ({bench.device_names[device]})")
+        for entry in bench.points:
+            if entry.point.name in bench.suspects(device):
+                step = entry.results[device].median_step_s
+                times.plot([entry.shape.flops], [step], marker="x", color="red", markersize=10,
+                           linestyle="none", label=None if flagged else OVERLOADED_LABEL)
+                times.annotate("overloaded", (entry.shape.flops, step), xytext=(4, 4),
+                               textcoords="offset points", fontsize=7, color="red")
+                flagged = True
     if not bench.accelerators:
         xs, ys = _curve(bench, CPU, lambda e, r: e.estimated_transfer_s)
         times.plot(xs, ys, linestyle="--", color="grey",
@@ -277,8 +303,7 @@ def write_plot(bench: BenchResult, path: str) -> None:
     shares.legend(fontsize=8)
     fig.suptitle(f"devlint bench (torch {bench.torch_version})")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 def _curve(bench: BenchResult, device: str, value) -> tuple[list[float], list[float]]:

@@ -8,6 +8,7 @@ share of what is left for its measured steps.
 """
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import Any, Callable, Optional
 
 from devlint.bench.measure import MIN_STEPS, WARMUP_STEPS, Measurement, Shape, measure, shape_of
 from devlint.bench.points import SWEEP, Point
+from devlint.verify.runner import usable_cores
 
 CPU = "cpu"
 ACCELERATORS = ("cuda", "mps")
@@ -27,6 +29,17 @@ PCIE_BYTES_PER_S = 12e9
 PCIE_COPY_LATENCY_S = 10e-6
 PCIE_ASSUMPTION = "PCIe 4.0 x16 from pageable memory: ~12 GB/s and ~10 us per copy"
 COPIES_PER_STEP = 2  # inputs and targets
+
+
+# A point whose step is this much slower than a point with more work was slowed by the machine.
+FLOOR_MARGIN = 1.5
+
+
+def load_average() -> Optional[float]:
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every platform
+        return None
 
 
 def estimated_copy_s(nbytes: float, copies: float = COPIES_PER_STEP) -> float:
@@ -46,6 +59,7 @@ class DeviceResult:
     predicted_step_s: Optional[float] = None  # for a point skipped by the budget
     speedup: Optional[float] = None  # the CPU's median step over this device's
     speedup_estimated: bool = False  # against the CPU's predicted step (the CPU was skipped)
+    load: Optional[float] = None  # the 1-minute load average when it was measured
 
     @property
     def median_step_s(self) -> Optional[float]:
@@ -118,6 +132,27 @@ class BenchResult:
     torch_version: str
     points: list[PointResult] = field(default_factory=list)
     elapsed_s: float = 0.0
+    cores: int = field(default_factory=lambda: usable_cores())
+
+    def suspects(self, device: str) -> dict[str, str]:
+        """The points of `device` measured on an overloaded machine, by name, with why: the
+        load average was above the cores, or (the floor check) the step took longer than the
+        step of a point with more work: a step time cannot fall as the work grows, so the
+        smaller point was slowed by something else."""
+        out: dict[str, str] = {}
+        measured = [(e, e.results[device]) for e in sorted(self.points, key=lambda e: e.shape.flops)
+                    if device in e.results and e.results[device].measured]
+        for index, (entry, result) in enumerate(measured):
+            if result.load is not None and result.load > self.cores:
+                out[entry.point.name] = (f"load average {result.load:.1f} on {self.cores} "
+                                         f"core{'s' if self.cores != 1 else ''}")
+                continue
+            faster = next((e for e, r in measured[index + 1:] if e.shape.flops > entry.shape.flops
+                           and r.median_step_s * FLOOR_MARGIN < result.median_step_s), None)
+            if faster is not None:
+                out[entry.point.name] = (f"slower than {faster.point.name}, which does "
+                                         f"{faster.shape.flops / entry.shape.flops:.0f}x the work")
+        return out
 
     @property
     def accelerators(self) -> list[str]:
@@ -219,7 +254,7 @@ def _run_one(entry: PointResult, device: str, torch: Any, left_s: float, pairs_l
     _free_memory(torch, device)
     return DeviceResult(device, "measured", step_times_s=measurement.steps,
                         transfer_times_s=measurement.transfers,
-                        model_transfer_s=measurement.model_transfer_s)
+                        model_transfer_s=measurement.model_transfer_s, load=load_average())
 
 
 def _add_speedups(entry: PointResult) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 from devlint.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_INTERRUPTED, error, write_plot_or_fail
+from devlint.verify.spec import DEFAULT_TIMEOUT_S, HEARTBEAT_S
 
 
 def add_verify_parser(sub) -> None:
@@ -39,8 +40,13 @@ def add_verify_parser(sub) -> None:
                         help="a loop that made N optimizer steps (or N backward() calls without "
                              "an optimizer) ends there, and the script goes on after it "
                              "(default 50)")
-    verify.add_argument("--timeout", type=float, default=600.0,
-                        help="seconds per device before the run is killed (default 600)")
+    verify.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S,
+                        help="seconds per device before the run is stopped and where it hung "
+                             f"is shown (default {DEFAULT_TIMEOUT_S:.0f})")
+    verify.add_argument("--heartbeat", type=float, default=HEARTBEAT_S, metavar="S",
+                        help="a progress line (the steps done, the script's current line) "
+                             f"when a run makes no new step for S seconds (default "
+                             f"{HEARTBEAT_S:.0f}; 0: none)")
     verify.add_argument("--seed", type=int, default=0, help="seed for random, numpy, torch")
     verify.add_argument("--strict", action="store_true",
                         help="deterministic kernels, no TF32, tighter tolerances")
@@ -117,6 +123,7 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
         keep_outputs=Path(args.keep_outputs) if args.keep_outputs else None,
         parallel=False if args.sequential else None,
         nproc=args.nproc, launcher_args=torchrun_arguments(args), profile=args.profile,
+        heartbeat_s=args.heartbeat,
     )
 
     def progress(line: str) -> None:
@@ -129,11 +136,14 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
     except VerifyUsageError as exc:
         error(str(exc))
         return EXIT_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        partial_report(exc, "Ctrl-C", args.json)
         error("interrupted; the script's processes were stopped")
         return EXIT_INTERRUPTED
     except Terminated as exc:
-        error(f"stopped by {signal.Signals(exc.signum).name}; the script's processes were stopped")
+        name = signal.Signals(exc.signum).name
+        partial_report(exc, name, args.json)
+        error(f"stopped by {name}; the script's processes were stopped")
         return 128 + exc.signum
     from devlint.verify.report import render_json, render_text, write_plot
 
@@ -141,6 +151,22 @@ def run_verify(args: argparse.Namespace, script_args: list[str]) -> int:
     if write_plot_or_fail(args.plot, lambda: write_plot(result, args.plot), progress) != EXIT_CLEAN:
         return EXIT_ERROR
     return result.exit_code
+
+
+def partial_report(exc: BaseException, what: str, as_json: bool) -> None:
+    """What each device did before verify was stopped: the runs that finished or failed, and
+    where the others were."""
+    result = getattr(exc, "verification", None)
+    if result is None:
+        return
+    from devlint.verify.report import render_json, render_text
+
+    result.interrupted = what
+    try:
+        sys.stdout.write(render_json(result) if as_json else render_text(result))
+        sys.stdout.flush()
+    except Exception as report_error:  # the interruption itself is what must be said
+        error(f"could not print the partial report: {report_error}")
 
 
 class Terminated(BaseException):

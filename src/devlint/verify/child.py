@@ -30,6 +30,7 @@ import types
 from pathlib import Path
 from typing import Optional
 
+from devlint.verify import heartbeat
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM, ChildSpec
 
 MESSAGE_LIMIT = 4000
@@ -258,6 +259,8 @@ def instrument(spec: ChildSpec, outcome: Outcome, torch, setup: "DeviceSetup"):
         outcome.parts.insert(0, profiler)  # reports (and stops) before the recorder reads
     hang = open(spec.hang_path, "w")  # the parent's SIGUSR1 before a timeout's SIGTERM
     faulthandler.register(signal.SIGUSR1, file=hang, all_threads=True)
+    heartbeat.answer_where(spec.hang_path, faulthandler)  # the parent's heartbeat asks
+    recorder.on_step = heartbeat.StepCounter(spec.hang_path)
     os._exit = outcome.script_exit
     return stopper, loops
 

@@ -92,6 +92,32 @@ TORCHRUN_ENV = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_
 ENV_NOT_SET = re.compile(r"environment variable (\w+) expected, but not set")
 
 
+# What torch says when a CUDA API needs the real driver or library (a CPU build's stubs): on
+# the simulated GPU these are the simulator's limits, never the script's failure.
+SIMULATOR_GAP_MARKERS = NO_CUDA_MARKERS + (
+    "Cannot initialize CUDA without ATen_cuda", "module 'torch._C' has no attribute", "CUDA build",
+    "Storage device not recognized: cuda", "Tried to instantiate dummy base class",
+    "nvidia-ml-py", "not available. Torch not compiled with CUDA",
+    "Cannot access accelerator device when none is available",
+)
+_RAISED_IN_TORCH_CUDA = re.compile(r'File "[^"]*[/\\]torch[/\\]cuda[/\\][^"]*", line \d+')
+_GAP_TYPES = ("RuntimeError", "AttributeError", "TypeError", "AssertionError", "ImportError",
+              "ModuleNotFoundError", "NotImplementedError")
+
+
+def is_simulator_gap(error: dict) -> bool:
+    """On cuda-sim: a torch API the simulator cannot run (torch.cuda.nvtx, CUDA graphs,
+    memory snapshots, a CUDA storage): a CUDA-library message, or an error raised inside
+    torch.cuda's own code that is not a placement error."""
+    error_type, message = error.get("type", ""), error.get("message", "")
+    if classify(error_type, message) not in (OTHER, NO_CUDA) or error_type not in _GAP_TYPES:
+        return False
+    if any(marker in message for marker in SIMULATOR_GAP_MARKERS):
+        return True
+    innermost = error.get("traceback", "").rsplit('File "', 1)
+    return len(innermost) == 2 and bool(_RAISED_IN_TORCH_CUDA.match('File "' + innermost[1]))
+
+
 def classify(error_type: str, message: str) -> str:
     if "invalid device ordinal" in message:
         return INVALID_ORDINAL

@@ -143,6 +143,8 @@ class Recorder:
         self.device_rng = False
         self.mixed_precision = False
         self.undo: list[Callable[[], None]] = []
+        self.on_step: Optional[Callable[[int], None]] = None  # the heartbeat's step count
+        self.iterations: list[tuple[int, int]] = []  # (a loader's dataset id, steps before it)
 
     # -- installation ---------------------------------------------------------------------
     def install(self, watch_device_rng: bool = False) -> None:
@@ -153,6 +155,7 @@ class Recorder:
         self._patch(torch.autograd, "backward", self._wrap_backward(torch.autograd.backward))
         self._patch_grad_scaler()
         self._patch_autocast()
+        self._patch_loader_iter()
         from torch.optim.optimizer import register_optimizer_step_post_hook
 
         handle = register_optimizer_step_post_hook(self._optimizer_stepped)
@@ -165,6 +168,30 @@ class Recorder:
     def uninstall(self) -> None:
         while self.undo:
             self.undo.pop()()
+
+    def _patch_loader_iter(self) -> None:
+        """Each pass over a DataLoader, and how many steps came before it: the training
+        loader's passes are the epochs (the plot marks where each began)."""
+        loader = torch.utils.data.DataLoader
+        original = loader.__iter__
+        iterations = self.iterations
+
+        def __iter__(self_):
+            iterations.append((id(self_.dataset), len(self.steps)))
+            return original(self_)
+        self._patch(loader, "__iter__", __iter__)
+
+    def epoch_starts(self) -> list[int]:
+        """The steps done when each epoch of the training loader began: the loader in whose
+        passes most steps were made (a validation loader's passes make none)."""
+        made: dict[int, int] = {}
+        ends = [steps for _, steps in self.iterations[1:]] + [len(self.steps)]
+        for (key, start), end in zip(self.iterations, ends):
+            made[key] = made.get(key, 0) + end - start
+        if not made or not max(made.values()):
+            return []
+        training = max(made, key=made.get)
+        return [start for key, start in self.iterations if key == training]
 
     def _patch(self, owner, name: str, replacement) -> None:
         original = owner.__dict__.get(name, getattr(owner, name))
@@ -184,6 +211,8 @@ class Recorder:
             step = self._fold(self.backward_steps + [step])
             self.backward_steps = []
         self.steps.append(step)
+        if self.on_step is not None:
+            self.on_step(len(self.steps))
         self._counted(len(self.steps))
 
     def _counted(self, steps: int) -> None:
@@ -392,6 +421,7 @@ class Recorder:
             "steps": steps,
             "setup": self.setup.as_dict(),
             "step_kind": self.step_kind,
+            "epoch_starts": self.epoch_starts(),
             "device_rng": self.device_rng,
             "mixed_precision": self.mixed_precision,
         }

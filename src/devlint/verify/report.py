@@ -13,13 +13,16 @@ from typing import Optional
 from devlint.lint.report.columns import aligned
 from devlint.verify.coverage import ranges
 from devlint.verify.errors import (
-    CROSS_GPU, FOREIGN_GPU_CODES, NEEDS_TORCHRUN, SHARED_GPU, TORCHRUN_HINT, classify,
+    CROSS_GPU, FOREIGN_GPU_CODES, NEEDS_TORCHRUN, OTHER, SHARED_GPU, TORCHRUN_HINT, classify,
     findings_at_site,
 )
+from devlint.verify.gpu_only import flag_hint
+from devlint.verify.loops import BACKSTOP
 from devlint.verify.profile import draw_panel, profile_dict, profile_lines, profiled
 from devlint.verify.runner import describe_status, first_line
-from devlint.verify.loops import BACKSTOP
-from devlint.verify.session import EXIT_NOT_CHECKED, EXIT_PARTIAL, DeviceSummary, Verification
+from devlint.verify.session import (
+    EXIT_NOT_CHECKED, EXIT_PARTIAL, GPU_ONLY_NOTE, DeviceSummary, Verification,
+)
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM, DEVICE_LABELS, is_simulated
 
 DEVLINT_DIR = str(Path(__file__).resolve().parent.parent)
@@ -47,11 +50,22 @@ def render_text(result: Verification) -> str:
 
 
 def verdict_line(result: Verification) -> str:
+    if result.interrupted:
+        return interrupted_verdict(result)
     common = result.common_failure()
     if common is not None:
         return "FAILED: " + common_cause(common, result)
+    own = own_failure(result)
+    if own:
+        return "FAILED: " + own
     if not result.ok:
-        return "FAILED: " + _failure_summary(result)
+        return "FAILED: " + _failure_summary(result) + (
+            "; no CPU baseline: this script needs a GPU" if result.gpu_only else "")
+    if result.gpu_only:
+        which = ", ".join(row_label(s.run) for s in result.devices if s.run.device != CPU)
+        checked = all(s.placement == "checked" for s in result.devices if s.run.device != CPU)
+        return (f"OK (no CPU baseline: this script needs a GPU): {which} ran"
+                + (" and placement was checked" if checked else "") + "; losses not compared")
     if result.unchecked:
         which = ", ".join(label(s.run.device) for s in result.unchecked)
         return (f"NOT CHECKED: every device ran and the losses match, but placement was not "
@@ -68,6 +82,44 @@ def verdict_line(result: Verification) -> str:
             "s" if len(foreign) > 1 else "", ", ".join(map(str, foreign))) if foreign else ""
         return "OK: every device ran, the losses match and placement was checked" + warning
     return "OK: every device ran and the losses match"
+
+
+def interrupted_verdict(result: Verification) -> str:
+    """A partial report: which runs had failed already, and that the rest was cut short."""
+    failed = [s for s in result.devices if s.run.status not in ("interrupted", "torn-down")
+              and not s.ok and s.placement != "unsupported"]
+    said = f"INTERRUPTED by {result.interrupted}: a partial report of what each device did"
+    if failed:
+        said += "; already failed: " + ", ".join(f"{row_label(s.run)} ({_failed_at(s, result)})"
+                                                 for s in failed)
+    return said
+
+
+def _failed_at(summary: DeviceSummary, result: Verification) -> str:
+    error = summary.run.error or {}
+    frame = error.get("frame")
+    if not error:
+        return summary.run.status
+    return error.get("type", "error") + (
+        f" at {location(frame['path'], frame['line'], result)}" if frame else "")
+
+
+def own_failure(result: Verification) -> str:
+    """The cpu run failed with an error of the script's own (no device in it) and the
+    simulated GPU could not run that far: the failure is the script's, found on the CPU path
+    (`loss.data[0]` on a 0-dim tensor after a `torch.cuda.nvtx` call cuda-sim cannot run)."""
+    base = result.summary(CPU)
+    gaps = [s for s in result.devices if s.simulator_gap]
+    if base is None or base.run.status != "error" or not gaps or any(
+            not s.ok and s.placement != "unsupported" for s in result.devices if s is not base):
+        return ""
+    error = base.run.error or {}
+    if classify(error.get("type", ""), error.get("message", "")) != OTHER:
+        return ""
+    frame = error.get("frame")
+    at = f" at {location(frame['path'], frame['line'], result)}" if frame else ""
+    return (f"the script's own failure, on cpu{at} ({error.get('type')}: "
+            f"{first_line(error.get('message', ''))}); {gap_words(gaps[0])}")
 
 
 def label(device: str) -> str:
@@ -141,11 +193,32 @@ def _table(result: Verification) -> list[str]:
     return aligned(rows)
 
 
+def result_gpu_only(summary: DeviceSummary) -> bool:
+    return summary.run.device == CPU and summary.run.error is not None and bool(
+        summary.explanation is not None and summary.explanation.note == GPU_ONLY_NOTE)
+
+
+def gpu_only_line(result: Verification) -> str:
+    """No CPU baseline: where the script chose CUDA, and how to give it a CPU run."""
+    choice = result.gpu_only
+    if choice is None:
+        return ""
+    line = (f"no CPU baseline: this script needs a GPU: it chose CUDA at "
+            f"{location(choice.path, choice.line, result)} (`{choice.code}`); the accelerator "
+            f"rows are judged alone")
+    hint = flag_hint(choice, result.options.target_name)
+    if hint:
+        line += f"; for a CPU baseline, give each run its own device: {hint}"
+    return line
+
+
 def _verdict(summary: DeviceSummary) -> str:
     if summary.placement == "unsupported":
         return "unsupported"
-    if summary.run.status == "torn-down":
-        return "torn down"
+    if result_gpu_only(summary):
+        return "needs a GPU"
+    if summary.run.status in ("torn-down", "interrupted"):
+        return summary.run.status.replace("-", " ")
     if not summary.run.ran:
         return "failed"
     if summary.comparison is None:
@@ -155,8 +228,8 @@ def _verdict(summary: DeviceSummary) -> str:
 
 # -- what every run shares: the data cut, the lines that never ran -------------------------------
 def _run_notes(result: Verification) -> list[str]:
-    lines = [line for line in (torchrun_line(result), cut_line(result), never_run_line(result))
-             if line]
+    lines = [line for line in (gpu_only_line(result), torchrun_line(result), cut_line(result),
+                               never_run_line(result)) if line]
     return lines + [""] if lines else []
 
 
@@ -170,9 +243,10 @@ def torchrun_line(result: Verification) -> str:
     passed = f" ({' '.join(options.launcher_args)})" if options.launcher_args else ""
     simulated = (f"; cuda-sim gives each rank its own of {options.nproc} simulated GPUs"
                  if CUDA_SIM in options.devices else "")
+    compared = ("no CPU baseline: each rank is judged alone" if result.gpu_only else
+                "each rank is compared with the same rank on cpu")
     return (f"torchrun: {options.nproc} rank{'s' if options.nproc != 1 else ''} per node on "
-            f"each device{world}{passed}; each rank is compared with the same rank on cpu"
-            f"{simulated}")
+            f"each device{world}{passed}; {compared}{simulated}")
 
 
 def _cut_run(result: Verification):
@@ -344,7 +418,7 @@ def _device_notes(summary: DeviceSummary, result: Verification, common: bool,
     out = _placement_lines(summary, name) + _foreign_gpu_lines(summary, name, result)
     if run.status == "torn-down":  # its error (a peer gone) is the other rank's failure
         out.append(f"{name}: {describe_status(run)}")
-    elif run.status == "timeout":
+    elif run.status in ("timeout", "interrupted"):
         out += _hang_lines(name, run, result)
     elif run.error and not common:
         out += _error_lines(name, summary, result)
@@ -382,10 +456,22 @@ def _placement_lines(summary: DeviceSummary, name: str) -> list[str]:
                 f"chose cpu); {summary.hint}"]
     if state == "unsupported":
         error = summary.run.error or {}
+        what = f"{error.get('type')}: {first_line(error.get('message', ''))}"
+        if summary.simulator_gap:
+            return [f"{name}: {gap_words(summary)} ({what}); a limit of devlint's simulator, "
+                    f"not a failure of the script; on a real GPU, `devlint verify --devices "
+                    f"cpu,cuda` checks the rest"]
         return [f"{name}: torch.compile is not supported on the simulated device for this "
-                f"script ({error.get('type')}: {first_line(error.get('message', ''))}); "
-                f"placement not checked"]
+                f"script ({what}); placement not checked"]
     return []
+
+
+def gap_words(summary: DeviceSummary) -> str:
+    """"cuda-sim cannot run this: not checked past line 10"."""
+    frame = (summary.run.error or {}).get("frame") or {}
+    code = (frame.get("code") or "").strip()
+    past = f" past line {frame['line']}" + (f" (`{code}`)" if code else "") if frame else ""
+    return f"cuda-sim cannot run this: not checked{past}"
 
 
 def _foreign_gpu_lines(summary: DeviceSummary, name: str, result: Verification) -> list[str]:
@@ -424,8 +510,9 @@ def _hang_lines(name: str, run, result: Verification) -> list[str]:
     if last_user is not None:
         frames = frames[:last_user + 1]
     if frames:
-        out.append("    where it hung (innermost first): " + "; ".join(frames[-6:] if (
-            last_user is not None) else frames[:6]))
+        shown = frames[-6:] if last_user is not None else frames[:6]
+        verb = "was" if run.status == "interrupted" else "hung"
+        out.append(f"    where it {verb} (innermost first): " + "; ".join(shown))
     return out
 
 
@@ -541,6 +628,8 @@ def _failure_summary(result: Verification) -> str:
         bad.setdefault((s.run.device, what), []).append(s.run.rank)
     parts = []
     for (device, what), ranks in bad.items():
+        if result.gpu_only and device == CPU:
+            continue
         named = "" if ranks == [None] else (
             f" rank {ranks[0]}" if len(ranks) == 1 else " ranks " + ", ".join(map(str, ranks)))
         parts.append(f"{label(device)}{named} {what}")
@@ -604,6 +693,8 @@ def to_dict(result: Verification) -> dict:
         "never_run": never_run(result),
         "unchecked_device_lines": result.unrun_device_lines,
         "fails_on_every_device": result.common_failure() is not None,
+        "gpu_only": {**result.gpu_only.to_dict(), "says": gpu_only_line(result)}
+        if result.gpu_only else None,
         "fixes_applied": result.fixes_applied,
         "fix_error": result.fix_error,
         "devices": [_device_dict(s) for s in result.devices],
@@ -638,6 +729,7 @@ def _device_dict(summary: DeviceSummary) -> dict:
         "placement_hint": summary.hint,
         "accelerator": run.accelerator,
         "step_kind": run.step_kind,
+        "epoch_starts": run.epoch_starts,
         "loaders": run.loaders,
         "stop": run.stop,
         "cuts": run.cuts,
@@ -656,16 +748,28 @@ def _device_dict(summary: DeviceSummary) -> dict:
     }
 
 
+SIMULATED_LABEL = "simulated, not representative"
+
+
 def write_plot(result: Verification, path: str) -> None:
-    """Loss curves overlaid, and each device's median step split into compute, model copies
-    and batch copies."""
+    fig = plot_figure(result)
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_figure(result: Verification):
+    """Loss curves overlaid, with where each epoch began and where verify cut the run; and
+    each device's median step split into compute, model copies and batch copies, a simulated
+    device's bar labelled as such on the figure itself (its timings are the CPU's)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     panels = 3 if profiled(result) else 2
-    fig, (curves, bars, *profile) = plt.subplots(1, panels, figsize=(5.5 * panels, 4.2))
+    fig, (curves, bars, *profile) = plt.subplots(1, panels, figsize=(5.5 * panels, 4.6))
     for summary in result.devices:
         losses = summary.run.losses
         if losses:
@@ -673,11 +777,12 @@ def write_plot(result: Verification, path: str) -> None:
             curves.plot(steps, [v if v is not None else float("nan") for v in losses],
                         label=row_label(summary.run),
                         linestyle="--" if is_simulated(summary.run.device) else "-")
+    _mark_epochs_and_cut(curves, result)
     curves.set_xlabel("optimizer step")
     curves.set_ylabel("loss")
     curves.set_title("loss per step")
     curves.legend()
-    labels, compute, model, batch = [], [], [], []
+    labels, compute, model, batch, simulated = [], [], [], [], []
     for summary in result.devices:
         if not summary.run.steps:
             continue
@@ -687,15 +792,39 @@ def write_plot(result: Verification, path: str) -> None:
         model.append(m * 1000)
         batch.append(b * 1000)
         compute.append(max(step - m - b, 0.0) * 1000)
+        simulated.append(is_simulated(summary.run.device))
     bars.bar(labels, compute, label="compute")
     bars.bar(labels, model, bottom=compute, label="model transfer")
     bars.bar(labels, batch, bottom=[c + m for c, m in zip(compute, model)], label="batch transfer")
+    for index, (c, m, b, sim) in enumerate(zip(compute, model, batch, simulated)):
+        if sim:
+            bars.text(index, c + m + b, SIMULATED_LABEL, ha="center", va="bottom", fontsize=8,
+                      color="firebrick")
     bars.set_ylabel("median ms per step")
     bars.set_title("where a step's time goes")
     bars.legend()
     if profile:
         draw_panel(profile[0], result, row_label)
     fig.suptitle(f"devlint verify {result.options.target_name}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    cut = cut_line(result)
+    if cut:
+        fig.text(0.01, 0.01, cut, fontsize=7, color="dimgray")
+    fig.tight_layout(rect=(0, 0.04 if cut else 0, 1, 1))
+    return fig
+
+
+def _mark_epochs_and_cut(axes, result: Verification) -> None:
+    """A dotted line where each epoch after the first began (between two steps); a solid one
+    after the last step when verify stopped the run there (--max-steps, --max-epochs)."""
+    run = next((s.run for s in result.devices if s.run.epoch_starts), None)
+    for n, start in enumerate(s for s in sorted(set(run.epoch_starts if run else [])) if s > 0):
+        axes.axvline(start + 0.5, color="gray", linestyle=":", linewidth=0.8,
+                     label="epoch start" if n == 0 else None)
+    stopped = next((s.run for s in result.devices if s.run.stop.get("reason")), None)
+    if stopped is not None and stopped.steps:
+        reason = stopped.stop["reason"]
+        flag = {"steps": "--max-steps", "epochs": "--max-epochs"}.get(reason, reason)
+        axes.axvline(len(stopped.steps) + 0.5, color="black", linewidth=1.0)
+        axes.annotate(f"cut by verify ({flag})", (len(stopped.steps) + 0.5, 1.0),
+                      xycoords=("data", "axes fraction"), rotation=90, ha="right", va="top",
+                      fontsize=8)

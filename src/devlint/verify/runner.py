@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
+from devlint.verify import heartbeat
 from devlint.verify.launcher import FORK_AFTER_IMPORT, LaunchError, Launcher, kill_group
 from devlint.verify.sandbox import ISOLATION_ENV, Isolation, copy_limit, outermost
 from devlint.verify.spec import (
-    CPU, CUDA, CUDA_SIM, ChildSpec, device_argument, rank_dir, rank_streams,
+    CPU, CUDA, CUDA_SIM, DEFAULT_TIMEOUT_S, HEARTBEAT_S, ChildSpec, device_argument,
+    rank_dir, rank_streams,
 )
 from devlint.workspace.project import project_root
 
@@ -36,6 +38,8 @@ PORTED_OPTIONS = {"--rdzv-endpoint", "--master-port"}
 DEVLINT_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 STACK_GRACE_S = 0.5  # after SIGUSR1, for faulthandler to write the stack
 TERM_GRACE_S = 5.0  # after SIGTERM, for the child to write the steps it finished
+WHERE_GRACE_S = 0.3  # after the heartbeat's SIGUSR2, for faulthandler to write the stack
+INTERRUPT_GRACE_S = 3.0  # after Ctrl-C or SIGTERM, for each run to report what it did
 
 
 @dataclass
@@ -46,7 +50,7 @@ class VerifyOptions:
     max_steps: int = 50
     max_batches: int = 8
     max_epochs: int = 2
-    timeout: float = 600.0
+    timeout: float = DEFAULT_TIMEOUT_S
     seed: int = 0
     strict: bool = False
     fix: bool = False
@@ -58,6 +62,7 @@ class VerifyOptions:
     nproc: int = 0  # ranks per node under torchrun; 0: one process per device, no torchrun
     launcher_args: list[str] = field(default_factory=list)  # torchrun's --nnodes, --rdzv-*
     profile: bool = False  # copies and syncs per step on the accelerator rows
+    heartbeat_s: float = HEARTBEAT_S  # a progress line when no step came for this long; 0: none
 
     @property
     def rendezvous_given(self) -> bool:
@@ -101,6 +106,7 @@ class DeviceRun:
     stdout: str = ""
     stderr: str = ""
     step_kind: str = "optimizer"  # "backward": a loop without torch.optim
+    epoch_starts: list[int] = field(default_factory=list)  # steps done as each epoch began
     accelerator: dict = field(default_factory=dict)  # {"used": bool, "type": "cuda" | "mps"}
     loaders: list[dict] = field(default_factory=list)  # caps.LoaderStats, as dicts
     stop: dict = field(default_factory=dict)  # {"reason", "backstop", "swallowed_at"}
@@ -350,6 +356,11 @@ class _Active:
     timed_out: bool = False
     rank_tails: list = field(default_factory=list)  # (stdout, stderr) per local rank
     holders: list = field(default_factory=list)  # write ends of the ranks' FIFOs we hold
+    steps_seen: Optional[int] = None  # the heartbeat's last reading of the step count
+    quiet_since: float = 0.0  # since the last change of the step count, or the last beat
+    last_step_at: float = 0.0  # when the step count last changed (or the run started)
+    asked_at: float = 0.0  # when the heartbeat asked the run where it is (0: not asked)
+    interrupted: bool = False  # stopped because verify itself was (Ctrl-C, SIGTERM)
 
     @property
     def all_tails(self) -> list:
@@ -376,18 +387,91 @@ class _Scheduler:
             while queue or self.active:
                 while queue and len(self.active) < self.parallel:
                     self.start(queue.popleft())
-                for key, _ in self.selector.select(self.wait_s()):
-                    if key.data is None:
-                        self.on_events(self.launcher.events())
-                    else:
-                        key.data.read()
+                self.poll(self.wait_s())
                 self.enforce_timeouts()
+                self.heartbeats()
+        except BaseException as exc:  # Ctrl-C, SIGTERM: report what each run did so far
+            exc.partial_runs = self.stop_for_interruption()
+            raise
         finally:
             for active in self.active.values():  # interrupted: stop them before going
                 kill_group(active.pid, signal.SIGKILL)
                 self._close(active)
             self.selector.close()
         return [run for spec in self.specs for run in self.done[spec.device]]
+
+    def poll(self, timeout: Optional[float]) -> None:
+        for key, _ in self.selector.select(timeout):
+            if key.data is None:
+                self.on_events(self.launcher.events())
+            else:
+                key.data.read()
+
+    def stop_for_interruption(self) -> list[DeviceRun]:
+        """Each running run dumps its stack (where it was), then gets SIGTERM, on which the
+        child reports the steps it finished; those that say nothing within the grace are
+        killed. Returns every run that started, finished or not, in the devices' order."""
+        with _ignoring_interrupts():
+            for active in self.active.values():
+                active.interrupted = True
+                with contextlib.suppress(OSError):
+                    os.kill(active.pid, signal.SIGUSR1)
+            time.sleep(STACK_GRACE_S if self.active else 0.0)
+            for active in self.active.values():
+                with contextlib.suppress(OSError):
+                    os.kill(active.pid, signal.SIGTERM)
+            deadline = time.monotonic() + INTERRUPT_GRACE_S
+            while self.active and time.monotonic() < deadline:
+                self.poll(max(0.0, deadline - time.monotonic()))
+            for active in list(self.active.values()):
+                kill_group(active.pid, signal.SIGKILL)
+                self._end(active, "verify was interrupted")
+        return [run for spec in self.specs for run in self.done.get(spec.device, [])]
+
+    def heartbeats(self) -> None:
+        """A line for a run that made no new step for --heartbeat seconds: its steps and
+        the line of the script it is at (asked with SIGUSR2, read a moment later)."""
+        every = self.options.heartbeat_s
+        if not every:
+            return
+        now = time.monotonic()
+        for active in self.active.values():
+            if active.stage != "running":
+                continue
+            hang_path = self._reporting_spec(active.spec).hang_path
+            steps = heartbeat.read_steps(hang_path)
+            if steps != active.steps_seen or not active.quiet_since:
+                active.steps_seen, active.quiet_since, active.asked_at = steps, now, 0.0
+                active.last_step_at = now
+            elif active.asked_at and now >= active.asked_at + WHERE_GRACE_S:
+                self.progress(f"{self.label(active.spec)}: {self.where(active, now)}")
+                active.asked_at, active.quiet_since = 0.0, now
+            elif not active.asked_at and now >= active.quiet_since + every:
+                active.asked_at = now
+                if active.spec.nproc or not heartbeat.ask_where(active.pid, hang_path):
+                    active.asked_at = now - WHERE_GRACE_S  # nothing to ask: say it now
+
+    def where(self, active: _Active, now: float) -> str:
+        steps = active.steps_seen or 0
+        done = f"{steps} step{'s' if steps != 1 else ''} done" if steps else "no step yet"
+        quiet = now - (active.last_step_at or active.started)
+        line = f"still running after {now - active.started:.0f} s: {done}"
+        line += f", none in the last {quiet:.0f} s" if steps else ""
+        if active.spec.nproc:
+            return line
+        dump = hang_stack(heartbeat.paths(active.spec.hang_path)[0],
+                          Isolation.load(active.spec.scratch))
+        site = heartbeat.current_line(dump, active.spec.user_root)
+        if site is not None:
+            where = os.path.relpath(site["path"]) if not os.path.relpath(
+                site["path"]).startswith("..") else site["path"]
+            line += f"; now at {where}:{site['line']} in {site['function']}"
+            line += f": {site['code']}" if site["code"] else ""
+        return line
+
+    def _reporting_spec(self, spec: ChildSpec) -> ChildSpec:
+        """Under torchrun rank 0 counts the steps for the run."""
+        return spec.for_rank(0) if spec.nproc else spec
 
     def start(self, spec: ChildSpec) -> None:
         path = Path(spec.result_path).with_name("spec.json")
@@ -432,6 +516,10 @@ class _Scheduler:
 
     def wait_s(self) -> Optional[float]:
         deadlines = [self._next_deadline(a) for a in self.active.values()]
+        if self.options.heartbeat_s:
+            deadlines += [a.asked_at + WHERE_GRACE_S if a.asked_at else
+                          (a.quiet_since or a.started) + self.options.heartbeat_s
+                          for a in self.active.values()]
         if not deadlines:
             return None
         return max(0.0, min(deadlines) - time.monotonic())
@@ -481,10 +569,17 @@ class _Scheduler:
             runs = [read_result(active.spec, active.timed_out, exit_code)]
             runs[0].stdout, runs[0].stderr = (tail.text() for tail in active.tails)
         for run in runs:
-            if why:
+            if active.interrupted and run.status in ("terminated", "crashed", "torn-down"):
+                run.status, run.error = "interrupted", None
+                run.hang = hang_stack(Path(self._spec_of(active.spec, run).hang_path),
+                                      Isolation.load(active.spec.scratch))
+            elif why:
                 run.error = run.error or {"type": "LaunchError", "message": why}
             run.wall_s = run.wall_s or wall_s
         self.finish(active.spec, runs)
+
+    def _spec_of(self, spec: ChildSpec, run: DeviceRun) -> ChildSpec:
+        return spec.for_rank(run.local_rank) if run.local_rank is not None else spec
 
     def _close(self, active: _Active) -> None:
         for fd in active.holders:
@@ -501,6 +596,20 @@ class _Scheduler:
         self.done[spec.device] = runs
         for run in runs:
             self.progress(f"{self.label(spec, run)}: {describe_status(run)}")
+
+
+@contextlib.contextmanager
+def _ignoring_interrupts() -> Iterator[None]:
+    """A second Ctrl-C must not cut the partial report short (the main thread only)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def read_result(spec: ChildSpec, timed_out: bool, returncode: Optional[int]) -> DeviceRun:
@@ -596,6 +705,8 @@ def describe_status(run: DeviceRun) -> str:
                 f"killed with its workers")
     if run.status == "terminated":
         return f"stopped by a SIGTERM from outside verify after {steps}"
+    if run.status == "interrupted":
+        return f"interrupted after {steps} ({run.wall_s:.1f} s)"
     if run.status == "torn-down":
         return f"stopped by torchrun after {run.blame} failed ({steps} done)"
     if run.status == "exited":

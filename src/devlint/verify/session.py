@@ -19,13 +19,18 @@ from typing import Callable, Optional
 from devlint import hints
 from devlint.verify import device_lines
 from devlint.verify.compare import DEFAULT, FAILED, STRICT, Comparison, compare_losses
-from devlint.verify.errors import NO_CUDA, OTHER, Explanation, classify, explain
+from devlint.verify.errors import (
+    NO_CUDA, OTHER, Explanation, classify, explain, is_simulator_gap,
+)
+from devlint.verify.gpu_only import DEVICE_FLAG, CudaChoice, cuda_choice
 from devlint.verify.probe import gpu_count, gpu_present
 from devlint.verify.runner import DeviceRun, Target, VerifyOptions, launcher_for, run_all
 from devlint.verify.spec import CPU, CUDA, CUDA_SIM
 
 EXIT_NOT_CHECKED = 3  # every run passed, but some accelerator run placed nothing on it
 EXIT_PARTIAL = 4  # every run passed, but an accelerator run never ran some device lines
+GPU_ONLY_NOTE = "no CPU baseline: this script needs a GPU (see above)"
+NO_FALLBACK = "DEV001"  # a hard-coded cuda without a CPU fallback
 SEED_LIMIT = 2 ** 32  # numpy.random.seed and PYTHONHASHSEED take 0 .. 2**32 - 1
 
 
@@ -54,13 +59,21 @@ class DeviceSummary:
                 and (self.explanation is None or self.explanation.kind == OTHER))
 
     @property
+    def simulator_gap(self) -> bool:
+        """The simulated GPU met a torch API it cannot run (not the script's failure): the run
+        checked placement up to that line and no further."""
+        return (self.run.device == CUDA_SIM and self.run.status == "error"
+                and is_simulator_gap(self.run.error or {})
+                and (self.explanation is None or not self.explanation.findings))
+
+    @property
     def placement(self) -> str:
         """"checked" when the run held tensors on the accelerator, "not checked" when it ran
-        without, "unsupported" for a torch.compile the simulator cannot run, "" for the cpu
-        baseline and for a run that failed before it could tell."""
+        without, "unsupported" for a torch.compile or another torch API the simulator cannot
+        run, "" for the cpu baseline and for a run that failed before it could tell."""
         if self.run.device == CPU:
             return ""
-        if self.compile_unsupported:
+        if self.compile_unsupported or self.simulator_gap:
             return "unsupported"
         if self.run.accelerator.get("used"):
             return "checked"
@@ -118,12 +131,15 @@ class Verification:
     texts: dict = field(default_factory=dict)  # path -> the text that ran in its place
     device_lines: dict = field(default_factory=dict)  # line -> make | move | meet (the script's)
     loop_ends: dict = field(default_factory=dict)  # a loop's line -> its last line
+    gpu_only: Optional[CudaChoice] = None  # the script needs a GPU: the cpu rows judge nothing
+    interrupted: str = ""  # what stopped verify itself ("Ctrl-C", "SIGTERM"): a partial report
 
     @property
     def ok(self) -> bool:
-        """Every device ran and matched the baseline (placement aside)."""
-        return bool(self.devices) and all(
-            d.ok or d.placement == "unsupported" for d in self.devices)
+        """Every device ran and matched the baseline (placement aside); a script that needs a
+        GPU by design is judged on its accelerator rows alone."""
+        judged = [d for d in self.devices if not (self.gpu_only and d.run.device == CPU)]
+        return bool(judged) and all(d.ok or d.placement == "unsupported" for d in judged)
 
     @property
     def unchecked(self) -> list[DeviceSummary]:
@@ -157,7 +173,8 @@ class Verification:
     def common_failure(self) -> Optional[dict]:
         """The error, when every device failed the same way at the same line (the wording may
         differ: a dtype is Half on one device and BFloat16 on another)."""
-        errors = [d.run.error for d in self.devices if d.run.status == "error" and d.run.error]
+        errors = [d.run.error for d in self.devices if d.run.status == "error" and d.run.error
+                  and not d.simulator_gap]
         if len({d.run.device for d in self.devices}) < 2 or len(errors) != len(self.devices):
             return None  # one device (its ranks aside) tells nothing about the others
         keys = {(e.get("type"), classify(e.get("type", ""), e.get("message", "")),
@@ -284,13 +301,51 @@ def verify(options: VerifyOptions, progress: Callable[[str], None]) -> Verificat
         target, result.notebook = resolve_target(options, Path(tmp))
         result.target = target
         with launcher_for(options) as launcher:  # torch imports there while the copy is fixed
-            _run(options, target, result, Path(tmp), progress, launcher)
+            try:
+                _run(options, target, result, Path(tmp), progress, launcher)
+            except BaseException as exc:  # Ctrl-C, SIGTERM: what each run did so far
+                runs = getattr(exc, "partial_runs", None)
+                if runs:
+                    result.devices = summarize(runs, options.strict, result.texts)
+                    exc.verification = result
+                raise
     for summary in result.devices:
         if summary.placement == "not checked":
             summary.hint = unchecked_hint(target, options, result.texts.get(str(target.path)))
         if summary.explanation is not None and summary.run.device == CPU:
             summary.explanation.note = user_chose_cuda(summary.explanation, options)
+    judge_gpu_only(result, target)
     return result
+
+
+def judge_gpu_only(result: Verification, target: Target) -> None:
+    """The cpu run failed for the lack of a GPU at a line that chose CUDA by design (a named
+    `"cuda"` default, an option's default, set_device, NCCL; DEV001 may call it a missing
+    fallback, no other rule a bug; the user's arguments did not ask for cuda): there is no
+    CPU baseline, and the accelerator rows are judged alone."""
+    cpus = [s for s in result.devices if s.run.device == CPU]
+    failed = [s for s in cpus if s.run.status == "error" and s.run.error]
+    if not failed or any(s.run.ran for s in cpus) or any(
+            s.explanation is not None and (s.explanation.note or any(
+                f.code != NO_FALLBACK for f in s.explanation.findings))
+            for s in failed) or len(cpus) == len(result.devices):
+        return
+    source = result.texts.get(str(target.path))
+    if source is None:
+        try:
+            source = target.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+    choice = next((c for c in (cuda_choice(s.run.error, str(target.path), source)
+                               for s in failed) if c is not None), None)
+    if choice is None:
+        return
+    result.gpu_only = choice
+    for summary in result.devices:
+        summary.comparison = None  # nothing to compare with: judged by its own run
+    for summary in failed:
+        summary.explanation = summary.explanation or explain(summary.run.error)
+        summary.explanation.note = GPU_ONLY_NOTE
 
 
 def _run(options: VerifyOptions, target: Target, result: Verification, tmp: Path,
@@ -402,7 +457,6 @@ def compare_run(base: DeviceRun, run: DeviceRun, strict: bool) -> Comparison:
 
 
 # -- saying what to do --------------------------------------------------------------------------
-_DEVICE_FLAG = re.compile(r"^--?[\w-]*device[\w-]*$")
 
 
 def device_flag(source: str) -> Optional[str]:
@@ -416,7 +470,7 @@ def device_flag(source: str) -> Optional[str]:
                 and node.func.attr == "add_argument"):
             for arg in node.args:
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and (
-                        _DEVICE_FLAG.match(arg.value)):
+                        DEVICE_FLAG.match(arg.value)):
                     return arg.value
     return None
 

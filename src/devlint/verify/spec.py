@@ -17,6 +17,11 @@ DEVICE_LABELS = {
     CUDA_SIM: "cuda (simulated on CPU)",
 }
 
+# Well under the outer limits CI jobs and `timeout` wrappers commonly use (10 minutes and more),
+# so that verify's own report of where a run hung is printed before one of those fires.
+DEFAULT_TIMEOUT_S = 300.0
+HEARTBEAT_S = 30.0  # a progress line when a run made no new step for this long
+
 
 @dataclass
 class ChildSpec:

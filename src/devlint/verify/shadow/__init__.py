@@ -75,7 +75,7 @@ def install(user_root: str, devices: int = 1, home: int | None = None) -> Shadow
     patcher = patches.Patcher()
     for patch in (patches.patch_cuda, patches.patch_accelerator, patches.patch_backends,
                   patches.patch_pin_memory, patches.patch_module_to, patches.patch_optimizers,
-                  patches.patch_generator,
+                  patches.patch_generator, patches.patch_legacy_types, patches.patch_variable,
                   patches.patch_serialization, patches.patch_tensorless_hot_calls,
                   patches.patch_compile, patches.patch_autocast):
         patch(patcher)

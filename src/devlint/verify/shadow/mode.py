@@ -131,8 +131,17 @@ class ShadowMode(TorchFunctionMode):
             torch._pad_packed_sequence: self.run_first_output_follows_input,
             torch._has_compatible_shallow_copy_type: self.run_unchecked,
             torch.result_type: self.run_unchecked,
+            torch.device: self.run_device,
         })
         return handlers
+
+    def run_device(self, func, args, kwargs):
+        """`torch.device(0)` names GPU 0 (DataParallel's scatter makes its devices so); a CPU
+        build asks its absent accelerator instead."""
+        if len(args) == 1 and not kwargs and isinstance(args[0], int) and not isinstance(
+                args[0], bool):
+            return as_device(args[0])
+        return func(*args, **kwargs)
 
     def _current_methods(self, name: str) -> dict:
         found = {}

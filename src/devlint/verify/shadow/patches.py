@@ -18,7 +18,7 @@ import torch
 from devlint.verify.shadow.origin import OriginBook
 from devlint.verify.shadow.tensor import (
     ACCELERATOR, ACCELERATOR_TYPES, CPU, TAGGED_CLASSES, index_of, is_tagged,
-    pickled_cuda_storages, tag, untagged,
+    legacy_type_name, pickled_cuda_storages, tag, untagged,
 )
 
 DEVICE_NAME = "devlint cuda-sim"
@@ -199,6 +199,55 @@ def patch_cuda(patcher: Patcher) -> None:
     patcher.set(cuda, "stream", lambda stream=None: contextlib.nullcontext(stream))
     patcher.set(cuda, "device", ShadowDeviceContext)
     patcher.set(cuda, "device_of", lambda tensor: ShadowDeviceContext(index_of(tensor)))
+    # profiler annotations need the CUDA library: on the simulated GPU they annotate nothing
+    nvtx = importlib.import_module("torch.cuda.nvtx")
+    for name in ("range_push", "range_pop", "range_start"):
+        patcher.set(nvtx, name, _returning(0))
+    for name in ("mark", "range_end"):
+        patcher.set(nvtx, name, _doing_nothing())
+    patcher.set(nvtx, "range", lambda *args, **kwargs: contextlib.nullcontext())
+
+
+# torch.cuda's legacy typed constructors; a CPU build has the classes but cannot build them
+LEGACY_TYPES = ("FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor",
+                "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor")
+
+
+class _LegacyCudaType(type):
+    """`torch.cuda.FloatTensor(2, 3)`, `torch.cuda.LongTensor([1, 2])`: the CPU type's
+    constructor (sizes, a sequence, an array), then `.cuda()`, so the new tensor is on the
+    current simulated GPU as a real one is; `isinstance(t, torch.cuda.FloatTensor)` holds for
+    a float32 tensor there."""
+
+    def __call__(cls, *args, **kwargs):
+        return getattr(torch, cls.__name__)(*args, **kwargs).cuda()
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, torch.Tensor) and is_tagged(obj) and (
+            legacy_type_name(obj) == f"torch.{ACCELERATOR.type}.{cls.__name__}")
+
+
+def legacy_cuda_type(name: str) -> type:
+    dtype = getattr(torch, name).dtype
+    return _LegacyCudaType(name, (), {"__module__": "torch.cuda", "dtype": dtype,
+                                      "is_cuda": True, "is_sparse": False})
+
+
+def patch_legacy_types(patcher: Patcher) -> None:
+    for name in LEGACY_TYPES:
+        patcher.set(torch.cuda, name, legacy_cuda_type(name))
+    original = torch.set_default_tensor_type
+
+    def set_default_tensor_type(t):
+        """`torch.set_default_tensor_type(torch.cuda.FloatTensor)`: its dtype, and the
+        simulated GPU as the default device (torch.set_default_device is patched)."""
+        name = t if isinstance(t, str) else f"{t.__module__}.{t.__name__}"
+        if not name.startswith("torch.cuda."):
+            torch.set_default_device("cpu")
+            return original(t)
+        torch.set_default_dtype(getattr(torch, name.rsplit(".", 1)[1]).dtype)
+        torch.set_default_device("cuda")
+    patcher.set(torch, "set_default_tensor_type", set_default_tensor_type)
 
 
 def patch_accelerator(patcher: Patcher) -> None:
@@ -220,6 +269,31 @@ def patch_accelerator(patcher: Patcher) -> None:
     # DDP copies inputs to its device_ids[0] on a side stream when they are on another GPU
     functions = importlib.import_module("torch.nn.parallel._functions")
     patcher.set(functions, "_get_stream", lambda device: ShadowStream(device))
+    patch_comm(patcher)
+
+
+def patch_comm(patcher: Patcher) -> None:
+    """DataParallel scatters its inputs and gathers the gradients with torch._C's CUDA
+    collectives, which a CPU build lacks: split and copy them as those do."""
+    comm = importlib.import_module("torch.nn.parallel.comm")
+
+    def scatter(tensor, devices=None, chunk_sizes=None, dim=0, streams=None, *, out=None):
+        if out is not None:
+            return tuple(o.copy_(c) for o, c in zip(out, tensor.split(
+                [o.shape[dim] for o in out], dim)))
+        devices = [_device(d) for d in devices]
+        chunks = (tensor.chunk(len(devices), dim) if chunk_sizes is None
+                  else tensor.split(list(chunk_sizes), dim))
+        return tuple(c.contiguous().to(d) for c, d in zip(chunks, devices))
+
+    def gather(tensors, dim=0, destination=None, *, out=None):
+        if out is not None:
+            return out.copy_(torch.cat([t.to(out.device) for t in tensors], dim))
+        target = CPU if destination == -1 or destination == "cpu" else _device(destination)
+        return torch.cat([t.to(target) for t in tensors], dim)
+
+    patcher.set(comm, "scatter", scatter)
+    patcher.set(comm, "gather", gather)
 
 
 def patch_backends(patcher: Patcher) -> None:
@@ -336,6 +410,22 @@ def patch_parameter(patcher: Patcher, book: OriginBook) -> None:
         return param
 
     patcher.set(torch.nn.Parameter, "__new__", staticmethod(parameter_new))
+
+
+def patch_variable(patcher: Patcher) -> None:
+    """`Variable(cuda_tensor)` (old scripts) returns the data as a new tensor built in C, where
+    no mode sees it: keep the device of what it wraps."""
+    variable = torch.autograd.Variable
+    original_new = variable.__new__
+
+    def variable_new(cls, data=None, *args, **kwargs):
+        out = original_new(cls, data, *args, **kwargs) if data is not None else original_new(
+            cls, *args, **kwargs)
+        if data is not None and is_tagged(data) and not is_tagged(out):
+            tag(out, index_of(data))
+        return out
+
+    patcher.set(variable, "__new__", staticmethod(variable_new))
 
 
 def patch_serialization(patcher: Patcher) -> None:
