@@ -27,6 +27,7 @@ from devlint.lint.positions import Span, spans_of
 from devlint.lint.prefilter import could_match
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.lint.selection import Selection
+from devlint.workspace.project import PROJECT_FILES
 
 FILE_CODES = (PARSE_ERROR_CODE, CANNOT_ANALYSE_CODE)  # about the file, not its code
 
@@ -128,7 +129,7 @@ def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str =
               project: bool = False) -> tuple[list[RawFinding], Optional[Elsewhere]]:
     if not rules:
         return [], None
-    model = analyze(module, text, path, project)
+    model = analyze(module, text, path, PROJECT_FILES if project else None)
     raws = [raw for rule in rules for raw in rule.check(model)]
     owners = list(model.interpreter.foreign_owners.values())
     return raws, Elsewhere(owners, model.interpreter.reached) if owners else None
