@@ -41,3 +41,21 @@ def test_nodes_built_during_the_parse_skip_validation_only_there() -> None:
     with engine._parser_output_trusted():
         seen.append(cst.Name("not a name"))  # would raise outside
     assert seen[0].value == "not a name"
+
+
+def test_the_cyclic_collector_pauses_for_the_parse_only() -> None:
+    import gc
+
+    states = []
+    with engine._parser_output_trusted():
+        states.append(gc.isenabled())
+    assert states == [False] and gc.isenabled()
+    with pytest.raises(engine.Unanalysable):
+        engine.parse_module("x = = 1\n")
+    assert gc.isenabled()
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        engine.parse_module("x = f(1)\n")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
