@@ -1,18 +1,27 @@
-"""What following the project's imports costs: `devlint check` of a whole tree, cold (no cache),
-with project mode (the default) and with `--no-project`, in the same run, interleaved.
+"""What devlint's default run (project mode) costs next to the floor of a libcst analyzer and
+its peers: one interleaved session over each tree, every row its own process tree.
 
-    python benchmarks/project_cost.py [TREE ...] [--rounds N] [--jobs J]
+    python benchmarks/project_cost.py [TREE ...] [--rounds N] [--jobs J] [--peers-bin DIR]
+                                      [--skip ROW]
 
-TREE defaults to the installed torch package (found without importing torch). Each round runs
-both modes once per tree, each as its own process tree; CPU seconds (user + system of the whole
-tree, pool workers included), wall seconds and peak memory (the largest single process) come
-from wait4. Medians over the rounds; the ratio is project / no-project.
+TREE defaults to the installed torch package (found without importing torch); a TREE may hold
+many projects (the ecosystem check's sdists: each finds its own root). Each round runs, per
+tree and in this order: a bare `libcst.parse_module` of every `.py` file devlint discovers (in
+one child process), `devlint check --no-cache --no-project`, `devlint check --no-cache`
+(project mode, the default), `devlint check` with a fresh cache and again warm, `flake8
+--select DEV` (the plugin) with a fresh devlint cache and again warm, and TorchFix where its
+command is found (PATH or --peers-bin). devlint and flake8 get the same number of processes
+(`--jobs`, default every core). CPU seconds are user + system of the whole process tree (pool
+workers included), wall seconds and peak memory (the largest single process) come from wait4.
+Medians over the rounds; ratios are within the session, never across sessions (the machine's
+speed drifts several-fold between hours).
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -21,6 +30,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+PARSE = "libcst parse, every file"
+NO_PROJECT = "devlint --no-project, cold"
+PROJECT = "devlint (project mode), cold"
+WARM = "devlint, warm cache"
+FLAKE8 = "flake8 --select DEV, cold"
+FLAKE8_WARM = "flake8 --select DEV, warm cache"
+TORCHFIX = "TorchFix"
 
 
 def torch_tree() -> Path:
@@ -30,46 +46,95 @@ def torch_tree() -> Path:
     return Path(spec.origin).parent
 
 
-def measure(command: list[str]) -> tuple[float, float, float]:
+def measure(command: list[str], env: dict, cwd: str) -> tuple[float, float, float]:
     """(cpu s, wall s, peak MiB of the largest process) of one run."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    with tempfile.TemporaryDirectory() as cache:
-        env["DEVLINT_CACHE_DIR"] = cache
-        started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   env=env)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - started
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=env, cwd=cwd)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit(f"{' '.join(command)} exited {code}")
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 
 
+def rows(tree: Path, scratch: Path, listing: Path, jobs: int, torchfix: str | None) -> list:
+    py = sys.executable
+    check = [py, "-m", "devlint", "check", "-q", "--exit-zero", "-j", str(jobs)]
+    flake8 = [py, "-m", "flake8", "--isolated", "--select", "DEV", "--exit-zero", "-j", str(jobs)]
+    shutil.rmtree(scratch / "cache", ignore_errors=True)
+    shutil.rmtree(scratch / "flake8-cache", ignore_errors=True)
+    out = [
+        (PARSE, [py, str(Path(__file__).resolve().parent / "lint_speed.py"), "--parse-list",
+                 str(listing)], {}),
+        (NO_PROJECT, check + ["--no-cache", "--no-project", str(tree)], {}),
+        (PROJECT, check + ["--no-cache", str(tree)], {}),
+        (WARM, check + ["--cache-dir", str(scratch / "cache"), str(tree)], {}),
+        (WARM, check + ["--cache-dir", str(scratch / "cache"), str(tree)], {}),
+        (FLAKE8, flake8 + [str(tree)], {"DEVLINT_CACHE_DIR": str(scratch / "flake8-cache")}),
+        (FLAKE8_WARM, flake8 + [str(tree)], {"DEVLINT_CACHE_DIR": str(scratch / "flake8-cache")}),
+    ]
+    if torchfix:
+        out.append((TORCHFIX, [torchfix, str(tree)], {}))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs="*", type=Path)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--jobs", type=int, default=0, help="devlint -j (0: every core)")
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=0, help="processes (0: every core)")
+    parser.add_argument("--peers-bin", help="a directory holding torchfix")
+    parser.add_argument("--skip", action="append", default=[], help="a row to leave out")
     args = parser.parse_args()
-    trees = args.trees or [torch_tree()]
-    base = [sys.executable, "-m", "devlint", "check", "-q", "--exit-zero", "--no-cache"]
-    if args.jobs:
-        base += ["-j", str(args.jobs)]
-    modes = {"project": [], "no-project": ["--no-project"]}
-    for tree in trees:
-        files = sum(1 for _ in tree.rglob("*.py"))
-        results: dict[str, list] = {mode: [] for mode in modes}
-        for _ in range(args.rounds):
-            for mode, extra in modes.items():
-                results[mode].append(measure(base + extra + [str(tree)]))
-        print(f"{tree} ({files} .py files), {args.rounds} rounds, {os.cpu_count()} cores")
-        medians = {mode: [statistics.median(r[i] for r in runs) for i in range(3)]
-                   for mode, runs in results.items()}
-        for mode, (cpu, wall, peak) in medians.items():
-            print(f"  {mode:<11} cpu {cpu:7.1f} s  wall {wall:6.1f} s  peak {peak:6.0f} MiB")
-        p, n = medians["project"], medians["no-project"]
-        print(f"  ratio       cpu {p[0] / n[0]:.2f}x  wall {p[1] / n[1]:.2f}x  peak {p[2] / n[2]:.2f}x",
+    sys.path.insert(0, str(ROOT / "src"))
+    from devlint.workspace.discovery import iter_files
+
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    path = os.pathsep.join(p for p in (args.peers_bin, os.environ.get("PATH", "")) if p)
+    torchfix = shutil.which("torchfix", path=path)
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    for tree in args.trees or [torch_tree()]:
+        tree = tree.resolve()
+        with tempfile.TemporaryDirectory(prefix="devlint-project-cost-") as name:
+            scratch = Path(name)
+            files = [p for p in iter_files([str(tree)]) if isinstance(p, Path) and p.suffix == ".py"]
+            listing = scratch / "files.txt"
+            listing.write_text("\n".join(map(str, files)), encoding="utf-8")
+            results: dict[str, list] = {}
+            for round_no in range(args.rounds):
+                for row, command, extra in rows(tree, scratch, listing, jobs, torchfix):
+                    if row in args.skip:
+                        continue
+                    measured = measure(command, dict(env, **extra), cwd=name)
+                    if row == WARM and row not in results:
+                        results[row] = []  # the first of the pair fills the cache
+                        continue
+                    results.setdefault(row, []).append(measured)
+                    print(f"round {round_no + 1}: {row}: {measured[0]:.1f} CPU s, "
+                          f"{measured[1]:.1f} s, {measured[2]:.0f} MiB", file=sys.stderr, flush=True)
+        print(f"\n{tree}: {len(files)} .py files, {args.rounds} round(s), {jobs} processes, "
+              f"{os.cpu_count()} cores")
+        medians = {row: [statistics.median(r[i] for r in runs) for i in range(3)]
+                   for row, runs in results.items() if runs}
+        base = medians.get(PARSE, [0.0])[0]
+        print("| run | CPU s | wall s | peak MiB | CPU / parse |")
+        print("|---|---:|---:|---:|---:|")
+        for row, (cpu, wall, peak) in medians.items():
+            ratio = f"{cpu / base:.2f}x" if base else "-"
+            print(f"| {row} | {cpu:.1f} | {wall:.1f} | {peak:.0f} | {ratio} |")
+
+        def ratio(a: str, b: str) -> str:
+            if a in medians and b in medians and medians[b][0]:
+                return f"{medians[a][0] / medians[b][0]:.2f}x"
+            return "-"
+
+        print(f"- project mode / bare parse: {ratio(PROJECT, PARSE)} (goal <= 1.3x)")
+        print(f"- project mode / --no-project: {ratio(PROJECT, NO_PROJECT)} (goal <= 1.3x)")
+        print(f"- TorchFix / project mode: {ratio(TORCHFIX, PROJECT)} (goal >= 15x)")
+        print(f"- flake8 cold / devlint cold: {ratio(FLAKE8, PROJECT)} (goal <= 1.2x)")
+        print(f"- flake8 warm / devlint warm: {ratio(FLAKE8_WARM, WARM)} (goal <= 1.2x)",
               flush=True)
 
 

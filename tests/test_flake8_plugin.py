@@ -300,3 +300,59 @@ def test_flake8_analyses_under_the_same_cpu_and_memory_budget(tmp_path: Path) ->
     assert "DEV001" in lines[0]
     assert "DEV998" in lines[1] and "out of memory" in lines[1]
     assert "DEV998" in lines[2] and "over 2 s of CPU" in lines[2]
+
+
+def _rewrite_cached_messages(cache: Path, message: str) -> int:
+    """Every finding row of devlint's cache index under `cache` says `message` now; how many."""
+    (index,) = cache.glob("devlint-*.json")
+    payload = json.loads(index.read_text())
+    count = 0
+    for rows in payload["entries"].values():
+        for row in rows:
+            row[3] = message
+            count += 1
+    index.write_text(json.dumps(payload))
+    return count
+
+
+def test_flake8_reads_and_writes_devlints_cache(tmp_path: Path) -> None:
+    """Each flake8 worker writes what it analysed into devlint's cache when it ends, and a
+    second run reads it instead of analysing: a hand-edited entry is what it reports."""
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text(BUGGY + f"# {name}\n")  # two entries: keys are of bytes
+    env = dict(os.environ, DEVLINT_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run() -> list[str]:
+        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "DEV",
+                                 "--jobs", "2", "a.py", "b.py"], cwd=tmp_path, env=env,
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result
+        return sorted(result.stdout.splitlines())
+
+    first = run()
+    assert len(first) == 2 and all("DEV001" in line for line in first)
+    assert _rewrite_cached_messages(tmp_path / "cache", "kept in the cache") == 2
+    assert run() == ["a.py:2:23: DEV001 kept in the cache", "b.py:2:23: DEV001 kept in the cache"]
+    (tmp_path / "b.py").write_text(BUGGY + "\n")  # other bytes: analysed again
+    assert [line.endswith("kept in the cache") for line in run()] == [True, False]
+
+
+def test_flake8_reads_an_importers_run_from_the_cache(tmp_path: Path) -> None:
+    """What train.py's run shows in model.py is kept with train.py's entry: flake8 checking
+    model.py alone takes it from there instead of analysing train.py again."""
+    import shutil
+
+    shutil.copytree(FIXTURES / "projects" / "forward_noise", tmp_path / "p")
+    env = dict(os.environ, DEVLINT_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run() -> str:
+        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "DEV",
+                                 "model.py"], cwd=tmp_path / "p", env=env, capture_output=True,
+                                text=True, timeout=300)
+        assert "Traceback" not in result.stderr, result
+        return result.stdout
+
+    assert "DEV006" in run() and "(reached from " in run()
+    assert _rewrite_cached_messages(tmp_path / "cache", "reached, from the cache") >= 1
+    assert run().splitlines() == [
+        "model.py:13:17: DEV006 reached, from the cache (reached from evaluate.py:11)"]

@@ -41,3 +41,96 @@ def test_nodes_built_during_the_parse_skip_validation_only_there() -> None:
     with engine._parser_output_trusted():
         seen.append(cst.Name("not a name"))  # would raise outside
     assert seen[0].value == "not a name"
+
+
+def test_the_cyclic_collector_pauses_for_the_parse_only() -> None:
+    import gc
+
+    states = []
+    with engine._parser_output_trusted():
+        states.append(gc.isenabled())
+    assert states == [False] and gc.isenabled()
+    with pytest.raises(engine.Unanalysable):
+        engine.parse_module("x = = 1\n")
+    assert gc.isenabled()
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        engine.parse_module("x = f(1)\n")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+# --- the editor's parse: only the top-level statements an edit touched -------------------------
+
+TRICKY = {  # what libcst gives to the block above, or keeps with the next statement
+    "trailer": "if x:\n    y = 1\n    # under the block\n  \n\n# before z\nz = 2\n",
+    "dedented": "import a\n\n\n # indented, after a simple statement\ndef f():\n    pass\n",
+    "semicolons": "a = 1; b = 2\nc = 3\n",
+    "decorated": "import torch\n\n@decorator\n# between\n@other\ndef f():\n    return 1\n",
+    "two-space blocks": "def f():\n  return 1\n\nclass A:\n  pass\n",
+    "mixed indents": "def f():\n  return 1\n\nclass A:\n    pass\n",
+    "footer": "x = 1\n\n# the end\n",
+    "crlf": "x = 1\r\n\r\ndef f():\r\n    return x\r\n",
+}
+
+
+def _pieces_parse(text: str, parser: engine.PieceParser | None = None) -> cst.Module:
+    import ast
+
+    return (parser or engine.PieceParser()).parse(text, ast.parse(text))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_pieces_put_together_are_libcsts_tree(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    ours = _pieces_parse(text)
+    assert ours.code == text
+    assert ours.deep_equals(cst.parse_module(text))
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY))
+def test_the_pieces_keep_every_line_where_libcst_puts_it(name: str) -> None:
+    text = TRICKY[name]
+    ours = _pieces_parse(text)
+    assert ours.code == text and ours.deep_equals(cst.parse_module(text))
+
+
+def test_an_edit_parses_only_the_statement_it_touched() -> None:
+    text = (ROOT / "examples" / "seed_loop.py").read_text(encoding="utf-8")
+    parser = engine.PieceParser()
+    _pieces_parse(text, parser)
+    before = parser.parsed
+    assert before > 5
+    edited = text.replace("import torch\n", "import torch  # edited\n", 1)
+    assert edited != text
+    assert _pieces_parse(edited, parser).deep_equals(cst.parse_module(edited))
+    assert parser.parsed == before + 1
+    _pieces_parse(text, parser)  # undo: every piece known
+    assert parser.parsed == before + 1
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_editors_incremental_analysis_finds_what_a_full_one_does(path: Path) -> None:
+    """A version analysed after another (its pieces reused) gets a full analysis' findings,
+    positions and fixes."""
+    from devlint.lint.analyze import analyze_source
+
+    text = path.read_text(encoding="utf-8")
+    parser = engine.PieceParser()
+    analyze_source(text + "\nzz = 1\n", str(path), pieces=parser)
+    analyze_source("# typed at the top\n" + text, str(path), pieces=parser)
+    assert analyze_source(text, str(path), pieces=parser) == analyze_source(text, str(path))
+
+
+def test_a_statement_the_text_repeats_is_a_node_of_its_own() -> None:
+    """The joined examples repeat whole scripts: each copy's findings are its own."""
+    from devlint.lint.analyze import analyze_source
+
+    text = (ROOT / "examples" / "buggy_seed_loop.py").read_text(encoding="utf-8") * 2
+    tree = _pieces_parse(text)
+    nodes = [id(statement) for statement in tree.body]
+    assert len(set(nodes)) == len(nodes)
+    full = analyze_source(text, "t.py")
+    assert len({f.line for f in full}) > 4
+    assert analyze_source(text, "t.py", pieces=engine.PieceParser()) == full

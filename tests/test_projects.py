@@ -90,3 +90,21 @@ def test_one_staged_file_gets_the_findings_of_a_whole_project_run(project: Path,
         assert done.returncode in (0, 1), done.stderr
         found = {(relative, f["line"], f["code"]) for f in json.loads(done.stdout)["findings"]}
         assert found == {w for w in whole if w[0] == relative}, relative
+
+
+def test_the_model_asks_for_other_files_only_through_the_interface_it_is_handed() -> None:
+    """lint/model never imports the workspace: the files around a checked one come through
+    `summaries.ModuleFiles`, which `workspace.project.PROJECT_FILES` implements."""
+    import ast
+
+    from devlint.lint.model.summaries import ModuleFiles
+    from devlint.workspace.project import PROJECT_FILES
+
+    model = Path(__file__).resolve().parent.parent / "src" / "devlint" / "lint" / "model"
+    for source in sorted(model.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            assert not any(n.startswith("devlint.workspace") for n in names), source.name
+    for method in ("resolve", "child", "read", "digest"):
+        assert callable(getattr(PROJECT_FILES, method)) and hasattr(ModuleFiles, method)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from functools import lru_cache
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from devlint import __version__
 from devlint.lint.prefilter import REQUIREMENTS, could_match
@@ -47,9 +47,7 @@ class DevlintChecker:
         text = "".join(self.lines)
         own = []
         if could_match(text, REQUIREMENTS):
-            from devlint.lint.analyze import analyze_source
-
-            own = analyze_source(text, self.filename, _get_selection())
+            own = _own_findings(text, self.filename)
         seen = {(f.line, f.column, f.code) for f in own}
         routed = [f for f in routed_to(self.filename) if (f.line, f.column, f.code) not in seen]
         for finding in own + routed:
@@ -72,10 +70,47 @@ def _get_selection():
     return Selection(select=("DEV",), ignore=("DEV999",))
 
 
+def _own_findings(text: str, filename: str) -> list:
+    """The file's findings, through devlint's cache (`workspace.cache.process_cache`) when
+    flake8's text is the file's on disk: a second flake8 run, or a flake8 worker after another,
+    analyses only what changed. Text that is not the file's (standard input) is analysed as it
+    is."""
+    from devlint.lint.analyze import analyze_source
+
+    outcome = _through_cache(filename, text)
+    if outcome is None:
+        return analyze_source(text, filename, _get_selection())
+    return [f for f in outcome.findings if f.path == outcome.path]
+
+
+def _through_cache(filename: str, text: Optional[str] = None):
+    """The outcome of `devlint check`'s own cached run of `filename` (its findings in other
+    files' code included), or None: not a file on disk, or (`text`) not what flake8 read."""
+    from pathlib import Path
+
+    from devlint.lint.parse import SourceError, decode_source
+    from devlint.lint.runner import check_files
+    from devlint.workspace.cache import process_cache
+
+    if filename in ("stdin", "-") or not os.path.isfile(filename):
+        return None
+    try:
+        with open(filename, "rb") as handle:
+            data = handle.read()
+        if text is not None and decode_source(data) != text:
+            return None
+    except (OSError, SourceError):
+        return None
+    selection = _get_selection()
+    outcome = next(check_files([Path(filename)], lambda _: selection, process_cache(),
+                               sources={Path(filename): data}))
+    return None if outcome.error is not None else outcome
+
+
 def routed_to(filename: str) -> list:
     from devlint.workspace.importers import routed_to as routed
 
-    return routed(filename, _get_selection())
+    return routed(filename, _get_selection(), _through_cache)
 
 
 def shadowing_ignore(options: Any) -> str:

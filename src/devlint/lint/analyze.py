@@ -22,11 +22,12 @@ from devlint.lint.limits import (
 )
 from devlint.lint.lines import NEWLINE, line_starts, split_lines
 from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
-from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
+from devlint.lint.parse import PieceParser, SourceError, check_syntax, decode_source, parse_module
 from devlint.lint.positions import Span, spans_of
 from devlint.lint.prefilter import could_match
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.lint.selection import Selection
+from devlint.workspace.project import PROJECT_FILES
 
 FILE_CODES = (PARSE_ERROR_CODE, CANNOT_ANALYSE_CODE)  # about the file, not its code
 
@@ -46,16 +47,17 @@ FLAKE8_FILE_NOQA = re.compile(r"^[ \t]*#[ \t]*flake8[ \t]*[:=][ \t]*noqa[ \t]*$"
 
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
                    describe_line: Callable[[int], str] = str,
-                   keep_foreign: bool = False) -> list[Finding]:
+                   keep_foreign: bool = False, pieces: Optional[PieceParser] = None) -> list[Finding]:
     """All findings of one file's text; a parse error becomes a DEV999 finding, a file devlint
     cannot analyse a DEV998 one. `describe_line` words a line number inside messages ("3 of
     cell 2" in a notebook). `keep_foreign`: also the findings in other files' code that this
-    file's run reached (their `path` is that file's, `reached` the call here)."""
+    file's run reached (their `path` is that file's, `reached` the call here). `pieces`: the
+    parser of an earlier version of this text, to re-parse only the statements that changed."""
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
     codes = [rule.code for rule in rules]
     try:
         with cpu_budget(), memory_budget():
-            findings = _analyze(text, path, rules, codes, describe_line, selection.project)
+            findings = _analyze(text, path, rules, codes, describe_line, selection.project, pieces)
     except SourceError as exc:
         findings = [parse_error(path, exc)]
     except Unanalysable as exc:
@@ -76,7 +78,8 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
 
 
 def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
-             describe_line: Callable[[int], str], project: bool = True) -> list[Finding]:
+             describe_line: Callable[[int], str], project: bool = True,
+             pieces: Optional[PieceParser] = None) -> list[Finding]:
     if len(text) > MAX_SOURCE_CHARS and not could_match(text, codes):
         return []  # nothing a rule looks for is in it: not worth gigabytes of parsing
     check_size(text)
@@ -86,9 +89,10 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
     if not could_match(text, codes):
         return []
     screen(tree)
-    del tree  # before libcst's tree, the larger one, is built
+    if pieces is None:
+        del tree  # before libcst's tree, the larger one, is built
     with deep_recursion():
-        module = parse_module(text)
+        module = parse_module(text) if pieces is None else pieces.parse(text, tree)
         raws, elsewhere = run_rules(module, rules, text, path, project)
         if not raws:
             return []
@@ -128,7 +132,7 @@ def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str =
               project: bool = False) -> tuple[list[RawFinding], Optional[Elsewhere]]:
     if not rules:
         return [], None
-    model = analyze(module, text, path, project)
+    model = analyze(module, text, path, PROJECT_FILES if project else None)
     raws = [raw for rule in rules for raw in rule.check(model)]
     owners = list(model.interpreter.foreign_owners.values())
     return raws, Elsewhere(owners, model.interpreter.reached) if owners else None

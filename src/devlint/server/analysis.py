@@ -101,6 +101,10 @@ class Memo:
 
     def __init__(self, size: int = MEMO_ENTRIES) -> None:
         self.size = size
+        # the parsed top-level statements of the texts analysed: a keystroke re-parses its own
+        from devlint.lint.parse import PieceParser
+
+        self.pieces = PieceParser()
         self.entries: OrderedDict[tuple, tuple[list[Finding], Optional[list]]] = OrderedDict()
 
     def get(self, data: bytes, selection: Selection, compute: Callable[[], list[Finding]],
@@ -159,7 +163,8 @@ def analyze(snapshot: Snapshot, selection: Optional[Selection], memo: Memo) -> l
     cell = snapshot.cells[0]
     data = _bytes(cell.text)
     findings = memo.get(data, selection,
-                        lambda: analyze_source(cell.text, snapshot.label, selection),
+                        lambda: analyze_source(cell.text, snapshot.label, selection,
+                                               pieces=memo.pieces),
                         path=snapshot.label if snapshot.path is not None else "")
     return [Placed(f, cell.uri, cell.uri) for f in findings + _routed(snapshot, data, selection, findings)]
 
@@ -196,7 +201,7 @@ def _analyze_notebook(snapshot: Snapshot, selection: Selection, memo: Memo) -> l
     # nor is what a cell that does not parse holds (its lines stand in as `pass`).
     layout = _bytes(prog.text) + repr((prog.cells, prog.broken)).encode()
     findings = memo.get(layout, selection, lambda: analyze_source(
-        prog.text, snapshot.label, selection, describe_line=prog.describe)
+        prog.text, snapshot.label, selection, describe_line=prog.describe, pieces=memo.pieces)
         + broken_cells(prog, snapshot.label, selection), "notebook")
     return [_in_cell(finding, prog, snapshot) for finding in findings]
 

@@ -147,6 +147,24 @@ class Cache:
         return None
 
 
+_PROCESS_CACHE: list = []  # the one cache of this process, once opened
+
+
+def process_cache() -> Cache:
+    """The cache of a process that is handed files one at a time (the flake8 plugin, in
+    flake8's own process or in each of its workers): where `devlint check` keeps it without a
+    `[tool.devlint]` table (`default_directory`), opened on first use, and written once, when
+    the process ends (a pool worker that exits normally included), merged with what the other
+    processes wrote meanwhile."""
+    if not _PROCESS_CACHE:
+        from multiprocessing.util import Finalize
+
+        cache = Cache.open(default_directory(None))
+        _PROCESS_CACHE.append(cache)
+        Finalize(None, cache.save, exitpriority=10)  # its error: the next run computes again
+    return _PROCESS_CACHE[0]
+
+
 def default_directory(project_root: Optional[Path]) -> Path:
     """DEVLINT_CACHE_DIR, else `.devlint_cache` in the project root (the directory of the
     pyproject.toml holding [tool.devlint]), else in the working directory."""

@@ -158,11 +158,12 @@ def _imports(text: str):
 _RUNS: dict = {}  # (importer, selection) -> (its findings in other files, what they stood on)
 
 
-def routed_to(filename: str, selection) -> list:
+def routed_to(filename: str, selection, cached=None) -> list:
     """What the runs of the project files importing `filename` show in its code (a CPU tensor
     in a `forward` that train.py's values reach), named and deduplicated as `devlint check`
     reports it. Each importer's run is kept per process while its bytes and what it stood on
-    (the file itself among them) are unchanged."""
+    (the file itself among them) are unchanged. `cached(path)`: an importer's outcome from a
+    cache (`runner.FileOutcome`, its findings in other files' code included), or None."""
     if filename in ("stdin", "-") or not filename.endswith(".py") or not os.path.isfile(filename):
         return []
     from devlint.lint.runner import shown
@@ -170,7 +171,7 @@ def routed_to(filename: str, selection) -> list:
     target = same_file(filename)
     found, seen = [], set()
     for importer in context_files([filename]):
-        for finding in _foreign_findings(str(importer), selection):
+        for finding in _foreign_findings(str(importer), selection, cached):
             spot = (finding.line, finding.column, finding.code)
             if same_file(finding.path) == target and spot not in seen:
                 seen.add(spot)
@@ -178,7 +179,7 @@ def routed_to(filename: str, selection) -> list:
     return sorted(found, key=lambda f: (f.line, f.column, f.code))
 
 
-def _foreign_findings(path: str, selection) -> list:
+def _foreign_findings(path: str, selection, cached=None) -> list:
     from devlint.lint.model.summaries import recording
     from devlint.workspace.project import portable, source_digest, still_holds
 
@@ -192,6 +193,12 @@ def _foreign_findings(path: str, selection) -> list:
     digest = source_digest(data)
     if known is not None and known[1] == digest and still_holds(path, known[2], {}):
         return known[0]
+    outcome = cached(path) if cached is not None and path.endswith(".py") else None
+    if outcome is not None:
+        foreign = [f for f in outcome.findings if f.path != path]
+        if not outcome.cached:  # a cached one says nothing of what it stood on: asked again
+            _RUNS[key] = (foreign, digest, outcome.dependencies or [])
+        return foreign
     from devlint.lint.analyze import analyze_bytes
     from devlint.workspace.notebook import analyze_notebook
 

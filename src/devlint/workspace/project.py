@@ -91,6 +91,26 @@ def _module_file(base: str, parts: list) -> Optional[str]:
     return path if os.path.isdir(path) else None
 
 
+class ProjectFiles:
+    """The files around a checked one, as the model asks for them
+    (`lint.model.summaries.ModuleFiles`): imports resolve within each importer's project."""
+
+    def resolve(self, importer: str, module: str, level: int) -> Optional[str]:
+        return project_of(importer).resolve(importer, module, level)
+
+    def child(self, folder: str, name: str) -> Optional[str]:
+        return _module_file(folder, [name])
+
+    def read(self, path: str) -> Optional[bytes]:
+        return readable_source(path)
+
+    def digest(self, data: bytes) -> str:
+        return source_digest(data)
+
+
+PROJECT_FILES = ProjectFiles()
+
+
 def same_file(path) -> str:
     """One key per file however it was named (relative, absolute, case on Windows)."""
     return os.path.normcase(os.path.abspath(str(path)))

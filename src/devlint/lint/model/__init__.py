@@ -67,15 +67,17 @@ PREPARES = ("accelerate", ".prepare(", "setup_dataloaders", "Fabric")  # substri
 TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
 
 
-def analyze(module: cst.Module, text: str = "", path: str = "", project: bool = False) -> Model:
-    """The model of one file. With `project` (and a real path), imports of the project's own
-    files bind what those files define (see `summaries.py`)."""
-    from devlint.lint.model.summaries import LEVELS, SUMMARIES, record
+def analyze(module: cst.Module, text: str = "", path: str = "", project=None) -> Model:
+    """The model of one file. With `project`, the files around it (a `summaries.ModuleFiles`,
+    and a real path), imports of the project's own files bind what those files define (see
+    `summaries.py`)."""
+    from devlint.lint.model.summaries import LEVELS, record, summaries_for
 
     interpreter = Interpreter(module, loader_prior=not any(word in text for word in PREPARES),
                               test_file=TEST_FILE.search(path.replace("\\", "/")) is not None,
                               path=path if project and _on_disk(path) else "",
-                              summaries=SUMMARIES if project else None, levels=LEVELS)
+                              summaries=summaries_for(project) if project else None,
+                              levels=LEVELS)
     observations = interpreter.run()
     if project:
         record(interpreter)

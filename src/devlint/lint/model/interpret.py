@@ -64,11 +64,9 @@ class Interpreter(Evaluator):
         self.summarising = summarising  # only the module's own code runs; nothing is observed
         self.dependencies: set = set()  # (path, digest) of the project files this one used
         self.probes: set = set()  # how its imports resolved: what a cached result stands on
-        self.project = None
-        if path and summaries is not None and self.levels > 0:
-            from devlint.workspace.project import project_of
-
-            self.project = project_of(path)
+        # where this file's imports lead (`summaries.ModuleFiles`), or None: imports unknown
+        self.files = summaries.files if path and summaries is not None and self.levels > 0 \
+            else None
         self.loader_prior = loader_prior
         self.obs = Observations()
         self.frame = Frame(None)
@@ -405,7 +403,7 @@ class Interpreter(Evaluator):
         if node.relative:
             module = "." * len(node.relative) + (module or "")
         source = self.project_module(module.lstrip("."), len(node.relative)) if \
-            self.project is not None else None
+            self.files is not None else None
         if type(node.names) is cst.ImportStar:
             # Every public name of a project module, rebound in order as Python binds them:
             # a later `from local import *` overrides `device` from an earlier one.
@@ -426,9 +424,9 @@ class Interpreter(Evaluator):
 
     def project_module(self, module: str, level: int = 0) -> Optional[ProjectModule]:
         """The project file (or namespace package) an import names, or None."""
-        if self.project is None:
+        if self.files is None:
             return None
-        found = self.project.resolve(self.path, module, level)
+        found = self.files.resolve(self.path, module, level)
         self.probes.add(("import", self.path, module, level, found))
         return ProjectModule(found) if found is not None else None
 
@@ -457,9 +455,7 @@ class Interpreter(Evaluator):
                 return found
         base = os.path.dirname(path) if path.endswith("__init__.py") else path
         if not path.endswith(".py") or path.endswith("__init__.py"):
-            from devlint.workspace.project import _module_file
-
-            child = _module_file(base, [name])
+            child = self.summaries.files.child(base, name)
             self.probes.add(("child", base, name, child))
             if child is not None:
                 return ProjectModule(child)

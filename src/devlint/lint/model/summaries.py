@@ -2,7 +2,7 @@
 code has run (functions and classes with their code, devices, flags such as
 `_SUPPORTS_FLEX_ATTENTION`, models, loaders).
 
-An import that resolves to a project file (see `workspace.project`) binds the summary's value
+An import that resolves to a project file binds the summary's value
 instead of an unknown name, so a guard, a helper or a model defined in another file is known
 where it is used. A function from another file runs, when called, on the importer's values;
 what it observes there (a CPU tensor in the `forward` of a model the importer moved) becomes a
@@ -22,12 +22,32 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Protocol
 
 MAX_SUMMARIES = 512  # per process and level: the trees behind them are what costs memory
 LEVELS = 2  # imports followed from a checked file: train.py -> utils/__init__.py -> utils/data.py
 MAX_TREES = 64  # parsed modules kept to summarise them at another level (their functions
 # are kept by the summaries anyway)
+
+
+class ModuleFiles(Protocol):
+    """What the model asks of the files around a checked one: the one interface between the
+    model and the workspace, which implements it (`workspace.project.PROJECT_FILES`) and hands
+    it to `lint.model.analyze`. The model never finds or reads a file itself."""
+
+    def resolve(self, importer: str, module: str, level: int) -> Optional[str]:
+        """The file (or namespace package folder) `module` names, imported from `importer`
+        with `level` leading dots; None outside the importer's project."""
+
+    def child(self, folder: str, name: str) -> Optional[str]:
+        """The submodule or subpackage `name` of the package folder `folder`, or None."""
+
+    def read(self, path: str) -> Optional[bytes]:
+        """The bytes of a project file a summary may be made of (None: not a readable file of
+        sensible size)."""
+
+    def digest(self, data: bytes) -> str:
+        """What a summary and a cached result name a file's bytes by."""
 
 
 @dataclass
@@ -70,19 +90,18 @@ def record(interpreter) -> None:
 
 
 class Summaries:
-    def __init__(self) -> None:
+    def __init__(self, files: ModuleFiles) -> None:
+        self.files = files
         self._cache: "OrderedDict[tuple, Summary]" = OrderedDict()  # (path, level) -> summary
         self._trees: "OrderedDict[str, object]" = OrderedDict()  # digest -> parsed module
         self.digests: dict[str, Optional[str]] = {}
 
     def get(self, path: str, level: int = LEVELS - 1) -> Optional[Summary]:
-        from devlint.workspace.project import readable_source, source_digest
-
-        data = readable_source(path)
+        data = self.files.read(path)
         if data is None:
             self.digests[path] = None
             return None
-        digest = source_digest(data)
+        digest = self.files.digest(data)
         self.digests[path] = digest
         key = (path, max(level, 0))
         known = self._cache.get(key)
@@ -131,4 +150,12 @@ class Summaries:
         return module
 
 
-SUMMARIES = Summaries()  # one per process: workers fork with what the parent had
+_SUMMARIES: dict = {}  # id(files) -> (files, its summaries): one per process and workspace
+# (workers fork with what the parent had)
+
+
+def summaries_for(files: ModuleFiles) -> Summaries:
+    known = _SUMMARIES.get(id(files))
+    if known is None or known[0] is not files:
+        known = _SUMMARIES[id(files)] = (files, Summaries(files))
+    return known[1]
