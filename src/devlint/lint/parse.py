@@ -14,8 +14,8 @@ from typing import Iterator
 
 import libcst as cst
 
-from devlint.lint.limits import Unanalysable
-from devlint.lint.lines import line_number
+from devlint.core.limits import Unanalysable
+from devlint.core.lines import line_number
 from devlint.lint.traverse import NODE_TYPES
 
 
