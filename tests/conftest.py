@@ -67,7 +67,7 @@ def bounded(entry: str, cpu_seconds: int) -> str:
     return f"""
 import sys
 import devlint.lint.analyze as engine
-import devlint.lint.limits as limits
+import devlint.core.limits as limits
 
 limits.FILE_CPU_SECONDS = {cpu_seconds}
 real = engine._analyze

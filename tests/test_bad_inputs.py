@@ -169,7 +169,7 @@ def test_an_input_too_costly_for_libcst_never_reaches_it(monkeypatch) -> None:
 
 def test_dev998_is_selected_and_ignored_like_any_code() -> None:
     from devlint.lint.analyze import analyze_source
-    from devlint.lint.selection import Selection
+    from devlint.core.selection import Selection
 
     text = "import torch\nd = torch.device('cuda')\n(z): int = 3\n"
     assert [f.code for f in analyze_source(text, "t.py")] == ["DEV998"]

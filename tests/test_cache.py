@@ -12,7 +12,7 @@ import pytest
 
 from devlint.workspace.cache import FORMAT, Cache, file_key
 from devlint.lint.runner import check_files
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 
 from conftest import FIXTURES
 

@@ -37,7 +37,7 @@ def project(tmp_path: Path, config: str) -> Path:
 
 
 def test_the_code_list_without_libcst_is_the_rules_codes() -> None:
-    from devlint.lint.codes import KNOWN_CODES, RULE_CODES
+    from devlint.core.codes import KNOWN_CODES, RULE_CODES
     from devlint.lint.rules import ALL_RULES
 
     assert RULE_CODES == tuple(rule.code for rule in ALL_RULES)

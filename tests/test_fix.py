@@ -13,7 +13,7 @@ import pytest
 from conftest import FIXTURES, fixture_files
 from devlint.lint.analyze import analyze_source
 from devlint.lint.fix import apply_fixes, write_atomically
-from devlint.lint.findings import Applicability, Finding, Fix, TextEdit
+from devlint.core.findings import Applicability, Finding, Fix, TextEdit
 
 RUNNABLE = "# runnable: prints its losses on CPU"
 

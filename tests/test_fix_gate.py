@@ -15,7 +15,7 @@ import pytest
 from conftest import FIXTURES
 from devlint.lint.analyze import analyze_source
 from devlint.lint.fix_gate import refusal
-from devlint.lint.findings import TextEdit
+from devlint.core.findings import TextEdit
 
 
 def gate(program: str) -> str | None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from devlint.lint.analyze import analyze_source
-from devlint.lint.lines import split_lines
-from devlint.workspace.notebook import analyze_notebook
+from devlint.core.lines import split_lines
+from devlint.lint.notebooks import analyze_notebook
 
 SEPARATORS = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 IDS = [f"U+{ord(c):04X}" for c in SEPARATORS]

@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 from devlint.lint.analyze import analyze_source
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 from devlint.lint.fix import apply_fixes
 
 HEADER = "import torch\nimport torch.nn as nn\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"

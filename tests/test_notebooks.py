@@ -10,9 +10,10 @@ import pytest
 
 from devlint.workspace.cache import Cache
 from devlint.cli import main
-from devlint.workspace.notebook import analyze_notebook, cell_source, load
+from devlint.lint.notebooks import analyze_notebook
+from devlint.workspace.notebook import cell_source, load
 from devlint.lint.runner import check_files
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 
 from conftest import EXPECTATION, FIXTURES
 

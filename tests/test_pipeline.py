@@ -13,7 +13,7 @@ import pytest
 
 from devlint.lint import runner as pipeline
 from devlint.lint.runner import check_files
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 
 from conftest import FIXTURES
 
@@ -99,7 +99,7 @@ def test_a_file_that_kills_its_worker_is_dev998_and_never_runs_here(monkeypatch:
 @pytest.mark.skipif(sys.platform != "linux", reason="an address-space limit in a forked worker")
 def test_a_worker_out_of_memory_reports_that_file(monkeypatch: pytest.MonkeyPatch) -> None:
     import devlint.lint.analyze as analyze
-    from devlint.lint import limits
+    from devlint.core import limits
 
     greedy, current = str(FILES[1]), [""]
     real = analyze.run_rules
@@ -127,7 +127,7 @@ def _address_space() -> int:
 
 def test_an_analysis_past_its_cpu_time_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
     import devlint.lint.analyze as analyze
-    from devlint.lint import limits
+    from devlint.core import limits
 
     def spins(module, rules, *rest):
         while True:
@@ -187,7 +187,7 @@ def test_a_file_run_alone_that_hangs_is_stopped_and_reported(monkeypatch: pytest
     import multiprocessing
     import time
 
-    from devlint.lint import limits
+    from devlint.core import limits
 
     parent = os.getpid()
     monkeypatch.setattr(limits, "FILE_CPU_SECONDS", 0.5)

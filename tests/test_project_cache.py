@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from devlint.lint.runner import check_files
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 from devlint.workspace.cache import Cache
 
 TRAIN = """\

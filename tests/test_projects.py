@@ -25,7 +25,7 @@ import pytest
 
 from conftest import FIXTURES
 from devlint.lint.runner import check_project
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 
 PROJECTS = sorted(p for p in (FIXTURES / "projects").iterdir() if p.is_dir())
 MARK = re.compile(r"#\s*(?P<kind>error|alone):\s*(?P<codes>DEV\d{3}(?:\s*,\s*DEV\d{3})*)")

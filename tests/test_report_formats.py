@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from devlint.cli import main
-from devlint.lint.findings import Finding, Location, Related
+from devlint.core.findings import Finding, Location, Related
 from devlint.lint.report import RunResult
 from devlint.lint.report.github import format_finding as github_line
 from devlint.lint.report.text import TextStyle, format_block

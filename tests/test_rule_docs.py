@@ -12,8 +12,8 @@ from conftest import FIXTURES, ROOT
 from devlint.cli import main
 from devlint.lint import docs
 from devlint.lint.analyze import analyze_source
-from devlint.lint.codes import SPECIAL_CODES
-from devlint.lint.findings import Applicability
+from devlint.core.codes import SPECIAL_CODES
+from devlint.core.findings import Applicability
 from devlint.lint.rules import ALL_RULES, unsafe_fix_codes
 
 ENTRIES = docs.entries()
@@ -77,7 +77,7 @@ def test_the_noqa_example_silences_the_example(entry) -> None:
 def test_the_declared_fix_kind_is_the_kind_of_every_fix_offered() -> None:
     """A page saying "safe" for a rule whose fix moves code would be a lie --fix acts on."""
     from devlint.lint.runner import check_files
-    from devlint.lint.selection import Selection
+    from devlint.core.selection import Selection
 
     kinds: dict[str, set] = {}
     files = sorted(FIXTURES.rglob("bad_*.py"))

@@ -552,7 +552,7 @@ def test_server_without_pygls_says_how_to_install_it() -> None:
 
 
 def test_the_memo_answers_a_text_it_has_seen_and_forgets_the_oldest() -> None:
-    from devlint.lint.selection import Selection
+    from devlint.core.selection import Selection
     from devlint.server.analysis import Memo
 
     memo, computed = Memo(size=2), []
@@ -593,7 +593,7 @@ def test_an_open_model_file_gets_what_its_importers_runs_show(server: Client, tm
 
 
 def test_the_memo_sees_an_imported_file_change(tmp_path: Path) -> None:
-    from devlint.lint.selection import Selection
+    from devlint.core.selection import Selection
     from devlint.server.analysis import Memo
 
     (tmp_path / ".git").mkdir()

@@ -57,14 +57,14 @@ class DevlintChecker:
 
 def code_range() -> str:
     """The codes the plugin reports, from the codes devlint knows: `DEV001-DEV014, DEV998`."""
-    from devlint.lint.codes import CANNOT_ANALYSE, RULE_CODES
+    from devlint.core.codes import CANNOT_ANALYSE, RULE_CODES
 
     return f"{RULE_CODES[0]}-{RULE_CODES[-1]}, {CANNOT_ANALYSE.code}"
 
 
 @lru_cache(maxsize=1)  # built on first use: importing Selection here would cost every flake8 run
 def _get_selection():
-    from devlint.lint.selection import Selection
+    from devlint.core.selection import Selection
 
     # DEV999 would repeat flake8's E999 (and flake8 skips files that do not parse).
     return Selection(select=("DEV",), ignore=("DEV999",))
@@ -108,7 +108,7 @@ def _through_cache(filename: str, text: Optional[str] = None):
 
 
 def routed_to(filename: str) -> list:
-    from devlint.workspace.importers import routed_to as routed
+    from devlint.lint.routed import routed_to as routed
 
     return routed(filename, _get_selection(), _through_cache)
 

@@ -58,7 +58,7 @@ def check_invariants(text: str, findings) -> None:
 
 def _devlint_refuses(text: str) -> bool:
     """Files CPython parses that the screen or libcst refuses: DEV998 is the honest answer."""
-    from devlint.lint.limits import Unanalysable, check_size, deep_recursion, screen
+    from devlint.core.limits import Unanalysable, check_size, deep_recursion, screen
     from devlint.lint.parse import check_syntax, parse_module
 
     try:
@@ -126,7 +126,7 @@ def check_fix(text: str) -> str:
 
 
 def _assert_only_edits_changed(before: str, outcome) -> None:
-    from devlint.lint.lines import split_lines, surviving_lines
+    from devlint.core.lines import split_lines, surviving_lines
 
     kept = surviving_lines(before, outcome.edits, outcome.text)
     untouched = [i for i, line in enumerate(split_lines(before, keepends=True))
@@ -135,7 +135,7 @@ def _assert_only_edits_changed(before: str, outcome) -> None:
 
 
 def _touched(index: int, text: str, edits) -> bool:
-    from devlint.lint.lines import line_starts, split_lines, touches
+    from devlint.core.lines import line_starts, split_lines, touches
 
     begin = line_starts(text)[index]
     end = begin + len(split_lines(text, keepends=True)[index])
@@ -153,7 +153,7 @@ def notebook_of(text: str, rng: random.Random) -> tuple[bytes, list[tuple[int, i
     import ast
     import json
 
-    from devlint.lint.lines import split_lines
+    from devlint.core.lines import split_lines
 
     lines = split_lines(text, keepends=True)
     starts = sorted({_first_line(node) - 1 for node in ast.parse(text).body} | {0})
@@ -191,7 +191,7 @@ def check_notebook(text: str, rng: random.Random) -> None:
     never a parse error; fixing it changes only code cells' sources, the rest byte for byte,
     the fixed cells parse, and a second fix changes nothing."""
     from devlint.lint.analyze import analyze_source
-    from devlint.workspace.notebook import analyze_notebook
+    from devlint.lint.notebooks import analyze_notebook
 
     script = analyze_source(text, "script.py")
     if {f.code for f in script} & {"DEV998", "DEV999"}:
@@ -215,8 +215,9 @@ def _check_notebook_fix(data: bytes) -> None:
     import json
 
     from devlint.lint.fix import parses, settle
-    from devlint.lint.selection import Selection
-    from devlint.workspace.notebook import fix_round, load, program
+    from devlint.core.selection import Selection
+    from devlint.lint.notebooks import fix_round
+    from devlint.workspace.notebook import load, program
 
     settled = settle(lambda current: fix_round(current, "nb.ipynb", Selection(), True), data)
     if not settled.changed:
@@ -261,7 +262,7 @@ def check_broken_cell(text: str, rng: random.Random) -> None:
     import json
 
     from devlint.lint.analyze import analyze_source
-    from devlint.workspace.notebook import analyze_notebook
+    from devlint.lint.notebooks import analyze_notebook
 
     if {f.code for f in analyze_source(text, "script.py")} & {"DEV998", "DEV999"}:
         return
@@ -359,7 +360,7 @@ def check_project_layout(root, rng: random.Random) -> None:
     from pathlib import Path
 
     from devlint.lint.runner import check_project
-    from devlint.lint.selection import Selection
+    from devlint.core.selection import Selection
     from devlint.workspace.project import Project
 
     files = project_layout(root, rng)

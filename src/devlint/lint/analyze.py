@@ -15,18 +15,18 @@ import libcst as cst
 
 from devlint.lint.model import analyze
 from devlint.lint.fix_gate import refusal
-from devlint.lint import limits
-from devlint.lint.limits import (
+from devlint.core import limits
+from devlint.core.limits import (
     CANNOT_ANALYSE_CODE, MAX_SOURCE_CHARS, OutOfTime, Unanalysable, check_size, cpu_budget,
     deep_recursion, memory_budget, screen,
 )
-from devlint.lint.lines import NEWLINE, line_starts, split_lines
-from devlint.lint.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
+from devlint.core.lines import NEWLINE, line_starts, split_lines
+from devlint.core.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.lint.parse import PieceParser, SourceError, check_syntax, decode_source, parse_module
 from devlint.lint.positions import Span, spans_of
 from devlint.lint.prefilter import could_match
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 from devlint.workspace.project import PROJECT_FILES
 
 FILE_CODES = (PARSE_ERROR_CODE, CANNOT_ANALYSE_CODE)  # about the file, not its code

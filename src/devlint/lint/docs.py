@@ -12,8 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from devlint.lint.codes import SPECIAL_CODES
-from devlint.lint.findings import Applicability
+from devlint.core.codes import SPECIAL_CODES
+from devlint.core.findings import Applicability
 
 DOCS_DIR = Path("docs") / "rules"
 
@@ -71,7 +71,7 @@ def _silencing(entry) -> list[str]:
 def noqa_example(entry: type) -> str:
     """The line of the example that the code is reported on, with its `# noqa`."""
     from devlint.lint.analyze import analyze_source
-    from devlint.lint.selection import Selection
+    from devlint.core.selection import Selection
 
     bad = _dedent(entry.bad)
     findings = [f for f in analyze_source(bad + "\n", "example.py") if f.code == entry.code]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
 
-from devlint.lint.findings import Applicability, Finding, TextEdit
+from devlint.core.findings import Applicability, Finding, TextEdit
 from devlint.workspace.discovery import is_notebook
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
 
 def parses(text: str) -> bool:
     """CPython and libcst: the script must run, and the next run (and fix) must read it."""
-    from devlint.lint.limits import Unanalysable, deep_recursion
+    from devlint.core.limits import Unanalysable, deep_recursion
     from devlint.lint.parse import SourceError, check_syntax, parse_module
 
     try:
@@ -283,7 +283,7 @@ def check_and_fix(path: Path, data: bytes, selection, args, fail, result: RunRes
 
 def fix_notebook_file(path: Path, data: bytes, selection, args, fail, result: RunResult) -> None:
     """Only the cells a fix changed are rewritten; outputs and metadata stay as they were."""
-    from devlint.workspace.notebook import fix_round
+    from devlint.lint.notebooks import fix_round
 
     settled = settle(lambda current: fix_round(current, str(path), selection, args.unsafe_fixes), data)
     new = settled.content if settled.changed else None

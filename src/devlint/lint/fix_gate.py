@@ -26,8 +26,8 @@ import warnings
 from bisect import bisect_right
 from typing import Iterator, Optional, Sequence
 
-from devlint.lint.findings import TextEdit
-from devlint.lint.lines import line_starts
+from devlint.core.findings import TextEdit
+from devlint.core.lines import line_starts
 
 _BUILTINS = frozenset(dir(builtins))
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from devlint.lint.analyze import FILE_CODES, NOQA
-from devlint.lint.findings import Finding, TextEdit
-from devlint.lint.lines import line_starts
+from devlint.core.findings import Finding, TextEdit
+from devlint.core.lines import line_starts
 
 
 def noqa_edit(text: str, start: int, end: int, line: int, code: str) -> Optional[TextEdit]:

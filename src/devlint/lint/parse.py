@@ -17,8 +17,8 @@ from typing import Iterator
 
 import libcst as cst
 
-from devlint.lint.limits import Unanalysable
-from devlint.lint.lines import line_number, split_lines
+from devlint.core.limits import Unanalysable
+from devlint.core.lines import line_number, split_lines
 from devlint.lint.traverse import NODE_TYPES
 
 

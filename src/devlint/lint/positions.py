@@ -21,7 +21,7 @@ from typing import Iterable, Iterator, Optional
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from devlint.lint.lines import line_starts
+from devlint.core.lines import line_starts
 
 
 @dataclass(frozen=True)

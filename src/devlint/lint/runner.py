@@ -19,8 +19,8 @@ from devlint.workspace.cache import Cache, file_key, kind_of
 from devlint.workspace.discovery import is_notebook
 from devlint.workspace.project import same_file
 from devlint.workspace.source import ReadError, read_source
-from devlint.lint.selection import Selection
-from devlint.lint.findings import Finding
+from devlint.core.selection import Selection
+from devlint.core.findings import Finding
 
 
 @dataclass
@@ -51,7 +51,7 @@ def analyze_path(path: str, selection: Selection, data: Optional[bytes] = None) 
             return FileOutcome(path, error=f"{path}: {exc}")
     from devlint.lint.analyze import analyze_bytes  # libcst: only where a file is analyzed
     from devlint.lint.model.summaries import recording
-    from devlint.workspace.notebook import analyze_notebook
+    from devlint.lint.notebooks import analyze_notebook
     from devlint.workspace.project import portable
 
     try:
@@ -251,7 +251,7 @@ _IDLE, _FREE = -2, -1
 def _start_worker(slots) -> None:
     global _slots, _slot
     _ignore_sigint()
-    from devlint.lint.limits import limit_memory
+    from devlint.core.limits import limit_memory
 
     limit_memory()
     with slots.get_lock():
@@ -271,7 +271,7 @@ def _analyze_marked(index: int, path: str, selection: Selection, data: Optional[
 def _isolated(path: str, selection: Selection, data: Optional[bytes] = None) -> FileOutcome:
     """`path` analysed in a process of its own: its outcome, or DEV998 when that process dies
     or outlives the CPU limit by far."""
-    from devlint.lint.limits import FILE_CPU_SECONDS
+    from devlint.core.limits import FILE_CPU_SECONDS
 
     context = _context()
     reader, writer = context.Pipe(duplex=False)
@@ -304,7 +304,7 @@ def _death(exitcode: Optional[int], answered: bool, waited: float) -> str:
 
 def _isolated_child(writer, path: str, selection: Selection, data: Optional[bytes]) -> None:
     _ignore_sigint()
-    from devlint.lint.limits import limit_memory
+    from devlint.core.limits import limit_memory
 
     limit_memory()
     writer.send(analyze_path(path, selection, data))
@@ -313,7 +313,7 @@ def _isolated_child(writer, path: str, selection: Selection, data: Optional[byte
 
 def _cannot_analyse(path: str, selection: Selection, why: str) -> FileOutcome:
     from devlint.lint.analyze import cannot_analyse
-    from devlint.lint.limits import CANNOT_ANALYSE_CODE, Unanalysable
+    from devlint.core.limits import CANNOT_ANALYSE_CODE, Unanalysable
 
     findings = [cannot_analyse(path, Unanalysable(1, 1, why))] if selection.enabled(CANNOT_ANALYSE_CODE) else []
     return FileOutcome(path, findings)

@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 from lsprotocol import types
 
 from devlint.home import rule_docs_url
-from devlint.lint.findings import Applicability, TextEdit
+from devlint.core.findings import Applicability, TextEdit
 from devlint.lint.noqa import noqa_edit as lint_noqa_edit
 from devlint.lint.rules import PARSE_ERROR_CODE, RULES_BY_CODE
 from devlint.server.analysis import Analysis, Placed

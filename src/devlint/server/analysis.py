@@ -13,8 +13,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
-from devlint.lint.findings import Finding, TextEdit
-from devlint.lint.selection import Selection
+from devlint.core.findings import Finding, TextEdit
+from devlint.core.selection import Selection
 from devlint.workspace.cache import file_key
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def cannot_analyse_snapshot(snapshot: Snapshot, selection: Optional[Selection],
     """The DEV998 of a document whose analysis was stopped, on its first line (a notebook's
     first cell)."""
     from devlint.lint.analyze import cannot_analyse
-    from devlint.lint.limits import CANNOT_ANALYSE_CODE, Unanalysable
+    from devlint.core.limits import CANNOT_ANALYSE_CODE, Unanalysable
 
     if selection is None or not selection.enabled(CANNOT_ANALYSE_CODE):
         return []
@@ -182,7 +182,7 @@ def _routed(snapshot: Snapshot, data: bytes, selection: Selection,
             return []
     except OSError:
         return []
-    from devlint.workspace.importers import routed_to
+    from devlint.lint.routed import routed_to
 
     seen = {(f.line, f.column, f.code) for f in own}
     return [f for f in routed_to(str(path), selection)

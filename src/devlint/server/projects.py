@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 from devlint.workspace.config import Config, ConfigError, find_pyproject, load_config
 from devlint.workspace.discovery import Exclusions, walk_skips
 

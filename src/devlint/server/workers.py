@@ -35,7 +35,7 @@ class Workers:
         """`function(*args)` in a worker: ("done", its result), ("error", a traceback),
         ("stale", None) when `stale()` turned true and the worker was stopped, or
         ("stopped", why) when the worker died or ran past the limit."""
-        from devlint.lint.limits import FILE_CPU_SECONDS
+        from devlint.core.limits import FILE_CPU_SECONDS
 
         worker = self._take(key)
         try:
@@ -191,7 +191,7 @@ def _serve(conn) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_the_server()
     os.dup2(2, 1)  # fd 1 is the editor's protocol stream: nothing here may write to it
-    from devlint.lint.limits import limit_memory
+    from devlint.core.limits import limit_memory
 
     limit_memory()
     while True:

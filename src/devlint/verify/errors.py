@@ -13,7 +13,7 @@ from devlint.workspace.project import same_file
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the static engine (libcst, 0.5 s) loads only to explain a failure
-    from devlint.lint.findings import Finding
+    from devlint.core.findings import Finding
 
 DEVICE_MISMATCH, NO_CUDA, NUMPY_ON_DEVICE, OTHER = (
     "device mismatch", "no CUDA device", "numpy on a device tensor", "other")

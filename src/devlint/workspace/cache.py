@@ -28,9 +28,9 @@ except ImportError:  # pragma: no cover - another interpreter
 
 from devlint import __version__
 from devlint.workspace.atomic import replace_file
-from devlint.lint.selection import Selection
+from devlint.core.selection import Selection
 from devlint.workspace.discovery import is_notebook
-from devlint.lint.findings import Applicability, Finding, Fix, Location, Related, TextEdit
+from devlint.core.findings import Applicability, Finding, Fix, Location, Related, TextEdit
 
 FORMAT = 8  # 4: BLAKE2b keys; 5: a notebook's cell and place; 6: of the file's kind too;
 # 7: what a result stands on in other files of the project (`dependencies`); 8: findings in
@@ -47,12 +47,14 @@ _ENGINE_DIGEST: Optional[str] = None
 
 
 def engine_digest() -> str:
-    """A digest of the code that decides findings (`devlint/lint`, the notebook reader)."""
+    """A digest of the code that decides findings (`devlint/lint`, `devlint/core`, the notebook
+    reader)."""
     global _ENGINE_DIGEST
     if _ENGINE_DIGEST is None:
         package = Path(__file__).resolve().parent.parent
         digest = blake2b(digest_size=8)
-        sources = sorted((package / "lint").rglob("*.py")) + [package / "workspace" / "notebook.py"]
+        sources = sorted([*(package / "lint").rglob("*.py"), *(package / "core").rglob("*.py")])
+        sources.append(package / "workspace" / "notebook.py")
         for source in sources:
             try:
                 digest.update(source.relative_to(package).as_posix().encode() + b"\0" + source.read_bytes())

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from devlint.hints import did_you_mean
-from devlint.lint.codes import KNOWN_CODES, describe_known, unknown_codes
-from devlint.lint.selection import Selection
+from devlint.core.codes import KNOWN_CODES, describe_known, unknown_codes
+from devlint.core.selection import Selection
 from devlint.workspace.patterns import Patterns
 
 ALL_PREFIX = "DEV"  # what `ALL` selects: every code starts with it

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from devlint.lint.codes import KNOWN_CODES
+from devlint.core.codes import KNOWN_CODES
 from devlint.workspace.config import KEYS
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schemas" / "tool-devlint.schema.json"

@@ -23,9 +23,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
-from devlint.lint.findings import Finding, Location, Related, TextEdit
-from devlint.lint.lines import NEWLINE, split_lines, surviving_lines
-from devlint.lint.selection import Selection
+from devlint.core.findings import Finding, Location, Related, TextEdit
+from devlint.core.lines import NEWLINE, split_lines, surviving_lines
+from devlint.core.selection import Selection
 
 if TYPE_CHECKING:
     from devlint.workspace.notebook_positions import NotebookText
@@ -220,44 +220,6 @@ def _placeholder(prog: Program, original: str, indent: str) -> str:
     return token
 
 
-def analyze_notebook(data: bytes, path: str, selection: Selection = Selection(),
-                     keep_foreign: bool = False) -> list[Finding]:
-    """`keep_foreign`: also what the notebook's run shows in other files' code (a model it
-    imports and moves), each reached from a place in one of its cells."""
-    from devlint.lint.analyze import analyze_source, parse_error
-    from devlint.lint.parse import SourceError
-
-    try:
-        prog = program(load(data))
-    except NotebookError as exc:
-        return [parse_error(path, SourceError(1, 1, str(exc)))] if selection.enabled("DEV999") else []
-    findings = analyze_source(prog.text, path, selection, describe_line=prog.describe,
-                              keep_foreign=keep_foreign)
-    own = sorted([f for f in findings if f.path == path] + broken_cells(prog, path, selection),
-                 key=Finding.sort_key)
-    foreign = [f for f in findings if f.path != path]
-    if not foreign:
-        return in_cells(own, prog, data)
-    from devlint.workspace.notebook_positions import NotebookText
-
-    text = NotebookText(data.decode("utf-8-sig"))
-    return in_cells(own, prog, data) + [
-        replace(f, related=_related_in_cells(f.related, path, prog, text),
-                reached=_related_in_cells(f.reached, path, prog, text)) for f in foreign]
-
-
-def _related_in_cells(related: Optional[Related], path: str, prog: Program,
-                      text: "NotebookText") -> Optional[Related]:
-    """A place in the notebook's joined program that another file's finding points at, in the
-    cell that holds it."""
-    if related is None or related.path != path:
-        return related
-    cell, inner = prog.locate(related.location.line)
-    column = related.location.column + len(prog.indents.get(cell, ""))
-    return Related(Location(inner, column), related.label, cell,
-                   text.locate(cell, inner, column), path)
-
-
 def in_cells(findings: list[Finding], prog: Program, data: bytes) -> list[Finding]:
     """Findings of the joined program, placed in their cells and in the notebook's text."""
     if not findings:
@@ -281,37 +243,10 @@ def to_cells(finding: Finding, prog: Program, text: "NotebookText") -> Finding:
                    in_file=text.locate(number, line, column))
 
 
-def fix_round(data: bytes, path: str, selection: Selection, unsafe: bool):
-    """One round of fixes, for `devlint.lint.fix.settle`: (the new notebook's bytes or None,
-    what went wrong, the findings of `data`, per cell)."""
-    from devlint.lint.analyze import analyze_source
-    from devlint.lint.fix import apply_fixes
-
-    try:
-        notebook = load(data)
-    except NotebookError:
-        return None, None, analyze_notebook(data, path, selection)
-    prog = program(notebook)
-    raw = analyze_source(prog.text, path, selection, describe_line=prog.describe)
-    findings = in_cells(sorted(raw + broken_cells(prog, path, selection), key=Finding.sort_key),
-                        prog, data)
-    outcome = apply_fixes(prog.text, raw, unsafe=unsafe)
-    if not outcome.applied:
-        return None, outcome.error, findings
-    cells = _restore(prog, outcome.text, outcome.edits)
-    if cells is None:
-        return None, "a fix crossed a cell boundary; nothing written", findings
-    changed = {n: lines for n, lines in cells.items() if [t for t, _ in lines] != prog.sources[n]}
-    try:
-        return rewrite_sources(data, changed), outcome.error, findings
-    except NotebookError as exc:
-        return None, str(exc), findings
-
-
 # --- from the fixed program back to cells ----------------------------------------------------
 
 
-def _restore(prog: Program, fixed: str, edits: Sequence[TextEdit]):
+def restore(prog: Program, fixed: str, edits: Sequence[TextEdit]):
     """Each cell's new lines as (text, index of the original line it is, or None). A line no
     edit touched is the cell's own line, byte for byte (its indent, its line break, the inside
     of a string); a line a fix wrote gets the cell's indent and line break."""

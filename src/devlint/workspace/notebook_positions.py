@@ -12,7 +12,7 @@ import json
 from json.decoder import scanstring
 from typing import Optional
 
-from devlint.lint.findings import Location
+from devlint.core.findings import Location
 
 _WHITESPACE = " \t\n\r"
 _SIMPLE_ESCAPE = 2  # `\n`, `\"`: two characters in the file for one in the string

@@ -24,8 +24,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Protocol
 
+from devlint.core.limits import IMPORT_LEVELS
+
 MAX_SUMMARIES = 512  # per process and level: the trees behind them are what costs memory
-LEVELS = 2  # imports followed from a checked file: train.py -> utils/__init__.py -> utils/data.py
+LEVELS = IMPORT_LEVELS  # imports followed from a checked file (the importers walk reads the same)
 MAX_TREES = 64  # parsed modules kept to summarise them at another level (their functions
 # are kept by the summaries anyway)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from devlint.lint.findings import Finding
+from devlint.core.findings import Finding
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """GitHub Actions workflow commands: each finding becomes an annotation on the pull request."""
 from __future__ import annotations
 
-from devlint.lint.findings import Finding
+from devlint.core.findings import Finding
 from devlint.lint.report import RunResult
 
 

@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from devlint.lint.findings import Finding
+from devlint.core.findings import Finding
 from devlint.lint.report import RunResult
 from devlint.lint.report.sarif import Fingerprints
 

@@ -11,7 +11,7 @@ import json
 from typing import Optional
 
 from devlint import __version__
-from devlint.lint.findings import Finding
+from devlint.core.findings import Finding
 from devlint.lint.report import RunResult
 from devlint.lint.report.spans import SourceText
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from devlint import __version__
 from devlint.home import home_url, rule_docs_url
-from devlint.lint.findings import Finding
+from devlint.core.findings import Finding
 from devlint.lint.report import RunResult
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -30,7 +30,7 @@ class SourceText:
     its --stdin-filename names."""
 
     def __init__(self, text: str) -> None:
-        from devlint.lint.lines import line_starts
+        from devlint.core.lines import line_starts
 
         self.text = text
         self.starts = line_starts(text)

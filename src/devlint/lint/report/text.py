@@ -6,7 +6,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 
-from devlint.lint.findings import Finding
+from devlint.core.findings import Finding
 from devlint.lint.report import RunResult
 
 BOLD, RED, CYAN, RESET = "\033[1m", "\033[31m", "\033[36m", "\033[0m"

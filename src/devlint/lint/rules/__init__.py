@@ -1,8 +1,8 @@
 """Every rule, in code order. A code is a public contract: never reuse or renumber one."""
 from __future__ import annotations
 
-from devlint.lint.codes import PARSE_ERROR
-from devlint.lint.findings import Applicability
+from devlint.core.codes import PARSE_ERROR
+from devlint.core.findings import Applicability
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.dev001_hard_coded_cuda import HardCodedCuda
 from devlint.lint.rules.dev002_batch_not_moved import BatchNotMoved

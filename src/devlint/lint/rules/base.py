@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Iterator, Optional
 
-from devlint.lint.findings import Applicability, RawFinding
+from devlint.core.findings import Applicability, RawFinding
 
 if TYPE_CHECKING:
     from devlint.lint.model import Model

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from devlint.lint.findings import Applicability, RawFinding
+from devlint.core.findings import Applicability, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.batch_meetings import device_phrase, related_node, siblings, unmoved_batches

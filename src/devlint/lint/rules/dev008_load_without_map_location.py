@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.findings import Applicability, Fix, RawFinding
+from devlint.core.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Load
 from devlint.lint.model.values import Opaque, Place, Scalar, Tensor, Value

@@ -4,7 +4,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Conversion
 from devlint.lint.rules.base import Rule

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.evaluate import host_weight
 from devlint.lint.model.interpret import holds_state

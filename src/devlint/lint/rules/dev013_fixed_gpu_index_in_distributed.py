@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from devlint.lint.findings import Applicability, Edit, Fix, RawFinding
+from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import DeviceSpec
 from devlint.lint.rules.base import Rule

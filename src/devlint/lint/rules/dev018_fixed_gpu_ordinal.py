@@ -4,7 +4,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from devlint.lint.findings import RawFinding
+from devlint.core.findings import RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import DeviceSpec
 from devlint.lint.rules.base import Rule

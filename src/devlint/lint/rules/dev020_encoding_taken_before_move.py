@@ -4,7 +4,7 @@ from typing import Any, Iterator, Optional
 
 import libcst as cst
 
-from devlint.lint.findings import RawFinding
+from devlint.core.findings import RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Meeting, Transfer
 from devlint.lint.model.values import Place

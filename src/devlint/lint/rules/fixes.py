@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
-from devlint.lint.findings import Applicability, Edit, Fix
+from devlint.core.findings import Applicability, Edit, Fix
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Meeting
 from devlint.lint.model.values import Device, Module, Tensor

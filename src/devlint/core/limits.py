@@ -29,6 +29,7 @@ CHAIN_BUDGET = 2_000_000  # sum of squared lengths of long chains: about 2-3 s o
 LONG_CHAIN = 64  # shorter chains cost libcst nothing worth counting
 RECURSION_LIMIT = 20 * MAX_DEPTH  # what MAX_DEPTH needs, far below where the C stack ends
 FILE_CPU_SECONDS = 60  # one file's analysis, in a worker process or this one
+IMPORT_LEVELS = 2  # imports followed from a checked file: train.py -> utils/__init__.py -> utils/data.py
 WORKER_MEMORY_BYTES = 8 << 30  # a worker's address space: an allocation past it fails there
 
 # A chain continues through these fields: `a.b`, `a[0]`, `f(x)`, `a + b` nest on the left.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from devlint.lint.limits import (
+from devlint.core.limits import (
     CANNOT_ANALYSE_CODE, CHAIN_BUDGET, FILE_CPU_SECONDS, MAX_DEPTH, MAX_SOURCE_CHARS,
 )
 

@@ -1,0 +1,63 @@
+"""What the runs of a file's importers show in its code, for the flake8 plugin and the
+language server: a partial run (one file) gets the findings a whole-project run gives that
+file. Which files import it is the workspace's import map (`devlint.workspace.importers`);
+running them is linting's."""
+from __future__ import annotations
+
+import os
+
+from devlint.lint.runner import shown
+from devlint.workspace.importers import context_files
+from devlint.workspace.project import (
+    portable, readable_source, same_file, source_digest, still_holds,
+)
+
+_RUNS: dict = {}  # (importer, selection) -> (its findings in other files, what they stood on)
+
+
+def routed_to(filename: str, selection, cached=None) -> list:
+    """What the runs of the project files importing `filename` show in its code (a CPU tensor
+    in a `forward` that train.py's values reach), named and deduplicated as `devlint check`
+    reports it. Each importer's run is kept per process while its bytes and what it stood on
+    (the file itself among them) are unchanged. `cached(path)`: an importer's outcome from a
+    cache (`runner.FileOutcome`, its findings in other files' code included), or None."""
+    if filename in ("stdin", "-") or not filename.endswith(".py") or not os.path.isfile(filename):
+        return []
+    target = same_file(filename)
+    found, seen = [], set()
+    for importer in context_files([filename]):
+        for finding in _foreign_findings(str(importer), selection, cached):
+            spot = (finding.line, finding.column, finding.code)
+            if same_file(finding.path) == target and spot not in seen:
+                seen.add(spot)
+                found.append(shown(finding, filename, {target: filename}))
+    return sorted(found, key=lambda f: (f.line, f.column, f.code))
+
+
+def _foreign_findings(path: str, selection, cached=None) -> list:
+    from devlint.lint.model.summaries import recording
+    from devlint.lint.prefilter import REQUIREMENTS, could_match
+
+    data = readable_source(path)
+    if data is None or not could_match(data.decode("utf-8", errors="replace"), REQUIREMENTS):
+        return []  # nothing a rule looks for: not worth importing the engine
+    key = (path, selection)
+    known = _RUNS.get(key)
+    digest = source_digest(data)
+    if known is not None and known[1] == digest and still_holds(path, known[2], {}):
+        return known[0]
+    outcome = cached(path) if cached is not None and path.endswith(".py") else None
+    if outcome is not None:
+        foreign = [f for f in outcome.findings if f.path != path]
+        if not outcome.cached:  # a cached one says nothing of what it stood on: asked again
+            _RUNS[key] = (foreign, digest, outcome.dependencies or [])
+        return foreign
+    from devlint.lint.analyze import analyze_bytes
+    from devlint.lint.notebooks import analyze_notebook
+
+    analyze = analyze_notebook if path.endswith(".ipynb") else analyze_bytes
+    with recording() as used:
+        findings = analyze(data, path, selection, keep_foreign=True)
+    foreign = [f for f in findings if f.path != path]
+    _RUNS[key] = (foreign, digest, portable(path, used.files, used.probes))
+    return foreign
