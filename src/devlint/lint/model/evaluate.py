@@ -435,7 +435,12 @@ class Evaluator:
         return _choose(test, body, orelse)
 
     def narrow(self, test: Any, body: State, orelse: State) -> None:
-        """What `test` proves in each arm (the interpreter knows `isinstance`)."""
+        """What `test` proves in each arm: `if isinstance(x, (list, tuple)): x = np.asarray(x)`,
+        there x is no tensor."""
+        narrowed = not_a_tensor(test)
+        if narrowed is not None:
+            name, when = narrowed
+            (body if when else orelse).env[name] = OPAQUE
 
     def _named(self, node: cst.NamedExpr, st: State) -> Value:
         value = self.eval(node.value, st)
@@ -1358,12 +1363,14 @@ class Evaluator:
         getitem = dataset.cls.lookup("__getitem__")
         if type(getitem) is not Func:
             return None
+        before = len(self.obs.transfers)
         item = self.call_function(getitem, [dataset, Scalar()], {}, node, st)[0]
         place = _place_of(item)
         if place is DEVICE:
             return Tensor(DEVICE, "batch", node, plain=False)
-        if place in (Place.EITHER, Place.UNKNOWN) and (type(item) is Tensor or _moves(getitem.info.node)):
-            # Where its items are is unknown, and its code moves data to a device (Whisper's
+        moves = any(t.after.place is not HOST for t in self.obs.transfers[before:])
+        if place in (Place.EITHER, Place.UNKNOWN) and (type(item) is Tensor or moves):
+            # Where its items are is unknown, and its code moved data to a device (Whisper's
             # LibriSpeech notebook: `audio.to(self.device)`, then a library transform).
             return OPAQUE
         return None
@@ -1707,21 +1714,6 @@ def _place_of(value: Value) -> Place:
             place = join_place(place, _place_of(item))
         return place
     return Place.UNKNOWN
-
-
-def _moves(function: Any) -> bool:
-    """Whether a function's code moves something to a device: `.cuda()`, or `.to(...)` of a
-    device (`x.to(self.device)`, not `x.to(torch.float32)`)."""
-    for sub in walk(function):
-        if type(sub) is not cst.Call or type(sub.func) is not cst.Attribute:
-            continue
-        if sub.func.attr.value == "cuda":
-            return True
-        if sub.func.attr.value == "to" and sub.args:
-            spelled = dotted(sub.args[0].value) or string_value(sub.args[0].value) or ""
-            if names.names_device(spelled.rsplit(".", 1)[-1]) or spelled.startswith("cuda"):
-                return True
-    return False
 
 
 def _is_loader(value: Value) -> bool:

@@ -22,7 +22,7 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.evaluate import NONE, Evaluator, not_a_tensor, trainer_class
+from devlint.lint.model.evaluate import NONE, Evaluator, trainer_class
 from devlint.lint.model.observations import Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -82,6 +82,7 @@ class Interpreter(Evaluator):
         self.instances: dict = {}  # class -> the objects this file builds of it, joined
         self.rank_tests: dict = {}  # id(condition) -> whether it is about the rank
         self.moved_classes: set = set()
+        self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
@@ -217,8 +218,8 @@ class Interpreter(Evaluator):
         a module's move moves the submodules it built, in containers too."""
         if cls in self.moved_classes:
             return True
-        known = getattr(self, "_moved_closure", None)
-        if known is None or known[0] != len(self.moved_classes):
+        known = self._moved_closure
+        if known[0] != len(self.moved_classes):
             found = set(self.moved_classes)
             pending = list(found)
             while pending:
@@ -708,13 +709,6 @@ class Interpreter(Evaluator):
             # `@requires_cuda`, `@gpu_test(gpu_count=1)`, `@RunIf(min_cuda_gpus=1)`: a marker that
             # runs the function only where a GPU is.
             info.needs_cuda = True
-
-    def narrow(self, test: Any, body: State, orelse: State) -> None:
-        narrowed = not_a_tensor(test)
-        if narrowed is not None:
-            # `if isinstance(x, (list, tuple)): x = np.asarray(x)`: there, x is no tensor
-            name, when = narrowed
-            (body if when else orelse).env[name] = OPAQUE
 
     def class_def(self, node: cst.ClassDef, st: State) -> State:
         info = self.classes.get(id(node))
