@@ -87,6 +87,31 @@ def test_two_runs_writing_at_once_both_keep_their_entries(tmp_path: Path) -> Non
     assert merged.hits == 6
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="fcntl: saves are serialised on POSIX")
+def test_another_process_cannot_save_while_one_merges(tmp_path: Path, monkeypatch) -> None:
+    """Between reading the index and replacing it, a save holds the directory's lock: flake8's
+    workers all save as they end, and one merging what was there before another wrote would
+    drop that worker's entries."""
+    cache = Cache.open(tmp_path / "cache")
+    cache.put(file_key(b"x = 1\n", Selection(), "python"), "a.py", [])
+    seen = []
+    merge = Cache._merge_and_write
+    probe = ("import fcntl, sys\n"
+             "handle = open(sys.argv[1], 'ab')\n"
+             "try:\n    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept OSError:\n"
+             "    sys.exit(3)\n")
+
+    def merging(self) -> None:
+        seen.append(subprocess.run([sys.executable, "-c", probe, str(self.directory / ".lock")],
+                                   timeout=60).returncode)
+        merge(self)
+
+    monkeypatch.setattr(Cache, "_merge_and_write", merging)
+    assert cache.save() is None
+    assert seen == [3]  # the other process found the lock taken
+    assert Cache.open(tmp_path / "cache").index.exists()
+
+
 def test_an_unwritable_cache_warns_and_the_run_stands(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")

@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 try:
     # CPython's own BLAKE2: `import hashlib` loads OpenSSL first, 4 MB of memory in every run.
@@ -127,6 +128,15 @@ class Cache:
         """Write this run's entries; the reason when the cache could not be written."""
         if not self.added:
             return None
+        try:
+            _prepare(self.directory)
+            with _locked(self.directory):  # flake8's workers end together: no update lost
+                self._merge_and_write()
+        except OSError as exc:
+            return f"cannot write the cache in {self.directory}: {exc.strerror or exc}"
+        return None
+
+    def _merge_and_write(self) -> None:
         latest, latest_dependencies = _read_index(self.index)  # what other runs wrote since
         merged = {**latest, **self.entries, **self.added}
         dependencies = {**latest_dependencies, **self.dependencies}
@@ -138,15 +148,28 @@ class Cache:
             old = [k for k in merged if k not in keep][: len(merged) - MAX_ENTRIES]
             for key in old:
                 del merged[key]
+        dependencies = {k: v for k, v in dependencies.items() if k in merged}
+        payload = json.dumps({"format": FORMAT, "entries": merged,
+                              "dependencies": dependencies}).encode("utf-8")
+        replace_file(self.index, payload, mode=0o644, durable=False)
+
+
+@contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """The cache directory's lock, held while an index is read, merged and replaced: two
+    processes saving at once would each merge what was there before the other wrote. Where
+    there is no `fcntl` (Windows), saves are not serialised and a lost entry is computed again."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(directory / ".lock", "ab") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            _prepare(self.directory)
-            dependencies = {k: v for k, v in dependencies.items() if k in merged}
-            payload = json.dumps({"format": FORMAT, "entries": merged,
-                                  "dependencies": dependencies}).encode("utf-8")
-            replace_file(self.index, payload, mode=0o644, durable=False)
-        except OSError as exc:
-            return f"cannot write the cache in {self.directory}: {exc.strerror or exc}"
-        return None
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 _PROCESS_CACHE: list = []  # the one cache of this process, once opened
