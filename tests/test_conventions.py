@@ -14,7 +14,10 @@ from devlint.cli import main
 from devlint.lint.analyze import analyze_source
 from devlint.lint.report.text import TextStyle
 
-BUGGY = "import torch\ndevice = torch.device('cuda')\nx = torch.zeros(3).cuda()\n"  # two DEV001
+# Two DEV001, two slips: the file chooses a device with a fallback once (line 4), so each
+# literal that bypasses it is reported on its own.
+BUGGY = ("import torch\ndevice = torch.device('cuda')\nx = torch.zeros(3).cuda()\n"
+         "y = torch.zeros(1).to('cuda' if torch.cuda.is_available() else 'cpu')\n")
 
 
 def check(capsys, *args: str) -> tuple[int, str, str]:

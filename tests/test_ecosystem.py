@@ -18,6 +18,7 @@ TRAIN = """import torch
 model = torch.nn.Linear(4, 1).cuda()
 x = torch.zeros(2, 4, device="cuda")
 print(model(x))
+y = torch.zeros(1).to("cuda" if torch.cuda.is_available() else "cpu")  # a fallback: two slips
 """
 
 

@@ -106,9 +106,10 @@ def test_noqa_silences_only_the_codes_it_names(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     found = flake8_positions("--select", "DEV", "train.py", cwd=tmp_path)
+    # Lines 4 and 5 are not silenced; the file never chooses a device with a fallback, so
+    # they are one root cause and one finding, on the first of them that no comment silences.
     assert {(row, code) for row, _, code in found[str(tmp_path / "train.py")]} == {
         (4, "DEV001"),
-        (5, "DEV001"),
     }
 
 

@@ -9,12 +9,29 @@ and flake8.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Optional, Sequence
 
 from devlint.core.findings import TextEdit
 
 NEWLINE = re.compile(r"\r\n|\r|\n")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+# flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
+NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
+
+
+def noqa_codes(line: str) -> Optional[tuple[str, ...]]:
+    """None: no noqa; (): bare noqa (silences all); else the listed code prefixes."""
+    match = NOQA.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    return tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c) if codes else ()
+
+
+def silences(line: str, code: str) -> bool:
+    """Whether the line's `# noqa` comment silences `code`."""
+    codes = noqa_codes(line)
+    return codes is not None and (not codes or any(code.startswith(c) for c in codes))
 
 
 def split_lines(text: str, keepends: bool = False) -> list[str]:

@@ -20,7 +20,7 @@ from devlint.core.limits import (
     CANNOT_ANALYSE_CODE, MAX_SOURCE_CHARS, OutOfTime, Unanalysable, check_size, cpu_budget,
     deep_recursion, memory_budget, screen,
 )
-from devlint.core.lines import NEWLINE, line_starts, split_lines
+from devlint.core.lines import NEWLINE, line_starts, silences, split_lines
 from devlint.core.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
 from devlint.lint.parse import PieceParser, SourceError, check_syntax, decode_source, parse_module
 from devlint.lint.positions import Span, spans_of
@@ -31,8 +31,6 @@ from devlint.workspace.project import PROJECT_FILES
 
 FILE_CODES = (PARSE_ERROR_CODE, CANNOT_ANALYSE_CODE)  # about the file, not its code
 
-# flake8's own syntax, so one comment silences both tools: `# noqa`, `# noqa: DEV002,DEV004`.
-NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
 # A whole file, on a comment line of its own (ruff's `# ruff: noqa` in devlint's name):
 # `# devlint: noqa` silences every code, `# devlint: noqa: DEV001,DEV002` those codes.
 FILE_NOQA = re.compile(
@@ -337,15 +335,6 @@ class LineIndex:
         raise ValueError(f"unknown edit action {edit.action!r}")
 
 
-def noqa_codes(line: str) -> Optional[tuple[str, ...]]:
-    """None: no noqa; (): bare noqa (silences all); else the listed code prefixes."""
-    match = NOQA.search(line)
-    if match is None:
-        return None
-    codes = match.group("codes")
-    return tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c) if codes else ()
-
-
 def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
     """Drop what a line's `# noqa` silences. Never DEV998 or DEV999: they say the file was not
     checked at all, which a comment on one line (`x = = 1  # noqa`) must not hide; `ignore`
@@ -356,8 +345,7 @@ def apply_noqa(findings: list[Finding], text: str) -> list[Finding]:
     kept = []
     for finding in findings:
         line = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
-        codes = None if finding.code in FILE_CODES else noqa_codes(line)
-        if codes is None or (codes and not any(finding.code.startswith(c) for c in codes)):
+        if finding.code in FILE_CODES or not silences(line, finding.code):
             kept.append(finding)
     return kept
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from devlint.lint.analyze import FILE_CODES, NOQA
+from devlint.lint.analyze import FILE_CODES
 from devlint.core.findings import Finding, TextEdit
-from devlint.core.lines import line_starts
+from devlint.core.lines import NOQA, line_starts
 
 
 def noqa_edit(text: str, start: int, end: int, line: int, code: str) -> Optional[TextEdit]:

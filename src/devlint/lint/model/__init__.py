@@ -29,6 +29,7 @@ class Model:
     obs: Observations
     interpreter: Interpreter
     shared: dict = field(default_factory=dict)  # what several rules derive once
+    text: str = ""  # the program text (its `# noqa` comments)
 
     @property
     def distributed(self) -> bool:
@@ -81,4 +82,4 @@ def analyze(module: cst.Module, text: str = "", path: str = "", project=None) ->
     observations = interpreter.run()
     if project:
         record(interpreter)
-    return Model(module, observations, interpreter)
+    return Model(module, observations, interpreter, text=text)

@@ -6,6 +6,8 @@ from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import DeviceSpec
 from devlint.lint.model.torch_api import CUDA_LITERAL
+from devlint.lint.positions import spans_of
+from devlint.core.lines import silences, split_lines
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, cuda_method_call_arguments, first_device, insert_device_line
 from devlint.lint.syntax import string_value
@@ -23,7 +25,11 @@ class HardCodedCuda(Rule):
     what = """
         Finds `torch.device('cuda')`, `.to('cuda')`, `.cuda()`, `device='cuda'`,
         `map_location='cuda'`, `torch.set_default_device('cuda')` and `device = 'cuda'` where
-        nothing makes sure CUDA exists.
+        nothing makes sure CUDA exists. One root cause, one finding: a file that never chooses a
+        device with a CPU fallback hard-codes CUDA everywhere for the same reason, so it gets
+        one finding, on its first literal that no `# noqa` silences, which counts the others;
+        its fix moves them all to one `device`. In a file that does choose one somewhere, each
+        literal that bypasses the choice is a slip of its own and a finding of its own.
     """
     silent = """
         Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
@@ -34,7 +40,8 @@ class HardCodedCuda(Rule):
         `FakeTensorMode`. Also in a parameter's default value (the caller chooses), in functions and
         classes CUDA-specific by purpose (`def cuda(self)`, `class CudaPrefetcher`, a `gpu_id`
         parameter, GPU markers such as `@gpu_test(...)`, `@RunIf(min_cuda_gpus=1)`,
-        `@ray.remote(num_gpus=1)`), in tests (they pin devices on purpose), and in files that
+        `@ray.remote(num_gpus=1)`), after `import setGPU` (it needs nvidia-smi), in tests (they
+        pin devices on purpose), and in files that
         start an NCCL process group (they need CUDA whatever the device says).
     """
     why = """
@@ -64,6 +71,16 @@ class HardCodedCuda(Rule):
     def check(self, model: Model) -> Iterator[RawFinding]:
         if model.nccl_required:
             return  # an NCCL process group needs CUDA anyway: a CPU fallback could not run
+        sites = list(self.sites(model))
+        if model.fallback or len(sites) < 2:
+            # The file chooses the CPU somewhere: each literal that bypasses that choice is a
+            # slip of its own.
+            for spec in sites:
+                yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
+            return
+        yield self.whole_file(sites, model)
+
+    def sites(self, model: Model) -> Iterator[DeviceSpec]:
         reported: set[int] = set()
         for spec in model.obs.devices:
             if spec.kind not in KINDS or not spec.where.cpu or id(spec.node) in reported:
@@ -76,7 +93,48 @@ class HardCodedCuda(Rule):
             if text is not None and not CUDA_LITERAL.match(text):
                 continue  # 'mps', 'xpu', 'npu', 'hpu', 'xla': another backend, chosen on purpose
             reported.add(id(spec.node))
-            yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
+            yield spec
+
+    def whole_file(self, sites: list[DeviceSpec], model: Model) -> RawFinding:
+        """One root cause, one finding: a file that never chooses a device with a fallback
+        hard-codes CUDA everywhere for the same reason, so it gets one finding, on its first
+        literal, whose fix moves every literal to one `device` chosen with a fallback."""
+        spans = spans_of(model.module, [spec.node for spec in sites])
+        lines = split_lines(model.text) if "noqa" in model.text.lower() else []
+
+        def silenced(spec: DeviceSpec) -> bool:  # its own `# noqa` keeps it out of the group
+            line = spans[spec.node].start.line
+            return 0 < line <= len(lines) and silences(lines[line - 1], self.code)
+
+        here = sorted((spec for spec in sites if spec.node in spans and not silenced(spec)),
+                      key=lambda spec: (spans[spec.node].start.line, spans[spec.node].start.column))
+        starts: set = set()
+        unique = []
+        for spec in here:  # `torch.device("cuda")` and its literal start at one place
+            start = spans[spec.node].start
+            if (start.line, start.column) not in starts:
+                starts.add((start.line, start.column))
+                unique.append(spec)
+        if len(unique) < 2:
+            first = unique[0] if unique else sites[0]  # (a silenced one stays silenced)
+            return self.finding(first.node, self.message(first), fix=self.fix_for(first, model))
+        first, rest = unique[0], unique[1:]
+        more = len(rest)
+        message = (f"{self.message(first)}; the file never chooses a device with a CPU fallback "
+                   f"and hard-codes CUDA in {more} more place{'s' if more > 1 else ''} "
+                   "(the next at line {related_line})")
+        edits: list = []
+        for spec in unique:
+            fix = self.fix_for(spec, model)
+            for edit in fix.edits if fix is not None else ():
+                if edit not in edits:
+                    edits.append(edit)
+        fix = None
+        if edits:
+            fix = Fix("use one `device`, chosen with a CPU fallback, for every CUDA literal",
+                      Applicability.SAFE, tuple(edits))
+        return self.finding(first.node, message, related_node=rest[0].node,
+                            related_label="another hard-coded CUDA device", fix=fix)
 
     @staticmethod
     def message(spec: DeviceSpec) -> str:
