@@ -134,3 +134,36 @@ def test_a_statement_the_text_repeats_is_a_node_of_its_own() -> None:
     full = analyze_source(text, "t.py")
     assert len({f.line for f in full}) > 4
     assert analyze_source(text, "t.py", pieces=engine.PieceParser()) == full
+
+
+PEP_695_SCRIPT = """\
+def first[T](items: list[T]) -> T:
+    return items[0]
+
+
+class Box[T]:
+    pass
+
+
+type Pair = tuple[int, int]
+import torch
+
+x = torch.zeros(2).cuda()
+"""
+
+
+def test_python_3_12_generics_are_analysed_under_an_older_python() -> None:
+    """PEP 695 is valid code for the project it comes from (torchgeo needs Python 3.12); CPython
+    3.11 refuses it, libcst reads it, so it is analysed rather than called unparseable."""
+    from devlint.lint.analyze import analyze_source
+
+    found = [(f.line, f.code) for f in analyze_source(PEP_695_SCRIPT, "t.py")]
+    assert found == [(12, "DEV001")]
+
+
+def test_a_real_syntax_error_on_a_generic_line_is_still_dev999() -> None:
+    from devlint.lint.analyze import analyze_source
+
+    broken = PEP_695_SCRIPT.replace("def first[T](items: list[T]) -> T:", "def first[T](items: list[T]) -> T")
+    assert [f.code for f in analyze_source(broken, "t.py")] == ["DEV999"]
+    assert [f.code for f in analyze_source("f() = 1\nimport torch\n", "t.py")] == ["DEV999"]

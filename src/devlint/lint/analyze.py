@@ -6,6 +6,7 @@ checked in any order or in parallel.
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
 from dataclasses import dataclass
@@ -22,7 +23,8 @@ from devlint.core.limits import (
 )
 from devlint.core.lines import NEWLINE, line_starts, silences, split_lines
 from devlint.core.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
-from devlint.lint.parse import PieceParser, SourceError, check_syntax, decode_source, parse_module
+from devlint.lint.parse import (PieceParser, SourceError, check_syntax, decode_source, newer_grammar,
+                                parse_module, parse_newer)
 from devlint.lint.positions import Span, spans_of
 from devlint.lint.prefilter import could_match
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
@@ -83,14 +85,25 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
     check_size(text)
     # CPython's parser first, for every file: 10x cheaper than libcst's, it reports syntax
     # errors as Python would, and its tree tells what would crash or stall libcst's parser.
-    tree = check_syntax(text)
+    newer: Optional[cst.Module] = None
+    try:
+        tree: Optional[ast.Module] = check_syntax(text)
+    except SourceError as exc:
+        if not newer_grammar(text, exc):
+            raise
+        newer = parse_newer(text, exc)  # Python 3.12 syntax under an older Python
+        tree = None
     if not could_match(text, codes):
         return []
-    screen(tree)
+    if tree is not None:
+        screen(tree)
     if pieces is None:
         del tree  # before libcst's tree, the larger one, is built
     with deep_recursion():
-        module = parse_module(text) if pieces is None else pieces.parse(text, tree)
+        if newer is not None:
+            module = newer
+        else:
+            module = parse_module(text) if pieces is None else pieces.parse(text, tree)
         raws, elsewhere = run_rules(module, rules, text, path, project)
         if not raws:
             return []

@@ -100,12 +100,11 @@ def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
 def parses(text: str) -> bool:
     """CPython and libcst: the script must run, and the next run (and fix) must read it."""
     from devlint.core.limits import Unanalysable, deep_recursion
-    from devlint.lint.parse import SourceError, check_syntax, parse_module
+    from devlint.lint.parse import SourceError, read_module
 
     try:
-        check_syntax(text)
         with deep_recursion():
-            parse_module(text)
+            read_module(text)
     except (SourceError, Unanalysable):
         return False
     return True

@@ -10,6 +10,7 @@ import contextlib
 import gc
 import io
 import re
+import sys
 import tokenize
 import warnings
 from collections import OrderedDict
@@ -17,7 +18,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from devlint.core.limits import Unanalysable
+from devlint.core.limits import Unanalysable, deep_recursion
 from devlint.core.lines import line_number, split_lines
 from devlint.lint.traverse import NODE_TYPES
 
@@ -116,6 +117,43 @@ def check_syntax(text: str) -> ast.Module:
         raise SourceError(exc.lineno or 1, exc.offset or 1, exc.msg) from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise SourceError(1, 1, str(exc) or type(exc).__name__) from None
+
+
+# PEP 695's generics and type aliases (Python 3.12): `def f[T](...)`, `class C[T]:`, `type X = ...`.
+PEP_695 = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+\w+[ \t]*\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]")
+
+
+def newer_grammar(text: str, error: SourceError) -> bool:
+    """Whether CPython refused the line only because it predates the line's grammar: PEP 695
+    under Python 3.11 or older. libcst's parser knows that grammar, so the file is analysed as
+    the Python it was written for would read it (its package says which)."""
+    if sys.version_info >= (3, 12):
+        return False
+    lines = split_lines(text)  # as CPython counts lines
+    line = lines[error.line - 1] if 0 < error.line <= len(lines) else ""
+    return PEP_695.match(line) is not None
+
+
+def parse_newer(text: str, error: SourceError) -> cst.Module:
+    """libcst's tree of a file in a grammar newer than this Python's (`newer_grammar`); where
+    libcst refuses it too, the file has a real syntax error and CPython's words say which."""
+    try:
+        with deep_recursion(), _parser_output_trusted():
+            return cst.parse_module(text)
+    except (cst.ParserSyntaxError, RecursionError):
+        raise error from None
+
+
+def read_module(text: str) -> cst.Module:
+    """libcst's tree of text CPython accepts, or that is in a grammar newer than this Python's
+    which libcst reads (`newer_grammar`); a SourceError or Unanalysable otherwise."""
+    try:
+        check_syntax(text)
+    except SourceError as exc:
+        if not newer_grammar(text, exc):
+            raise
+        return parse_newer(text, exc)
+    return parse_module(text)
 
 
 # --- an editor's buffer: parse only the top-level statements an edit touched -------------------

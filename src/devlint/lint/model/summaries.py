@@ -134,16 +134,14 @@ class Summaries:
                        tuple(sorted(interpreter.probes, key=repr)))
 
     def _tree(self, data: bytes, digest: str):
-        from devlint.lint.parse import SourceError, check_syntax, decode_source, parse_module
+        from devlint.lint.parse import SourceError, decode_source, read_module
 
         module = self._trees.get(digest)
         if module is not None:
             self._trees.move_to_end(digest)
             return module
         try:
-            text = decode_source(data)
-            check_syntax(text)
-            module = parse_module(text)
+            module = read_module(decode_source(data))
         except (SourceError, RecursionError, MemoryError):
             return None
         self._trees[digest] = module
