@@ -27,8 +27,8 @@ class HardCodedCuda(Rule):
         `map_location='cuda'`, `torch.set_default_device('cuda')` and `device = 'cuda'` where
         nothing makes sure CUDA exists. One root cause, one finding: a file that never chooses a
         device with a CPU fallback hard-codes CUDA everywhere for the same reason, so it gets
-        one finding, on its first literal that no `# noqa` silences, which counts the others;
-        its fix moves them all to one `device`. In a file that does choose one somewhere, each
+        one finding, on the first literal a run reaches that no `# noqa` silences, which counts
+        the others; its fix moves them all to one `device`. In a file that does choose one somewhere, each
         literal that bypasses the choice is a slip of its own and a finding of its own.
     """
     silent = """
@@ -97,8 +97,9 @@ class HardCodedCuda(Rule):
 
     def whole_file(self, sites: list[DeviceSpec], model: Model) -> RawFinding:
         """One root cause, one finding: a file that never chooses a device with a fallback
-        hard-codes CUDA everywhere for the same reason, so it gets one finding, on its first
-        literal, whose fix moves every literal to one `device` chosen with a fallback."""
+        hard-codes CUDA everywhere for the same reason, so it gets one finding, on the first
+        literal a run reaches, whose fix moves every literal to one `device` chosen with a
+        fallback."""
         spans = spans_of(model.module, [spec.node for spec in sites])
         lines = split_lines(model.text) if "noqa" in model.text.lower() else []
 
@@ -106,8 +107,10 @@ class HardCodedCuda(Rule):
             line = spans[spec.node].start.line
             return 0 < line <= len(lines) and silences(lines[line - 1], self.code)
 
-        here = sorted((spec for spec in sites if spec.node in spans and not silenced(spec)),
-                      key=lambda spec: (spans[spec.node].start.line, spans[spec.node].start.column))
+        # In the order a run reaches them (the model's): the first is where a machine without
+        # a GPU fails first, also where a `__main__` block reaches a method's guarded `.cuda()`
+        # only after its own literals.
+        here = [spec for spec in sites if spec.node in spans and not silenced(spec)]
         starts: set = set()
         unique = []
         for spec in here:  # `torch.device("cuda")` and its literal start at one place
