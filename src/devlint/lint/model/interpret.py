@@ -108,6 +108,7 @@ class Interpreter(Evaluator):
         self.foreign_owners: dict[int, Any] = {}
         self.reached: dict[int, Any] = {}
         self.test_depth = int(test_file)  # a test pins devices on purpose
+        self.test_file = test_file  # a module a test runner collects (`test_*.py`, `tests/`)
 
     # --- the program ------------------------------------------------------------------------
 

@@ -1,0 +1,54 @@
+"""Findings that need proof (issue 27): a rule reports only what the model can show, never what
+it merely cannot rule out."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from devlint.lint.analyze import analyze_source
+
+GPU_TEST = textwrap.dedent("""\
+    import torch
+
+
+    def test_forward():
+        model = torch.nn.Linear(4, 2).cuda()
+        assert model(torch.ones(1, 4).cuda()).shape == (1, 2)
+""")
+
+
+def codes(source: str, path: str) -> set[str]:
+    return {f.code for f in analyze_source(source, path)}
+
+
+@pytest.mark.parametrize("path", ["test_model.py", "model_test.py", "conftest.py",
+                                  "tests/model.py", "pkg/test/checks.py"])
+def test_dev022_reports_tests_in_modules_a_runner_collects(path: str) -> None:
+    assert "DEV022" in codes(GPU_TEST, path)
+
+
+@pytest.mark.parametrize("path", ["train.py", "scripts/evaluate.py", "testing_utils.py"])
+def test_dev022_leaves_a_scripts_own_test_function_alone(path: str) -> None:
+    """`def test(model, loader):` in a training script is its evaluation step: no runner
+    collects it, so no skip marker is missing."""
+    assert "DEV022" not in codes(GPU_TEST, path)
+
+
+def test_dev022_reports_a_testcase_method_in_any_module() -> None:
+    """unittest discovers `TestCase` classes wherever they are imported from, through a base
+    class of the project's own too."""
+    source = textwrap.dedent("""\
+        import unittest
+        import torch
+
+
+        class GpuCase(unittest.TestCase):
+            pass
+
+
+        class ModelChecks(GpuCase):
+            def test_forward(self):
+                self.assertTrue(torch.ones(1).cuda().is_cuda)
+    """)
+    assert "DEV022" in codes(source, "checks.py")
