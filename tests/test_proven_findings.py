@@ -52,3 +52,33 @@ def test_dev022_reports_a_testcase_method_in_any_module() -> None:
                 self.assertTrue(torch.ones(1).cuda().is_cuda)
     """)
     assert "DEV022" in codes(source, "checks.py")
+
+
+EVERY_RANK_LOAD = textwrap.dedent("""\
+    import os
+    from pathlib import Path
+
+    import torch
+    import torch.distributed as dist
+
+    dist.init_process_group("nccl")
+    rank = dist.get_rank()
+    world_size = dist.get_world_size()
+    model = torch.nn.Linear(4, 2).cuda()
+    state = torch.load({path})
+""")
+
+
+@pytest.mark.parametrize("path", [
+    '"ckpt_%d.pt" % rank', '"ckpt_{}.pt".format(dist.get_rank())', 'Path("out") / f"rank{rank}.pt"',
+    'os.path.join("out", "queue" + os.environ["LOCAL_RANK"] + ".pth")',
+])
+def test_dev008_a_file_of_each_ranks_own_loads_onto_that_rank(path: str) -> None:
+    """A path built from the rank names the file that rank wrote from its own GPU: no rank
+    loads onto another's."""
+    assert "DEV008" not in codes(EVERY_RANK_LOAD.format(path=path), "train.py")
+
+
+@pytest.mark.parametrize("path", ['"ranking.pt"', 'f"ckpt_ws{world_size}.pt"', '"ckpt.pt"'])
+def test_dev008_a_file_every_rank_shares_still_loads_onto_cuda0(path: str) -> None:
+    assert "DEV008" in codes(EVERY_RANK_LOAD.format(path=path), "train.py")
