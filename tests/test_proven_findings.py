@@ -82,3 +82,22 @@ def test_dev008_a_file_of_each_ranks_own_loads_onto_that_rank(path: str) -> None
 @pytest.mark.parametrize("path", ['"ranking.pt"', 'f"ckpt_ws{world_size}.pt"', '"ckpt.pt"'])
 def test_dev008_a_file_every_rank_shares_still_loads_onto_cuda0(path: str) -> None:
     assert "DEV008" in codes(EVERY_RANK_LOAD.format(path=path), "train.py")
+
+
+@pytest.mark.parametrize("receiver, silent", [
+    ("scheduler", True), ("self.lr_scheduler", True), ("sched", True), ("optimizer", False),
+    ("model", False),
+])
+def test_dev008_an_lr_schedulers_state_holds_no_tensors(receiver: str, silent: bool) -> None:
+    """`scheduler.load_state_dict(torch.load(path))` reads numbers (a step, base rates): nothing
+    in it is restored onto a device, so no machine fails to load it."""
+    source = textwrap.dedent(f"""\
+        import torch
+
+
+        def resume(self, model, optimizer, scheduler, sched, path):
+            device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+            {receiver}.load_state_dict(torch.load(path))
+            return device
+    """)
+    assert ("DEV008" not in codes(source, "train.py")) is silent

@@ -737,6 +737,8 @@ class Evaluator:
         if name == "load_state_dict" and kind in (Opaque, Instance):
             self.obs.events.append(Event("state-load", node, receiver, self.where(st),
                                          statement=self.statement))
+            if args and type(node.func) is cst.Attribute and names.names_scheduler(dotted(node.func.value) or ""):
+                self.holds_no_tensors(args[0][0])
         if kind is Tensor:
             return self.tensor_method(node, receiver, name, args, kwargs, st)
         if kind is Module:
@@ -1224,6 +1226,13 @@ class Evaluator:
         info = self.frame.function
         if found is not None and type(found[0]) is cst.Name and info is not None:
             info.host_params.add(found[0].value)
+
+    def holds_no_tensors(self, loaded: Any) -> None:
+        """`scheduler.load_state_dict(torch.load(path))`: an LR scheduler's state is numbers
+        (its step, its base rates), so the file read there holds no tensors to restore."""
+        for index, load in enumerate(self.obs.loads):
+            if load.node is loaded:
+                self.obs.loads[index] = replace(load, tensors=False)
 
     def rank_test(self, test: Any) -> bool:
         """A condition about which process this is or how many there are (`rank == 0`,

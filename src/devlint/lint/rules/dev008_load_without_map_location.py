@@ -30,7 +30,8 @@ class LoadWithoutMapLocation(Rule):
         under torchrun, where rank 0 writes what every rank reads), under a test about the rank
         (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, for a file of
         each rank's own on every rank (`f"queue{rank}.pth"`: each rank wrote it from its own GPU),
-        and for in-memory buffers.
+        for the state of an LR scheduler (`scheduler.load_state_dict(torch.load(path))`: numbers,
+        no tensors), and for in-memory buffers.
     """
     why = """
         `torch.load` restores every tensor onto the device it was saved from. A checkpoint
@@ -66,8 +67,8 @@ class LoadWithoutMapLocation(Rule):
             return
         reported: set[int] = set()
         for load in model.obs.loads:
-            if id(load.node) in reported:
-                continue
+            if id(load.node) in reported or not load.tensors:
+                continue  # an LR scheduler's state: no tensor to restore anywhere
             if any(same_path(load.path, save.path) and self.saved_on_host(save)
                    for save in model.obs.saves):
                 continue  # this code wrote that file from CPU tensors: they load on the CPU
