@@ -914,7 +914,11 @@ class Interpreter(Evaluator):
         if unknown_args:
             values = [obj] + [Opaque(p[0]) for p in init.info.params[1:]
                               if p[1] == "positional" and p[2] is None]
-            call_kwargs: dict = {}
+            # `device="cpu"` is one choice of the callers', not the device: built from unknown
+            # arguments, the object's device is unknown (`self.device`, and what is made on it).
+            call_kwargs: dict = {p[0]: Opaque(p[0]) for p in init.info.params[1:]
+                                 if p[1] not in ("*", "**") and p[2] is not None
+                                 and names.names_device(p[0])}
         else:
             values = [obj] + [v for _, v in args]
             call_kwargs = {k: v for k, (_, v) in kwargs.items()}
