@@ -151,7 +151,7 @@ class Evaluator:
         if kind is Module:
             return self._module_attribute(base, attr, node, st)
         if kind is Instance:
-            found = base.attr(attr)
+            found = base.attr(attr) if not _hook_written(base.cls, attr) else OPAQUE
             if found is not None:
                 return found
             member = base.cls.lookup(attr)
@@ -195,7 +195,7 @@ class Evaluator:
         return OPAQUE
 
     def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
-        found = module.attr(attr)
+        found = module.attr(attr) if not _hook_written(module.cls, attr) else OPAQUE
         if found is not None:
             return _follow(found, module.place)
         if module.cls is not None:
@@ -734,6 +734,9 @@ class Evaluator:
             return NONE
         if name in ("add_module", "register_module") and kind is Tensor and len(args) >= 2:
             self.note_attach(node, receiver, args[1][1], st)
+        if name.startswith("register_") and name.endswith("hook"):
+            for _, hook in args:
+                self.note_hook(hook)
         if name == "load_state_dict" and kind in (Opaque, Instance):
             self.obs.events.append(Event("state-load", node, receiver, self.where(st),
                                          statement=self.statement))
@@ -1776,6 +1779,13 @@ def _template(value: Value) -> str:
     if type(value) is Scalar and value.template is not None:
         return value.template
     return "{}"
+
+
+def _hook_written(cls: Any, attr: str) -> bool:
+    """`self.<attr>` is set by a method registered as a hook (`self._encoded = torch.empty(0)`,
+    then set by a forward hook each time the hooked layer runs): what `__init__` left there is a
+    placeholder, not what the other methods read."""
+    return cls is not None and any(attr in c.hook_written for c in cls.mro())
 
 
 def _per_rank(*parts: tuple) -> bool:

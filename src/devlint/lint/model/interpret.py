@@ -187,6 +187,13 @@ class Interpreter(Evaluator):
                 obj = obj.with_attr(attr, Seq(value.kind, None, element, node=value.node))
         return obj
 
+    def note_hook(self, hook: Value) -> None:
+        """`layer.register_forward_hook(self._hook)`: the hook runs whenever that layer does, so
+        what it assigns to `self` is not what `__init__` left there."""
+        if type(hook) is Method and hook.func.info.cls is not None and hook.func.info.params:
+            owner = hook.func.info.params[0][0]
+            hook.func.info.cls.hook_written.update(_assigned_attributes(hook.func.info.node, owner))
+
     def receiver_for(self, info: FuncInfo) -> Optional[Value]:
         """`self` for a method run on its own: the object `__init__` (and `setUp`) builds; for
         `forward` of a module class, that module on the device."""
@@ -1520,6 +1527,19 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _assigned_attributes(function: Any, owner: str) -> set:
+    """The attributes of `owner` (`self`) that `function` assigns: `self.x = ...`."""
+    found = set()
+    for node in walk(function):
+        targets = [t.target for t in node.targets] if type(node) is cst.Assign else \
+            [node.target] if type(node) in (cst.AnnAssign, cst.AugAssign) else []
+        for target in targets:
+            if type(target) is cst.Attribute and type(target.value) is cst.Name and \
+                    target.value.value == owner:
+                found.add(target.attr.value)
+    return found
 
 
 def _default(name: str, value: Value) -> Value:
