@@ -923,9 +923,10 @@ class Interpreter(Evaluator):
                               if p[1] == "positional" and p[2] is None]
             # `device="cpu"` is one choice of the callers', not the device: built from unknown
             # arguments, the object's device is unknown (`self.device`, and what is made on it).
+            # So is `group_matrix=None`: an argument the callers may give, made here when not.
             call_kwargs: dict = {p[0]: Opaque(p[0]) for p in init.info.params[1:]
                                  if p[1] not in ("*", "**") and p[2] is not None
-                                 and names.names_device(p[0])}
+                                 and (names.names_device(p[0]) or p[2] is NONE)}
         else:
             values = [obj] + [v for _, v in args]
             call_kwargs = {k: v for k, (_, v) in kwargs.items()}
