@@ -8,6 +8,9 @@ import pytest
 from devlint.lint.analyze import analyze_source
 from devlint.core.selection import Selection
 from devlint.lint.fix import apply_fixes
+from devlint.lint.rules import ALL_RULES
+
+EXAMPLE_FILES = {rule.code: rule.example_file for rule in ALL_RULES}
 
 HEADER = "import torch\nimport torch.nn as nn\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
 
@@ -126,10 +129,11 @@ CASES = {
 def test_fix_writes_the_documented_edit(code: str) -> None:
     body, expected = CASES[code]
     text = HEADER + textwrap.dedent(body).lstrip("\n")
-    findings = [f for f in analyze_source(text, "t.py", Selection(select=(code,))) if f.code == code]
+    name = EXAMPLE_FILES[code]  # DEV022's are test modules
+    findings = [f for f in analyze_source(text, name, Selection(select=(code,))) if f.code == code]
     assert findings, f"{code} found nothing"
     outcome = apply_fixes(text, findings, unsafe=True)
     assert not outcome.error, outcome.error
     assert expected in outcome.text, outcome.text
-    again = analyze_source(outcome.text, "t.py", Selection(select=(code,)))
+    again = analyze_source(outcome.text, name, Selection(select=(code,)))
     assert not [f for f in again if f.fix is not None], "the fix is not idempotent"

@@ -21,13 +21,13 @@ ENTRIES = docs.entries()
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
 def test_bad_example_produces_its_finding(rule) -> None:
-    findings = analyze_source(textwrap.dedent(rule.bad), "example.py")
+    findings = analyze_source(textwrap.dedent(rule.bad), docs.example_file(rule))
     assert rule.code in {f.code for f in findings}
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
 def test_good_example_is_clean(rule) -> None:
-    assert analyze_source(textwrap.dedent(rule.good), "example.py") == []
+    assert analyze_source(textwrap.dedent(rule.good), docs.example_file(rule)) == []
 
 
 def test_generated_docs_are_in_sync() -> None:
@@ -69,9 +69,10 @@ def test_the_noqa_example_silences_the_example(entry) -> None:
     bad = textwrap.dedent(entry.bad).strip("\n")
     line = docs.noqa_example(entry).rsplit("  # noqa", 1)[0]
     number = bad.splitlines().index(line) + 1
-    assert (number, entry.code) in {(f.line, f.code) for f in analyze_source(bad + "\n", "example.py")}
+    name = docs.example_file(entry)
+    assert (number, entry.code) in {(f.line, f.code) for f in analyze_source(bad + "\n", name)}
     silenced = bad.replace(line, docs.noqa_example(entry), 1) + "\n"
-    assert (number, entry.code) not in {(f.line, f.code) for f in analyze_source(silenced, "example.py")}
+    assert (number, entry.code) not in {(f.line, f.code) for f in analyze_source(silenced, name)}
 
 
 def test_the_declared_fix_kind_is_the_kind_of_every_fix_offered() -> None:

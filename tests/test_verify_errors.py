@@ -27,8 +27,8 @@ SCRIPT = textwrap.dedent("""\
 """)
 
 
-def write(tmp_path, text=SCRIPT):
-    path = tmp_path / "train.py"
+def write(tmp_path, text=SCRIPT, name="train.py"):
+    path = tmp_path / name
     path.write_text(text)
     return str(path)
 
@@ -223,7 +223,7 @@ NEW_KINDS = {
 @pytest.mark.parametrize("code", sorted(NEW_KINDS))
 def test_the_new_kinds_map_to_their_rule(tmp_path, code):
     script, line, type_, message, kind, expected_line = NEW_KINDS[code]
-    path = write(tmp_path, script)
+    path = write(tmp_path, script, "test_model.py" if code == "DEV022" else "train.py")
     explanation = explain(error(path, line, message, type_))
     assert explanation.kind == kind
     assert [(f.code, f.line) for f in explanation.findings] == [(code, expected_line)], \

@@ -74,9 +74,14 @@ def noqa_example(entry: type) -> str:
     from devlint.core.selection import Selection
 
     bad = _dedent(entry.bad)
-    findings = [f for f in analyze_source(bad + "\n", "example.py") if f.code == entry.code]
+    findings = [f for f in analyze_source(bad + "\n", example_file(entry)) if f.code == entry.code]
     line = bad.splitlines()[findings[0].line - 1] if findings else bad.splitlines()[0]
     return f"{line}  # noqa: {entry.code}"
+
+
+def example_file(entry: type) -> str:
+    """The file name a code's examples are checked under (a test rule's are test modules)."""
+    return getattr(entry, "example_file", "example.py")
 
 
 def _dedent(text: str) -> str:

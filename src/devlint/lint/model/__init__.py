@@ -57,6 +57,12 @@ class Model:
     def visible_devices(self) -> bool:
         return self.interpreter.visible_devices
 
+    @property
+    def test_file(self) -> bool:
+        """A module a test runner collects: `test_*.py`, `*_test.py`, `conftest.py`, or a file
+        under a `tests/` or `test/` folder."""
+        return self.interpreter.test_file
+
 
 # Files that hand their loaders to accelerate or Fabric get device batches from loaders the file
 # did not build: the convention that a loader yields CPU batches does not hold there.

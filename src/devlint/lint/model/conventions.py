@@ -44,6 +44,11 @@ CPU_FLAG = re.compile(r"(^|_)(no_cuda|no_gpu|cpu|use_cpu|cpu_only|disable_cuda|f
                       re.IGNORECASE)
 RANK_WORDS = re.compile(r"rank|world|distributed|ddp|is_initialized|n_?gpus?$|num_gpus|is_main",
                         re.IGNORECASE)
+# The number of this process among its job's (`rank`, `local_rank`, `dist.get_rank()`), not their
+# count: a path built from it names a file of each rank's own.
+RANK_NAME = re.compile(r"^(get_)?(local_|global_|process_)?rank(_id|_idx|_index)?$", re.IGNORECASE)
+# A learning-rate scheduler (`scheduler`, `lr_scheduler`, `sched`): its state is numbers, no tensors.
+SCHEDULER_NAME = re.compile(r"(^|_)(lr_?)?sched(uler)?s?$", re.IGNORECASE)
 TEST_NAME = re.compile(r"^_*test|tests?$|testcase$", re.IGNORECASE)
 # `parallelize()` and `class DataParallelNet` spread a model over several GPUs: CUDA by purpose.
 CUDA_PURPOSE = re.compile(r"cuda|gpu|nccl|parallel(?!ism)", re.IGNORECASE)
@@ -66,6 +71,11 @@ def names_model(name: str) -> bool:
 @lru_cache(maxsize=4096)
 def names_loss(name: str) -> bool:
     return LOSS_NAME.match(last_part(name)) is not None
+
+
+@lru_cache(maxsize=4096)
+def names_scheduler(name: str) -> bool:
+    return SCHEDULER_NAME.search(last_part(name)) is not None
 
 
 @lru_cache(maxsize=4096)

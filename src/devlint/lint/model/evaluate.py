@@ -151,7 +151,7 @@ class Evaluator:
         if kind is Module:
             return self._module_attribute(base, attr, node, st)
         if kind is Instance:
-            found = base.attr(attr)
+            found = base.attr(attr) if not _hook_written(base.cls, attr) else OPAQUE
             if found is not None:
                 return found
             member = base.cls.lookup(attr)
@@ -195,7 +195,7 @@ class Evaluator:
         return OPAQUE
 
     def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
-        found = module.attr(attr)
+        found = module.attr(attr) if not _hook_written(module.cls, attr) else OPAQUE
         if found is not None:
             return _follow(found, module.place)
         if module.cls is not None:
@@ -225,20 +225,22 @@ class Evaluator:
 
     def _concatenated(self, node: cst.ConcatenatedString, st: State) -> Value:
         left, right = self.value(node.left, st), self.value(node.right, st)
-        return Scalar(template=_concat(_template(left), _template(right)))
+        return Scalar(template=_concat(_template(left), _template(right)),
+                      per_rank=_per_rank((node.left, left), (node.right, right)))
 
     def _fstring(self, node: cst.FormattedString, st: State) -> Value:
-        parts = []
+        parts, values = [], []
         for part in node.parts:
             if type(part) is cst.FormattedStringText:
                 parts.append(part.value)
             else:
                 self.inert += 1  # a device in a message places nothing
-                self.eval(part.expression, st)
+                values.append((part.expression, self.value(part.expression, st)))
                 self.inert -= 1
                 parts.append("{}")
         template = "".join(parts)
-        return Scalar(template=template, text=None if "{}" in template else template, node=node)
+        return Scalar(template=template, text=None if "{}" in template else template, node=node,
+                      per_rank=_per_rank(*values))
 
     def _number(self, node: Any, st: State) -> Value:
         try:
@@ -311,15 +313,15 @@ class Evaluator:
 
     def arithmetic(self, node: Any, lnode: Any, left: Value, rnode: Any, right: Value,
                    st: State, operator: type) -> Value:
+        rank = _per_rank((lnode, left), (rnode, right))
         if type(left) is Scalar and operator is cst.Modulo:
-            return Scalar(template=_concat(_template(left), "{}"))  # `path % (name, epoch)`
-        if type(left) is Scalar and type(right) is Scalar:
-            if operator is cst.Modulo or operator is cst.Add:
-                return Scalar(template=_concat(_template(left), "{}" if operator is cst.Modulo
-                                               else _template(right)))
-            return Scalar()
+            return Scalar(template=_concat(_template(left), "{}"), per_rank=rank)  # `path % (name, epoch)`
         if operator is cst.Divide and type(left) is Scalar and left.template is not None:
-            return Scalar(template=f"{left.template}/{_template(right)}")  # pathlib `/`
+            return Scalar(template=f"{left.template}/{_template(right)}", per_rank=rank)  # pathlib `/`
+        if type(left) is Scalar and type(right) is Scalar:
+            if operator is cst.Add:
+                return Scalar(template=_concat(_template(left), _template(right)), per_rank=rank)
+            return Scalar()
         for seq, other in ((left, right), (right, left)):
             if type(seq) is Seq and type(other) in (Scalar, Opaque, Seq) and operator in (cst.Multiply, cst.Add):
                 return Seq(seq.kind, None, seq.element, node=node)  # `[1.0] * n`
@@ -732,9 +734,14 @@ class Evaluator:
             return NONE
         if name in ("add_module", "register_module") and kind is Tensor and len(args) >= 2:
             self.note_attach(node, receiver, args[1][1], st)
+        if name.startswith("register_") and name.endswith("hook"):
+            for _, hook in args:
+                self.note_hook(hook)
         if name == "load_state_dict" and kind in (Opaque, Instance):
             self.obs.events.append(Event("state-load", node, receiver, self.where(st),
                                          statement=self.statement))
+            if args and type(node.func) is cst.Attribute and names.names_scheduler(dotted(node.func.value) or ""):
+                self.holds_no_tensors(args[0][0])
         if kind is Tensor:
             return self.tensor_method(node, receiver, name, args, kwargs, st)
         if kind is Module:
@@ -751,7 +758,8 @@ class Evaluator:
             return self.call_value(node, member, args, kwargs, st)
         if kind is Scalar:
             if name == "format" and receiver.template is not None:
-                return Scalar(template=receiver.template.replace("{}", "{}"))
+                return Scalar(template=receiver.template.replace("{}", "{}"),
+                              per_rank=_per_rank(*args, *kwargs.values()))
             return Scalar()
         if name in ("parse_args", "parse_known_args"):
             return Namespace(node)
@@ -1176,7 +1184,8 @@ class Evaluator:
             self.obs.saves.append(Save(node, path, saved))
             return NONE
         if qualname in api.PATH_JOINERS:
-            return Scalar(template="/".join(_template(v) for _, v in args) if args else None)
+            return Scalar(template="/".join(_template(v) for _, v in args) if args else None,
+                          per_rank=_per_rank(*args))
         if qualname in api.DEFAULT_DEVICE_SETTERS:
             if args:
                 target = self.device_target(args[0][0], args[0][1], st, "torch.set_default_device")
@@ -1220,6 +1229,13 @@ class Evaluator:
         info = self.frame.function
         if found is not None and type(found[0]) is cst.Name and info is not None:
             info.host_params.add(found[0].value)
+
+    def holds_no_tensors(self, loaded: Any) -> None:
+        """`scheduler.load_state_dict(torch.load(path))`: an LR scheduler's state is numbers
+        (its step, its base rates), so the file read there holds no tensors to restore."""
+        for index, load in enumerate(self.obs.loads):
+            if load.node is loaded:
+                self.obs.loads[index] = replace(load, tensors=False)
 
     def rank_test(self, test: Any) -> bool:
         """A condition about which process this is or how many there are (`rank == 0`,
@@ -1763,6 +1779,28 @@ def _template(value: Value) -> str:
     if type(value) is Scalar and value.template is not None:
         return value.template
     return "{}"
+
+
+def _hook_written(cls: Any, attr: str) -> bool:
+    """`self.<attr>` is set by a method registered as a hook (`self._encoded = torch.empty(0)`,
+    then set by a forward hook each time the hooked layer runs): what `__init__` left there is a
+    placeholder, not what the other methods read."""
+    return cls is not None and any(attr in c.hook_written for c in cls.mro())
+
+
+def _per_rank(*parts: tuple) -> bool:
+    """Any of the (node, value) parts of a path is the process's rank, or a path built from it:
+    `"queue" + str(args.rank)`, `f"{local_rank}"`, `os.environ["LOCAL_RANK"]`."""
+    from devlint.lint.syntax import identifier_words
+
+    for node, value in parts:
+        if type(value) is Scalar and (value.per_rank or value.text is not None):
+            if value.per_rank:
+                return True
+            continue  # a literal: "ranking.pt" names no rank
+        if node is not None and any(names.RANK_NAME.match(word) for word in identifier_words(node)):
+            return True
+    return False
 
 
 def _concat(left: str, right: str) -> str:

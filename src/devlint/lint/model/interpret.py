@@ -108,6 +108,7 @@ class Interpreter(Evaluator):
         self.foreign_owners: dict[int, Any] = {}
         self.reached: dict[int, Any] = {}
         self.test_depth = int(test_file)  # a test pins devices on purpose
+        self.test_file = test_file  # a module a test runner collects (`test_*.py`, `tests/`)
 
     # --- the program ------------------------------------------------------------------------
 
@@ -185,6 +186,13 @@ class Interpreter(Evaluator):
             if element is not None and type(value) is Seq and value.items == ():
                 obj = obj.with_attr(attr, Seq(value.kind, None, element, node=value.node))
         return obj
+
+    def note_hook(self, hook: Value) -> None:
+        """`layer.register_forward_hook(self._hook)`: the hook runs whenever that layer does, so
+        what it assigns to `self` is not what `__init__` left there."""
+        if type(hook) is Method and hook.func.info.cls is not None and hook.func.info.params:
+            owner = hook.func.info.params[0][0]
+            hook.func.info.cls.hook_written.update(_assigned_attributes(hook.func.info.node, owner))
 
     def receiver_for(self, info: FuncInfo) -> Optional[Value]:
         """`self` for a method run on its own: the object `__init__` (and `setUp`) builds; for
@@ -913,7 +921,12 @@ class Interpreter(Evaluator):
         if unknown_args:
             values = [obj] + [Opaque(p[0]) for p in init.info.params[1:]
                               if p[1] == "positional" and p[2] is None]
-            call_kwargs: dict = {}
+            # `device="cpu"` is one choice of the callers', not the device: built from unknown
+            # arguments, the object's device is unknown (`self.device`, and what is made on it).
+            # So is `group_matrix=None`: an argument the callers may give, made here when not.
+            call_kwargs: dict = {p[0]: Opaque(p[0]) for p in init.info.params[1:]
+                                 if p[1] not in ("*", "**") and p[2] is not None
+                                 and (names.names_device(p[0]) or p[2] is NONE)}
         else:
             values = [obj] + [v for _, v in args]
             call_kwargs = {k: v for k, (_, v) in kwargs.items()}
@@ -1515,6 +1528,19 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _assigned_attributes(function: Any, owner: str) -> set:
+    """The attributes of `owner` (`self`) that `function` assigns: `self.x = ...`."""
+    found = set()
+    for node in walk(function):
+        targets = [t.target for t in node.targets] if type(node) is cst.Assign else \
+            [node.target] if type(node) in (cst.AnnAssign, cst.AugAssign) else []
+        for target in targets:
+            if type(target) is cst.Attribute and type(target.value) is cst.Name and \
+                    target.value.value == owner:
+                found.add(target.attr.value)
+    return found
 
 
 def _default(name: str, value: Value) -> Value:

@@ -106,6 +106,7 @@ class Load:
     where: Where
     map_location: bool
     devices: tuple = ()
+    tensors: bool = True  # False: what it reads holds no tensors (an LR scheduler's state)
 
 
 @dataclass(frozen=True)

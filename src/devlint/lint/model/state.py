@@ -200,6 +200,7 @@ class ClassInfo:
     moves_itself: bool = False  # overrides `_apply`, `to` or `cuda`
     wrapped: set = field(default_factory=set)  # attributes handed to ModuleList & co
     containers: dict = field(default_factory=dict, repr=False)  # attr -> ModuleContainer
+    hook_written: set = field(default_factory=set)  # attributes a method registered as a hook sets
 
     def mro(self) -> list:
         order, pending = [], [self]

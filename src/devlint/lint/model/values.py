@@ -71,6 +71,8 @@ class Scalar(Value):
     template: Optional[str] = None  # a path's shape with unknown parts as `{}` (DEV008)
     number: Optional[float] = None
     node: Any = field(default=None, compare=False, repr=False)  # the literal
+    # A path built from the process's rank (`f"queue{rank}.pth"`): each rank has a file of its own.
+    per_rank: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -387,7 +389,7 @@ def _join_iterable(a: Iterable, b: Iterable) -> Iterable:
 
 def _join_scalar(a: Scalar, b: Scalar) -> Scalar:
     return Scalar(_same(a.text, b.text), _same(a.template, b.template), _same(a.number, b.number),
-                  _same(a.node, b.node))
+                  _same(a.node, b.node), a.per_rank and b.per_rank)
 
 
 def _join_opaque(a: Opaque, b: Opaque) -> Opaque:

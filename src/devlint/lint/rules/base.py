@@ -24,6 +24,7 @@ class Rule:
     bad: ClassVar[str]  # Example
     good: ClassVar[str]  # Use instead
     fix: ClassVar[str]  # How to fix it
+    example_file: ClassVar[str] = "example.py"  # the file name its examples are checked under
 
     def check(self, model: "Model") -> Iterator[RawFinding]:
         """The rule's decision over the model's observations."""

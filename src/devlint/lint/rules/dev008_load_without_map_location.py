@@ -21,14 +21,17 @@ class LoadWithoutMapLocation(Rule):
         file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
         meant to run on a CPU-only machine as well; and in a file that runs once per rank (it starts
         a process group or reads `LOCAL_RANK`), where every rank loads onto the GPU that saved the
-        checkpoint (cuda:0, rank 0's), its own checkpoints included.
+        checkpoint (cuda:0, rank 0's), its own checkpoints included, unless the file is the
+        rank's own (its path is built from the rank).
     """
     silent = """
         When the load sits under a test about the device, when the file saves to the same path
         itself (a checkpoint written and read by the same run lives on the run's own device; not
         under torchrun, where rank 0 writes what every rank reads), under a test about the rank
-        (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, and for in-memory
-        buffers.
+        (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, for a file of
+        each rank's own on every rank (`f"queue{rank}.pth"`: each rank wrote it from its own GPU),
+        for the state of an LR scheduler (`scheduler.load_state_dict(torch.load(path))`: numbers,
+        no tensors), and for in-memory buffers.
     """
     why = """
         `torch.load` restores every tensor onto the device it was saved from. A checkpoint
@@ -64,8 +67,8 @@ class LoadWithoutMapLocation(Rule):
             return
         reported: set[int] = set()
         for load in model.obs.loads:
-            if id(load.node) in reported:
-                continue
+            if id(load.node) in reported or not load.tensors:
+                continue  # an LR scheduler's state: no tensor to restore anywhere
             if any(same_path(load.path, save.path) and self.saved_on_host(save)
                    for save in model.obs.saves):
                 continue  # this code wrote that file from CPU tensors: they load on the CPU
@@ -108,9 +111,11 @@ class LoadWithoutMapLocation(Rule):
     @staticmethod
     def loads_on_every_rank(load: Load) -> bool:
         """Under torchrun the load runs on every rank (not under `if rank == 0:`), and the
-        file it reads was written by one of them: its own saves do not make it safe."""
+        file it reads was written by one of them: its own saves do not make it safe. A path
+        built from the rank (`f"queue{rank}.pth"`) is a file of each rank's own, which that
+        rank wrote from its own GPU and loads back onto it."""
         return not (load.map_location or load.where.in_test or load.where.rank_guarded
-                    or not load.node.args)
+                    or not load.node.args or type(load.path) is Scalar and load.path.per_rank)
 
     @staticmethod
     def fix_for(load: Load, target: str) -> Optional[Fix]:

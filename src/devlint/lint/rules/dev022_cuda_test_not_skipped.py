@@ -7,7 +7,7 @@ import libcst as cst
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import DeviceSpec
-from devlint.lint.model.values import Ref
+from devlint.lint.model.values import Klass, Ref
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.dev001_hard_coded_cuda import KINDS
 from devlint.lint.rules.fixes import code
@@ -27,9 +27,11 @@ class CudaTestNotSkipped(Rule):
     name = "cuda-test-not-skipped"
     fix_kind = Applicability.SAFE
     summary = "A test uses CUDA with nothing that skips it on a machine without a GPU."
+    example_file = "test_example.py"  # its examples are test modules
     what = """
-        Finds a pytest or unittest test (`def test_...`, a `test_...` method of a test class)
-        that names CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`)
+        Finds a test that a runner collects (`def test_...` or a `test_...` method of a test
+        class in a test module: `test_*.py`, `*_test.py`, `conftest.py`, a file under `tests/`
+        or `test/`; a `test_...` method of a `unittest.TestCase` anywhere) that names CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`)
         on a path that a machine without a GPU runs: no skip marker on the test or its class,
         no module-level `pytestmark`, no `pytest.importorskip`, no `skipTest`/`pytest.skip`
         and no `if torch.cuda.is_available():` around it. A test parametrized over devices
@@ -43,8 +45,9 @@ class CudaTestNotSkipped(Rule):
         `@pytest.mark.gpu`), on their class too, with a module-level `pytestmark` or
         `pytest.importorskip`, with a skip in the body, for the CUDA branch of a test that
         checks availability, for device-parametrised tests (`device` is an argument), for
-        helpers and fixtures (only test functions are checked), and outside tests (DEV001's
-        business). DEV001 exempts tests by design; this rule covers what that leaves out.
+        helpers and fixtures (only test functions are checked), for a script's own
+        `def test(model, loader):` outside test modules (an evaluation step no runner collects),
+        and outside tests (DEV001's business). DEV001 exempts tests by design; this rule covers what that leaves out.
     """
     why = """
         A CPU-only CI runner runs every test. One that calls `.cuda()` without a skip fails
@@ -85,7 +88,7 @@ class CudaTestNotSkipped(Rule):
             if spec.where.expect_raise or (spec.kind != ".cuda(device)" and spec.device.cpu != "accel"):
                 continue
             info = spec.where.function
-            if not self.is_test(info) or self.guarded(info):
+            if not self.is_test(info, model) or self.guarded(info):
                 continue
             if spec.kind == "device=" and not _torch_call_takes(info.node, spec.node) and \
                     not _parametrized_into_torch(info.node, spec.node):
@@ -105,10 +108,15 @@ class CudaTestNotSkipped(Rule):
                 fix=None if _parametrized_into_torch(info.node, spec.node) else self.fix_for(info, model))
 
     @staticmethod
-    def is_test(info: Any) -> bool:
+    def is_test(info: Any, model: Model) -> bool:
+        """A test a runner collects: a `test...` function or method of a test class in a test
+        module, or a `test...` method of a `unittest.TestCase` anywhere. A script's own
+        `def test(model, loader):` is its evaluation step, not a test."""
         if info is None or type(info.node) is not cst.FunctionDef or not info.name.startswith("test"):
             return False
-        return info.cls is None or info.cls.is_test
+        if info.cls is not None and _testcase(info.cls):
+            return True
+        return model.test_file and (info.cls is None or info.cls.is_test)
 
     @staticmethod
     def guarded(info: Any) -> bool:
@@ -146,6 +154,12 @@ class CudaTestNotSkipped(Rule):
 def _unittest(info: Any) -> bool:
     return info.cls is not None and any(type(b) is Ref and b.qualname.endswith("TestCase")
                                         for b in info.cls.bases)
+
+
+def _testcase(cls: Any) -> bool:
+    """The class derives from a `TestCase`, directly or through classes of its own."""
+    return any(type(b) is Ref and b.qualname.endswith("TestCase") or
+               type(b) is Klass and _testcase(b.info) for b in cls.bases)
 
 
 def _marker_for(info: Any) -> str:
