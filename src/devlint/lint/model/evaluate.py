@@ -97,6 +97,7 @@ class Evaluator:
             tuple(lf.info for lf in frame.loops),
             self.rank_guard > 0 or (frame.function is not None and frame.function.rank_skip),
             self.in_test(), self.expect_raise > 0, frozenset(), self.no_grad > 0,
+            self.self_test > 0,
         )
 
     # --- names and attributes ----------------------------------------------------------------

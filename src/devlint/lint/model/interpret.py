@@ -108,6 +108,7 @@ class Interpreter(Evaluator):
         self.foreign_owners: dict[int, Any] = {}
         self.reached: dict[int, Any] = {}
         self.test_depth = int(test_file)  # a test pins devices on purpose
+        self.self_test = 0  # inside a package module's `__main__` block (its author's self-test)
         self.test_file = test_file  # a module a test runner collects (`test_*.py`, `tests/`)
 
     # --- the program ------------------------------------------------------------------------
@@ -473,6 +474,28 @@ class Interpreter(Evaluator):
     # --- compound statements ----------------------------------------------------------------
 
     def if_(self, node: cst.If, st: State) -> State:
+        own = self.frame.function is None and self.frame.cls is None and is_main_test(node.test) \
+            and self.in_package()
+        self.self_test += own
+        try:
+            return self._if(node, st)
+        finally:
+            self.self_test -= own
+
+    def in_package(self) -> bool:
+        """Whether the checked file is a module of a package (an `__init__.py` beside it): it is
+        imported, not run, and its `if __name__ == "__main__":` block is its author's self-test
+        or demo, run by hand where the author works (DEV001 leaves its devices alone)."""
+        import os
+
+        if self.files is None:
+            return False
+        folder = os.path.dirname(os.path.abspath(self.path))
+        found = self.files.child(folder, "__init__")
+        self.probes.add(("child", folder, "__init__", found))
+        return found is not None
+
+    def _if(self, node: cst.If, st: State) -> State:
         tested = self.value(node.test, st)
         test = self.truth(tested)
         rank = self.rank_test(node.test)
@@ -488,7 +511,7 @@ class Interpreter(Evaluator):
         if node.orelse is None:
             orelse = other
         elif type(node.orelse) is cst.If:
-            orelse = self.if_(node.orelse, other) if other.live else other
+            orelse = self._if(node.orelse, other) if other.live else other
         else:
             orelse = self.suite(node.orelse.body, other) if other.live else other
         self.guessing -= unknown
@@ -1593,3 +1616,15 @@ def _annotation(node: Any) -> str:
                 return name
     return "?"
 
+
+
+def is_main_test(test: Any) -> bool:
+    """`__name__ == "__main__"`, either way round."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return False
+    target = test.comparisons[0]
+    if type(target.operator) is not cst.Equal:
+        return False
+    sides = (test.left, target.comparator)
+    return any(type(side) is cst.Name and side.value == "__name__" for side in sides) and \
+        any(string_value(side) == "__main__" for side in sides)

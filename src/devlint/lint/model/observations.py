@@ -26,6 +26,7 @@ class Where:
     expect_raise: bool = False  # under `pytest.raises`/`assertRaises`: failing is the point
     bound: frozenset = frozenset()  # names bound here on every path (what a fix may use)
     no_grad: bool = False
+    self_test: bool = False  # in the `__main__` block of a module inside a package
 
 
 @dataclass(frozen=True)

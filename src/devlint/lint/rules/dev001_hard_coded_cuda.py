@@ -41,7 +41,9 @@ class HardCodedCuda(Rule):
         classes CUDA-specific by purpose (`def cuda(self)`, `class CudaPrefetcher`, a `gpu_id`
         parameter, GPU markers such as `@gpu_test(...)`, `@RunIf(min_cuda_gpus=1)`,
         `@ray.remote(num_gpus=1)`), after `import setGPU` (it needs nvidia-smi), in tests (they
-        pin devices on purpose), and in files that
+        pin devices on purpose) and in the `if __name__ == "__main__":` block of a package's
+        module (an `__init__.py` beside it: the module is imported, and that block is its
+        author's self-test or demo, run by hand), and in files that
         start an NCCL process group (they need CUDA whatever the device says).
     """
     why = """
@@ -85,7 +87,7 @@ class HardCodedCuda(Rule):
         for spec in model.obs.devices:
             if spec.kind not in KINDS or not spec.where.cpu or id(spec.node) in reported:
                 continue
-            if spec.where.in_test:
+            if spec.where.in_test or spec.where.self_test:
                 continue  # a test pins its device on purpose; GPU markers decide where it runs
             if spec.kind != ".cuda(device)" and spec.device.cpu != "accel":
                 continue
