@@ -659,7 +659,7 @@ class Evaluator:
         devices = [v for _, v in operands if on_device(v)]
         if devices and not any(on_host(v) for _, v in operands):
             return Tensor(DEVICE, "output", node, assumed=True, device=devices[0].device)
-        return OPAQUE
+        return self.unknown_result(args, kwargs)
 
     def call_module(self, node: Any, module: Value, args: list, kwargs: dict, st: State) -> Value:
         spelled = _spelled(node.func) if hasattr(node, "func") else None
@@ -766,7 +766,7 @@ class Evaluator:
             return self.loss_call(node, receiver.name, None, _tensor_operands(args, kwargs), st)
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # `tokenizer.encode_plus(...)`
-        return OPAQUE
+        return self.unknown_result(args, kwargs)
 
     def trainer_prepares(self, receiver: Instance) -> bool:
         """`self._prepare_inputs(...)` of a trainer subclass that does not define it itself."""
@@ -1206,11 +1206,7 @@ class Evaluator:
             return self.iterable(args[0][1], node)
         if api.is_torch(qualname):
             return self.torch_function(node, qualname, args, kwargs, st)
-        if any(self.device_like(v) for _, v in list(args) + list(kwargs.values())):
-            # `MpDeviceLoader(loader, device)`, `DeviceDataLoader(dl, device)`: what it makes
-            # was handed a device; no convention about its name may place it.
-            return Opaque("<device>")
-        return OPAQUE
+        return self.unknown_result(args, kwargs)
 
     def note_host_arguments(self, qualname: str, args: list, kwargs: dict) -> None:
         """`pack_padded_sequence(x, lengths)`: a parameter handed in as `lengths` must stay on
@@ -1231,6 +1227,16 @@ class Evaluator:
             known = any(names.names_rank(word) for word in identifier_words(test))
             self.rank_tests[id(test)] = known
         return known
+
+    def unknown_result(self, args: list, kwargs: dict) -> Value:
+        """What a call devlint cannot read gives back. Handed the device or data already on it
+        (`MpDeviceLoader(loader, device)`, `corpus.get_iterator(split, device=device)`,
+        `NeighborLoader(graph.to(device))`), it may have placed what it makes: no convention
+        about the name it is bound to (`train_iter` yields CPU batches) may place it."""
+        if any(self.device_like(v) or (type(v) is Tensor and v.place is DEVICE)
+               for _, v in list(args) + list(kwargs.values())):
+            return Opaque("<device>")
+        return OPAQUE
 
     def device_like(self, value: Value) -> bool:
         return type(value) is Device or (type(value) is Opaque and bool(value.name) and

@@ -24,7 +24,9 @@ class BatchNotMoved(Rule):
         when it was handed tensors the code moved, or, by convention, when it is a `model`
         parameter of a function that takes `device`. A loader the file did not build is taken to
         yield CPU batches when it is named like one (`train_loader`), unless the file uses
-        accelerate or Fabric.
+        accelerate or Fabric, or a call devlint cannot read made it and was handed the device or
+        data already on it (`corpus.get_iterator("valid", device=device)`): where such an
+        iterator puts its batches is unknown, and unknown stays silent.
     """
     silent = """
         When the batch is moved in that iteration (`x = x.to(device)`, inline in the call, a dict
