@@ -566,6 +566,11 @@ class Evaluator:
             element = value.element
             if value.loader and type(element) is Tensor and element.why == "batch":
                 return replace(element, loop=node)
+            if value.loader and type(element) is Seq and element.items is not None:
+                # fields of a `collate_fn`'s tuple
+                return replace(element, items=tuple(replace(item, loop=node) if type(item) is Tensor
+                                                    and item.why == "batch" else item
+                                                    for item in element.items))
             return element
         if kind is Seq:
             return value.element
@@ -1356,14 +1361,25 @@ class Evaluator:
         elif dataset is not None and type(dataset[1]) is Instance:
             element = self.dataset_element(dataset[1], node, st) or element
         collate = kwargs.get("collate_fn")
-        if collate is not None and type(collate[1]) in (Func, Partial):
-            produced = self.call_value(node, collate[1], [(None, Seq("list", None, element))], {}, st)
-            place = _place_of(produced)
-            if place is DEVICE:
-                element = Tensor(DEVICE, "batch", node, plain=False)
-            elif place is not HOST:
-                element = OPAQUE
+        if collate is not None and type(collate[1]) is not Scalar:  # `collate_fn=None`: the default
+            element = self.collated(node, collate[1], element, st)
         return Iterable(element, loader=True, node=node)
+
+    def collated(self, node: Any, collate: Value, element: Value, st: State) -> Value:
+        """What a loader yields through its `collate_fn`. A field is a tensor only where the
+        collate function makes one: a list it builds (captions, answer counts) or a number is no
+        tensor. A function devlint cannot read leaves the loader's batch as it was."""
+        if type(collate) not in (Func, Partial):
+            return element
+        produced = unwrap(self.call_value(node, collate, [(None, Seq("list", None, element))], {}, st))
+        place = _place_of(produced)
+        if place is DEVICE:
+            return Tensor(DEVICE, "batch", node, plain=False)
+        if place is HOST:
+            return element
+        if type(produced) is Seq and produced.kind in ("tuple", "list") and produced.items is not None:
+            return Seq(produced.kind, tuple(_collated_field(item, node) for item in produced.items), OPAQUE)
+        return OPAQUE
 
     def dataset_element(self, dataset: Instance, node: Any, st: State) -> Optional[Value]:
         getitem = dataset.cls.lookup("__getitem__")
@@ -1720,6 +1736,14 @@ def _place_of(value: Value) -> Place:
             place = join_place(place, _place_of(item))
         return place
     return Place.UNKNOWN
+
+
+def _collated_field(value: Value, node: Any) -> Value:
+    """One position of what a `collate_fn` returns: a batch tensor where it made a tensor on a
+    known place, a number as it is, anything else (a list it built) of unknown kind."""
+    if type(value) is Tensor and value.place in (HOST, DEVICE):
+        return Tensor(value.place, "batch", node, plain=False)
+    return value if type(value) is Scalar else OPAQUE
 
 
 def _is_loader(value: Value) -> bool:

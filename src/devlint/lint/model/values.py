@@ -276,10 +276,11 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return a if type(a) is Maybe else Maybe(a)
     if a is b or a == b:
         return a
-    # `x if cond else None`: None meets no tensor, so the value is what the other path holds.
-    if _is_none(a) and type(b) in (Tensor, Module, Device):
+    # `x if cond else None`: None meets no tensor, so the value is what the other path holds;
+    # and `[collate, None]`: None is never called, so a function or None is the function.
+    if _is_none(a) and type(b) in (Tensor, Module, Device, Func, Partial):
         return b
-    if _is_none(b) and type(a) in (Tensor, Module, Device):
+    if _is_none(b) and type(a) in (Tensor, Module, Device, Func, Partial):
         return a
     if type(a) is Maybe or type(b) is Maybe:
         return Maybe(join(unwrap(a), unwrap(b)))

@@ -31,7 +31,8 @@ class BatchNotMoved(Rule):
     silent = """
         When the batch is moved in that iteration (`x = x.to(device)`, inline in the call, a dict
         comprehension over the batch, a helper that takes `device`), when the batch object moves in
-        place (HF `BatchEncoding`), when a `collate_fn` or a device-loader wrapper moves it or the
+        place (HF `BatchEncoding`), for a field the `collate_fn` builds as a list or a number (not
+        a tensor), when a `collate_fn` or a device-loader wrapper moves it or the
         dataset was moved whole before the loader, under `accelerator.prepare`, in Lightning's
         `training_step`, for `nn.DataParallel` and `DistributedDataParallel` with `device_ids`
         (they move the inputs themselves), for arguments a model passes on as CPU-only values
