@@ -159,7 +159,8 @@ class Module(_Attributes, Value):
     node: Any = field(default=None, compare=False, repr=False)  # where it was built
     cls: Any = field(default=None, repr=False)  # the `ClassInfo` of a class of this file
     attrs: tuple = ()  # (name, Value) set up by `__init__`
-    moves_inputs: bool = False  # DataParallel, DDP with device_ids, Lightning, accelerate
+    moves_inputs: bool = False  # DataParallel, DDP with device_ids, Lightning, accelerate; after
+    # a join, on some path: where its inputs end up is then unknown, and unknown stays silent
     moved_at: Any = field(default=None, compare=False, repr=False)  # the transfer that put it there
     device: Optional[Device] = None
     loss: bool = False
@@ -331,7 +332,7 @@ def _join_module(a: Module, b: Module) -> Module:
         _same(a.node, b.node),
         _same(a.cls, b.cls),
         _join_attrs(a.attrs, b.attrs),
-        a.moves_inputs and b.moves_inputs,
+        a.moves_inputs or b.moves_inputs,
         _same(a.moved_at, b.moved_at),
         _same(a.device, b.device),
         a.loss and b.loss,

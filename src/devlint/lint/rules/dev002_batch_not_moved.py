@@ -35,7 +35,7 @@ class BatchNotMoved(Rule):
         a tensor), when a `collate_fn` or a device-loader wrapper moves it or the
         dataset was moved whole before the loader, under `accelerator.prepare`, in Lightning's
         `training_step`, for `nn.DataParallel` and `DistributedDataParallel` with `device_ids`
-        (they move the inputs themselves), for arguments a model passes on as CPU-only values
+        (they move the inputs themselves; also a model a helper may have wrapped in one), for arguments a model passes on as CPU-only values
         (`pack_padded_sequence` lengths), when a discarded `.to()` left the batch behind (DEV005
         reports that), and in CPU-only scripts whose model never moves.
     """
