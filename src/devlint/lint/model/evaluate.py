@@ -997,11 +997,24 @@ class Evaluator:
         if vkind is Opaque and value.name:
             if names.DTYPE_NAME.search(names.last_part(value.name)):
                 return None
+            if self.data_of_unknown_place(value.name):
+                return None
             if names.names_device(value.name) or value.name in ("gpu", "rank", "local_rank", "args.gpu"):
                 # a name is no literal: `cuda_device` may hold whatever its code chose there
                 device = Device("accel", None, node, spelled=value.name)
                 return DEVICE, device
         return None
+
+    def data_of_unknown_place(self, name: str) -> bool:
+        """`ar.device` where `ar` is a value this function computed and devlint knows nothing of
+        (`ar = atomrefs[p][z]`): that is where `ar` is, which is unknown. Settings and models
+        (`args.device`, `self.device`, `model.device`, a parameter's) keep the convention that
+        they hold the device."""
+        owner, _, attr = name.rpartition(".")
+        info = self.frame.function
+        if attr != "device" or not owner.isidentifier() or info is None or owner not in info.locals:
+            return False
+        return not any(p[0] == owner for p in info.params) and not names.names_model(owner)
 
     def device_from_text(self, value: Scalar, node: Any, kind: str, st: State) -> Optional[Device]:
         node = value.node if value.node is not None else node
