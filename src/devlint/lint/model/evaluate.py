@@ -15,6 +15,7 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
+from devlint.lint.model.indices import index_only_params
 from devlint.lint.model.observations import (
     Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
@@ -441,6 +442,44 @@ class Evaluator:
         if narrowed is not None:
             name, when = narrowed
             (body if when else orelse).env[name] = OPAQUE
+        of_class = self.class_test(test, body)
+        if of_class is not None:
+            name, info = of_class
+            model = unwrap(self.lookup(name, body))
+            if type(model) is Module and model.cls is None:
+                body.env[name] = replace(model, cls=info)
+            elif type(model) is Opaque:  # of that class, wherever it is
+                body.env[name] = Module(Place.UNKNOWN, None, cls=info)
+
+    def class_test(self, test: Any, st: State) -> Optional[tuple]:
+        """(name, class) when `test` proves a model is of a module class of the project:
+        `isinstance(model, MultiTaskModule)`, or a call of a function whose code returns that
+        test of its parameter (`is_multi_task_module(model)`, maybe `or` the same class under
+        a DataParallel wrapper)."""
+        if type(test) is not cst.Call or not test.args:
+            return None
+        if dotted(test.func) == "isinstance" and len(test.args) == 2:
+            kind = self.value(test.args[1].value, st)
+            subject = test.args[0].value
+            if type(subject) is cst.Name and type(kind) is Klass and kind.info.is_module:
+                return subject.value, kind.info
+            return None
+        guard = self.value(test.func, st)
+        if type(guard) is not Func or type(guard.info.node) is not cst.FunctionDef:
+            return None
+        proved = _isinstance_returned(guard.info.node)
+        if proved is None:
+            return None
+        param, spelled = proved
+        positional = [p[0] for p in guard.info.params]
+        if param not in positional or positional.index(param) >= len(test.args):
+            return None
+        subject = test.args[positional.index(param)].value
+        owner = guard.info.owner if guard.info.owner is not None else self
+        kind = unwrap(owner.module_env.get(spelled, OPAQUE))
+        if type(subject) is cst.Name and type(kind) is Klass and kind.info.is_module:
+            return subject.value, kind.info
+        return None
 
     def _named(self, node: cst.NamedExpr, st: State) -> Value:
         value = self.eval(node.value, st)
@@ -693,7 +732,7 @@ class Evaluator:
             passed = [(n, OPAQUE if checks and host_input(v) else v) for n, v in args]
             named = {k: OPAQUE if checks and host_input(v) else v for k, (_, v) in kwargs.items()}
             result = self.call_function(forward, [module] + [v for _, v in passed], named, node, st)[0]
-            host = _host_arguments(forward.info, args, kwargs)
+            host = _host_arguments(forward.info, args, kwargs, index_only_params(forward.info.node))
             operands = [(n, v) for n, v in operands if not any(n is h for h in host)]
         if checks:
             for operand_node, value in operands:
@@ -1547,13 +1586,15 @@ def _cuda_namespace(call: cst.Call) -> bool:
     return (dotted(call.func) or "").startswith("torch.cuda.")
 
 
-def _host_arguments(info: Any, args: list, kwargs: dict) -> list:
-    """The argument expressions a call passes to parameters that must stay on the CPU."""
-    if not info.host_params:
+def _host_arguments(info: Any, args: list, kwargs: dict, indexes: frozenset = frozenset()) -> list:
+    """The argument expressions a call passes to parameters that must stay on the CPU, or
+    that are used only to index (a CPU index picks from a CUDA tensor)."""
+    host = info.host_params | indexes
+    if not host:
         return []
     names = [p[0] for p in info.params[1:] if p[1] == "positional"]
-    found = [node for name, (node, _) in zip(names, args) if name in info.host_params]
-    return found + [node for key, (node, _) in kwargs.items() if key in info.host_params]
+    found = [node for name, (node, _) in zip(names, args) if name in host]
+    return found + [node for key, (node, _) in kwargs.items() if key in host]
 
 
 def _spelled_as(found: Optional[tuple], node: Any) -> Optional[tuple]:
@@ -1602,6 +1643,34 @@ def _fewer_dims(item: Tensor, taken: int, complete: bool) -> Tensor:
         dims = max(item.dims - taken, 0)
         return replace(item, dims=dims, scalar=item.scalar or dims == 0)
     return replace(item, scalar=True) if complete else item
+
+
+_WRAPPER_NAMES = frozenset(api.last(q) for q in api.INPUT_MOVING_WRAPPERS | api.DDP)
+
+
+def _isinstance_returned(function: cst.FunctionDef) -> Optional[tuple]:
+    """(parameter, class name) of a function whose only statement returns
+    `isinstance(param, Cls)`, maybe `or` tests that name no other class than `Cls` and
+    wrappers of a module (`isinstance(m, DistributedDataParallel) and isinstance(m.module, Cls)`)."""
+    body = function.body.body if type(function.body) is cst.IndentedBlock else ()
+    if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or \
+            len(body[0].body) != 1 or type(body[0].body[0]) is not cst.Return:
+        return None
+    returned = body[0].body[0].value
+    first = returned
+    while type(first) is cst.BooleanOperation and type(first.operator) is cst.Or:
+        first = first.left
+    tests = [n for n in walk(returned) if type(n) is cst.Call and dotted(n.func) == "isinstance"
+             and len(n.args) == 2]
+    if first not in tests or type(first.args[0].value) is not cst.Name or \
+            type(first.args[1].value) is not cst.Name:
+        return None
+    spelled = first.args[1].value.value
+    for other in tests:
+        kind = dotted(other.args[1].value) or ""
+        if kind != spelled and api.last(kind) not in _WRAPPER_NAMES:
+            return None
+    return first.args[0].value.value, spelled
 
 
 _TENSOR_TYPES = re.compile(r"(^|\.)(Tensor|\w+Tensor|Parameter)$")

@@ -32,10 +32,12 @@ class BatchNotMoved(Rule):
         When the batch is moved in that iteration (`x = x.to(device)`, inline in the call, a dict
         comprehension over the batch, a helper that takes `device`), when the batch object moves in
         place (HF `BatchEncoding`), for a field the `collate_fn` builds as a list or a number (not
-        a tensor), when a `collate_fn` or a device-loader wrapper moves it or the
-        dataset was moved whole before the loader, under `accelerator.prepare`, in Lightning's
+        a tensor), when a `collate_fn` or a device-loader wrapper moves it or the dataset was
+        moved whole before the loader, under `accelerator.prepare`, in Lightning's
         `training_step`, for `nn.DataParallel` and `DistributedDataParallel` with `device_ids`
-        (they move the inputs themselves; also a model a helper may have wrapped in one), for arguments a model passes on as CPU-only values
+        (they move the inputs themselves; also a model a helper may have wrapped in one), for
+        arguments the model's `forward` uses only to index or mask (task labels picking heads: a
+        CPU index picks from a CUDA tensor), for arguments a model passes on as CPU-only values
         (`pack_padded_sequence` lengths), when a discarded `.to()` left the batch behind (DEV005
         reports that), and in CPU-only scripts whose model never moves.
     """
