@@ -22,7 +22,8 @@ class BatchNotMoved(Rule):
         followed through helpers, methods and other functions of the file. A model is on the device
         when the code moved it (`model.to(device)`, `.cuda()`, `self.model` set up in `__init__`),
         when it was handed tensors the code moved, or, by convention, when it is a `model`
-        parameter of a function that takes `device`. A loader the file did not build is taken to
+        parameter of a function that takes `device` (not of a constructor, which only stores the
+        model and the device it is given). A loader the file did not build is taken to
         yield CPU batches when it is named like one (`train_loader`), unless the file uses
         accelerate or Fabric, or a call devlint cannot read made it and was handed the device or
         data already on it (`corpus.get_iterator("valid", device=device)`): where such an
