@@ -1045,15 +1045,16 @@ class Evaluator:
         return None
 
     def data_of_unknown_place(self, name: str) -> bool:
-        """`ar.device` where `ar` is a value this function computed and devlint knows nothing of
-        (`ar = atomrefs[p][z]`): that is where `ar` is, which is unknown. Settings and models
-        (`args.device`, `self.device`, `model.device`, a parameter's) keep the convention that
-        they hold the device."""
+        """`ar.device` where `ar` was only ever picked out of data devlint knows nothing of
+        (`ar = atomrefs[p]`, `ar = ar[z]`): that is where the data is, which is unknown.
+        Settings, models and parameters (`args.device`, `self.device`, `model.device`) and
+        tensors the function computed keep the convention that they hold the device."""
         owner, _, attr = name.rpartition(".")
         info = self.frame.function
-        if attr != "device" or not owner.isidentifier() or info is None or owner not in info.locals:
+        if attr != "device" or not owner.isidentifier() or info is None or owner not in info.locals \
+                or any(p[0] == owner for p in info.params):
             return False
-        return not any(p[0] == owner for p in info.params) and not names.names_model(owner)
+        return _only_picked(info.node, owner)
 
     def device_from_text(self, value: Scalar, node: Any, kind: str, st: State) -> Optional[Device]:
         node = value.node if value.node is not None else node
@@ -1643,6 +1644,24 @@ def _fewer_dims(item: Tensor, taken: int, complete: bool) -> Tensor:
         dims = max(item.dims - taken, 0)
         return replace(item, dims=dims, scalar=item.scalar or dims == 0)
     return replace(item, scalar=True) if complete else item
+
+
+_PICKED: dict = {}  # id(function) -> (function, the names only ever picked out of data)
+
+
+def _only_picked(function: Any, name: str) -> bool:
+    """Whether every assignment to `name` in `function` picks an element (`name = d[k]`)."""
+    known = _PICKED.get(id(function))
+    if known is None or known[0] is not function:
+        kinds: dict = {}
+        for node in walk(function):
+            if type(node) is cst.Assign:
+                for target in node.targets:
+                    if type(target.target) is cst.Name:
+                        picked = kinds.get(target.target.value, True) and type(node.value) is cst.Subscript
+                        kinds[target.target.value] = picked
+        known = _PICKED[id(function)] = (function, frozenset(k for k, v in kinds.items() if v))
+    return name in known[1]
 
 
 _WRAPPER_NAMES = frozenset(api.last(q) for q in api.INPUT_MOVING_WRAPPERS | api.DDP)
