@@ -6,10 +6,12 @@ import libcst as cst
 import pytest
 
 from devlint.lint.model.indices import index_only_params
+from devlint.lint.model.state import FuncInfo
 
 
 def params_of(source: str) -> frozenset:
-    return index_only_params(cst.parse_module(source).body[0])
+    function = cst.parse_module(source).body[0]
+    return index_only_params(FuncInfo(function, function.name.value))
 
 
 @pytest.mark.parametrize("body, expected", [

@@ -732,7 +732,7 @@ class Evaluator:
             passed = [(n, OPAQUE if checks and host_input(v) else v) for n, v in args]
             named = {k: OPAQUE if checks and host_input(v) else v for k, (_, v) in kwargs.items()}
             result = self.call_function(forward, [module] + [v for _, v in passed], named, node, st)[0]
-            host = _host_arguments(forward.info, args, kwargs, index_only_params(forward.info.node))
+            host = _host_arguments(forward.info, args, kwargs, index_only_params(forward.info))
             operands = [(n, v) for n, v in operands if not any(n is h for h in host)]
         if checks:
             for operand_node, value in operands:
@@ -1054,7 +1054,7 @@ class Evaluator:
         if attr != "device" or not owner.isidentifier() or info is None or owner not in info.locals \
                 or any(p[0] == owner for p in info.params):
             return False
-        return _only_picked(info.node, owner)
+        return _only_picked(info, owner)
 
     def device_from_text(self, value: Scalar, node: Any, kind: str, st: State) -> Optional[Device]:
         node = value.node if value.node is not None else node
@@ -1646,22 +1646,18 @@ def _fewer_dims(item: Tensor, taken: int, complete: bool) -> Tensor:
     return replace(item, scalar=True) if complete else item
 
 
-_PICKED: dict = {}  # id(function) -> (function, the names only ever picked out of data)
-
-
-def _only_picked(function: Any, name: str) -> bool:
-    """Whether every assignment to `name` in `function` picks an element (`name = d[k]`)."""
-    known = _PICKED.get(id(function))
-    if known is None or known[0] is not function:
+def _only_picked(info: Any, name: str) -> bool:
+    """Whether every assignment to `name` in the function picks an element (`name = d[k]`)."""
+    if info.picked is None:
         kinds: dict = {}
-        for node in walk(function):
+        for node in walk(info.node):
             if type(node) is cst.Assign:
                 for target in node.targets:
                     if type(target.target) is cst.Name:
                         picked = kinds.get(target.target.value, True) and type(node.value) is cst.Subscript
                         kinds[target.target.value] = picked
-        known = _PICKED[id(function)] = (function, frozenset(k for k, v in kinds.items() if v))
-    return name in known[1]
+        info.picked = frozenset(k for k, v in kinds.items() if v)
+    return name in info.picked
 
 
 _WRAPPER_NAMES = frozenset(api.last(q) for q in api.INPUT_MOVING_WRAPPERS | api.DDP)

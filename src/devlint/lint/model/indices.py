@@ -21,17 +21,12 @@ _PICKING_CALLS = frozenset({"unique", "torch.unique", "nonzero", "torch.nonzero"
 _PLAIN_METHODS = frozenset({"item", "tolist", "numel", "dim", "size"})
 _PICKING_METHODS = frozenset({"unique", "nonzero"})
 
-_CACHE: dict = {}
-
-
-def index_only_params(function: Any) -> frozenset:
-    """The parameters of `function` (a FunctionDef) used only to pick elements, at least once
-    as an index."""
-    key = id(function)
-    found = _CACHE.get(key)
-    if found is None or found[0] is not function:
-        found = _CACHE[key] = (function, _index_only(function))
-    return found[1]
+def index_only_params(info: Any) -> frozenset:
+    """The parameters of a function (its `FuncInfo`) used only to pick elements, at least once
+    as an index; computed once per function."""
+    if info.index_params is None:
+        info.index_params = _index_only(info.node)
+    return info.index_params
 
 
 def _index_only(function: Any) -> frozenset:
