@@ -13,7 +13,8 @@ places as `assumed`, so rules can tell.
   the accelerator in the accelerator world and against it on a machine without one.
 - A value named like a device (`device`, `args.device`, `self.dev`) is the device the user
   chose: the accelerator in the accelerator world, maybe the CPU elsewhere.
-- In a function that takes a device, a parameter named like a model is on that device.
+- In a function that takes a device, a parameter named like a model is on that device (not in a
+  constructor, which only stores both).
 """
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
+from devlint.lint.model.indices import index_only_params
 from devlint.lint.model.observations import (
     Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
@@ -444,6 +445,44 @@ class Evaluator:
         if narrowed is not None:
             name, when = narrowed
             (body if when else orelse).env[name] = OPAQUE
+        of_class = self.class_test(test, body)
+        if of_class is not None:
+            name, info = of_class
+            model = unwrap(self.lookup(name, body))
+            if type(model) is Module and model.cls is None:
+                body.env[name] = replace(model, cls=info)
+            elif type(model) is Opaque:  # of that class, wherever it is
+                body.env[name] = Module(Place.UNKNOWN, None, cls=info)
+
+    def class_test(self, test: Any, st: State) -> Optional[tuple]:
+        """(name, class) when `test` proves a model is of a module class of the project:
+        `isinstance(model, MultiTaskModule)`, or a call of a function whose code returns that
+        test of its parameter (`is_multi_task_module(model)`, maybe `or` the same class under
+        a DataParallel wrapper)."""
+        if type(test) is not cst.Call or not test.args:
+            return None
+        if dotted(test.func) == "isinstance" and len(test.args) == 2:
+            kind = self.value(test.args[1].value, st)
+            subject = test.args[0].value
+            if type(subject) is cst.Name and type(kind) is Klass and kind.info.is_module:
+                return subject.value, kind.info
+            return None
+        guard = self.value(test.func, st)
+        if type(guard) is not Func or type(guard.info.node) is not cst.FunctionDef:
+            return None
+        proved = _isinstance_returned(guard.info.node)
+        if proved is None:
+            return None
+        param, spelled = proved
+        positional = [p[0] for p in guard.info.params]
+        if param not in positional or positional.index(param) >= len(test.args):
+            return None
+        subject = test.args[positional.index(param)].value
+        owner = guard.info.owner if guard.info.owner is not None else self
+        kind = unwrap(owner.module_env.get(spelled, OPAQUE))
+        if type(subject) is cst.Name and type(kind) is Klass and kind.info.is_module:
+            return subject.value, kind.info
+        return None
 
     def _named(self, node: cst.NamedExpr, st: State) -> Value:
         value = self.eval(node.value, st)
@@ -569,6 +608,11 @@ class Evaluator:
             element = value.element
             if value.loader and type(element) is Tensor and element.why == "batch":
                 return replace(element, loop=node)
+            if value.loader and type(element) is Seq and element.items is not None:
+                # fields of a `collate_fn`'s tuple
+                return replace(element, items=tuple(replace(item, loop=node) if type(item) is Tensor
+                                                    and item.why == "batch" else item
+                                                    for item in element.items))
             return element
         if kind is Seq:
             return value.element
@@ -662,7 +706,7 @@ class Evaluator:
         devices = [v for _, v in operands if on_device(v)]
         if devices and not any(on_host(v) for _, v in operands):
             return Tensor(DEVICE, "output", node, assumed=True, device=devices[0].device)
-        return OPAQUE
+        return self.unknown_result(args, kwargs)
 
     def call_module(self, node: Any, module: Value, args: list, kwargs: dict, st: State) -> Value:
         spelled = _spelled(node.func) if hasattr(node, "func") else None
@@ -691,7 +735,7 @@ class Evaluator:
             passed = [(n, OPAQUE if checks and host_input(v) else v) for n, v in args]
             named = {k: OPAQUE if checks and host_input(v) else v for k, (_, v) in kwargs.items()}
             result = self.call_function(forward, [module] + [v for _, v in passed], named, node, st)[0]
-            host = _host_arguments(forward.info, args, kwargs)
+            host = _host_arguments(forward.info, args, kwargs, index_only_params(forward.info))
             operands = [(n, v) for n, v in operands if not any(n is h for h in host)]
         if checks:
             for operand_node, value in operands:
@@ -775,7 +819,7 @@ class Evaluator:
             return self.loss_call(node, receiver.name, None, _tensor_operands(args, kwargs), st)
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # `tokenizer.encode_plus(...)`
-        return OPAQUE
+        return self.unknown_result(args, kwargs)
 
     def trainer_prepares(self, receiver: Instance) -> bool:
         """`self._prepare_inputs(...)` of a trainer subclass that does not define it itself."""
@@ -1001,11 +1045,25 @@ class Evaluator:
         if vkind is Opaque and value.name:
             if names.DTYPE_NAME.search(names.last_part(value.name)):
                 return None
+            if self.data_of_unknown_place(value.name):
+                return None
             if names.names_device(value.name) or value.name in ("gpu", "rank", "local_rank", "args.gpu"):
                 # a name is no literal: `cuda_device` may hold whatever its code chose there
                 device = Device("accel", None, node, spelled=value.name)
                 return DEVICE, device
         return None
+
+    def data_of_unknown_place(self, name: str) -> bool:
+        """`ar.device` where `ar` was only ever picked out of data devlint knows nothing of
+        (`ar = atomrefs[p]`, `ar = ar[z]`): that is where the data is, which is unknown.
+        Settings, models and parameters (`args.device`, `self.device`, `model.device`) and
+        tensors the function computed keep the convention that they hold the device."""
+        owner, _, attr = name.rpartition(".")
+        info = self.frame.function
+        if attr != "device" or not owner.isidentifier() or info is None or owner not in info.locals \
+                or any(p[0] == owner for p in info.params):
+            return False
+        return _only_picked(info, owner)
 
     def device_from_text(self, value: Scalar, node: Any, kind: str, st: State) -> Optional[Device]:
         node = value.node if value.node is not None else node
@@ -1216,11 +1274,7 @@ class Evaluator:
             return self.iterable(args[0][1], node)
         if api.is_torch(qualname):
             return self.torch_function(node, qualname, args, kwargs, st)
-        if any(self.device_like(v) for _, v in list(args) + list(kwargs.values())):
-            # `MpDeviceLoader(loader, device)`, `DeviceDataLoader(dl, device)`: what it makes
-            # was handed a device; no convention about its name may place it.
-            return Opaque("<device>")
-        return OPAQUE
+        return self.unknown_result(args, kwargs)
 
     def note_host_arguments(self, qualname: str, args: list, kwargs: dict) -> None:
         """`pack_padded_sequence(x, lengths)`: a parameter handed in as `lengths` must stay on
@@ -1248,6 +1302,16 @@ class Evaluator:
             known = any(names.names_rank(word) for word in identifier_words(test))
             self.rank_tests[id(test)] = known
         return known
+
+    def unknown_result(self, args: list, kwargs: dict) -> Value:
+        """What a call devlint cannot read gives back. Handed the device or data already on it
+        (`MpDeviceLoader(loader, device)`, `corpus.get_iterator(split, device=device)`,
+        `NeighborLoader(graph.to(device))`), it may have placed what it makes: no convention
+        about the name it is bound to (`train_iter` yields CPU batches) may place it."""
+        if any(self.device_like(v) or (type(v) is Tensor and v.place is DEVICE)
+               for _, v in list(args) + list(kwargs.values())):
+            return Opaque("<device>")
+        return OPAQUE
 
     def device_like(self, value: Value) -> bool:
         return type(value) is Device or (type(value) is Opaque and bool(value.name) and
@@ -1367,14 +1431,25 @@ class Evaluator:
         elif dataset is not None and type(dataset[1]) is Instance:
             element = self.dataset_element(dataset[1], node, st) or element
         collate = kwargs.get("collate_fn")
-        if collate is not None and type(collate[1]) in (Func, Partial):
-            produced = self.call_value(node, collate[1], [(None, Seq("list", None, element))], {}, st)
-            place = _place_of(produced)
-            if place is DEVICE:
-                element = Tensor(DEVICE, "batch", node, plain=False)
-            elif place is not HOST:
-                element = OPAQUE
+        if collate is not None and type(collate[1]) is not Scalar:  # `collate_fn=None`: the default
+            element = self.collated(node, collate[1], element, st)
         return Iterable(element, loader=True, node=node)
+
+    def collated(self, node: Any, collate: Value, element: Value, st: State) -> Value:
+        """What a loader yields through its `collate_fn`. A field is a tensor only where the
+        collate function makes one: a list it builds (captions, answer counts) or a number is no
+        tensor. A function devlint cannot read leaves the loader's batch as it was."""
+        if type(collate) not in (Func, Partial):
+            return element
+        produced = unwrap(self.call_value(node, collate, [(None, Seq("list", None, element))], {}, st))
+        place = _place_of(produced)
+        if place is DEVICE:
+            return Tensor(DEVICE, "batch", node, plain=False)
+        if place is HOST:
+            return element
+        if type(produced) is Seq and produced.kind in ("tuple", "list") and produced.items is not None:
+            return Seq(produced.kind, tuple(_collated_field(item, node) for item in produced.items), OPAQUE)
+        return OPAQUE
 
     def dataset_element(self, dataset: Instance, node: Any, st: State) -> Optional[Value]:
         getitem = dataset.cls.lookup("__getitem__")
@@ -1529,13 +1604,15 @@ def _cuda_namespace(call: cst.Call) -> bool:
     return (dotted(call.func) or "").startswith("torch.cuda.")
 
 
-def _host_arguments(info: Any, args: list, kwargs: dict) -> list:
-    """The argument expressions a call passes to parameters that must stay on the CPU."""
-    if not info.host_params:
+def _host_arguments(info: Any, args: list, kwargs: dict, indexes: frozenset = frozenset()) -> list:
+    """The argument expressions a call passes to parameters that must stay on the CPU, or
+    that are used only to index (a CPU index picks from a CUDA tensor)."""
+    host = info.host_params | indexes
+    if not host:
         return []
     names = [p[0] for p in info.params[1:] if p[1] == "positional"]
-    found = [node for name, (node, _) in zip(names, args) if name in info.host_params]
-    return found + [node for key, (node, _) in kwargs.items() if key in info.host_params]
+    found = [node for name, (node, _) in zip(names, args) if name in host]
+    return found + [node for key, (node, _) in kwargs.items() if key in host]
 
 
 def _spelled_as(found: Optional[tuple], node: Any) -> Optional[tuple]:
@@ -1584,6 +1661,48 @@ def _fewer_dims(item: Tensor, taken: int, complete: bool) -> Tensor:
         dims = max(item.dims - taken, 0)
         return replace(item, dims=dims, scalar=item.scalar or dims == 0)
     return replace(item, scalar=True) if complete else item
+
+
+def _only_picked(info: Any, name: str) -> bool:
+    """Whether every assignment to `name` in the function picks an element (`name = d[k]`)."""
+    if info.picked is None:
+        kinds: dict = {}
+        for node in walk(info.node):
+            if type(node) is cst.Assign:
+                for target in node.targets:
+                    if type(target.target) is cst.Name:
+                        picked = kinds.get(target.target.value, True) and type(node.value) is cst.Subscript
+                        kinds[target.target.value] = picked
+        info.picked = frozenset(k for k, v in kinds.items() if v)
+    return name in info.picked
+
+
+_WRAPPER_NAMES = frozenset(api.last(q) for q in api.INPUT_MOVING_WRAPPERS | api.DDP)
+
+
+def _isinstance_returned(function: cst.FunctionDef) -> Optional[tuple]:
+    """(parameter, class name) of a function whose only statement returns
+    `isinstance(param, Cls)`, maybe `or` tests that name no other class than `Cls` and
+    wrappers of a module (`isinstance(m, DistributedDataParallel) and isinstance(m.module, Cls)`)."""
+    body = function.body.body if type(function.body) is cst.IndentedBlock else ()
+    if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or \
+            len(body[0].body) != 1 or type(body[0].body[0]) is not cst.Return:
+        return None
+    returned = body[0].body[0].value
+    first = returned
+    while type(first) is cst.BooleanOperation and type(first.operator) is cst.Or:
+        first = first.left
+    tests = [n for n in walk(returned) if type(n) is cst.Call and dotted(n.func) == "isinstance"
+             and len(n.args) == 2]
+    if first not in tests or type(first.args[0].value) is not cst.Name or \
+            type(first.args[1].value) is not cst.Name:
+        return None
+    spelled = first.args[1].value.value
+    for other in tests:
+        kind = dotted(other.args[1].value) or ""
+        if kind != spelled and api.last(kind) not in _WRAPPER_NAMES:
+            return None
+    return first.args[0].value.value, spelled
 
 
 _TENSOR_TYPES = re.compile(r"(^|\.)(Tensor|\w+Tensor|Parameter)$")
@@ -1731,6 +1850,14 @@ def _place_of(value: Value) -> Place:
             place = join_place(place, _place_of(item))
         return place
     return Place.UNKNOWN
+
+
+def _collated_field(value: Value, node: Any) -> Value:
+    """One position of what a `collate_fn` returns: a batch tensor where it made a tensor on a
+    known place, a number as it is, anything else (a list it built) of unknown kind."""
+    if type(value) is Tensor and value.place in (HOST, DEVICE):
+        return Tensor(value.place, "batch", node, plain=False)
+    return value if type(value) is Scalar else OPAQUE
 
 
 def _is_loader(value: Value) -> bool:

@@ -921,10 +921,15 @@ class Interpreter(Evaluator):
         return env
 
     def by_convention(self, info: FuncInfo, name: str, value: Value) -> Value:
-        """What an unknown argument is taken to be, by its name (see `conventions`)."""
-        if type(value) is not Opaque:
+        """What an unknown argument is taken to be, by its name (see `conventions`). What the
+        caller made by a call handed the device (`names.last_part` reads no name there) keeps
+        the caller's unknown, whatever the parameter is called."""
+        if type(value) is not Opaque or (value.name and not names.last_part(value.name)):
             return value
-        if names.names_model(name) and info.takes_device and not names.names_loader(name):
+        # A constructor taking a model and a device stores them (`State(model=..., device=...)`):
+        # where the model is, its caller or a method's move says, not its signature.
+        if names.names_model(name) and info.takes_device and not names.names_loader(name) and \
+                info.name != "__init__":
             return Module(Place.DEVICE, info.node, assumed=True, spelled=name)
         if names.names_loader(name) and self.loader_prior:
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False, assumed=True), loader=True)

@@ -177,6 +177,8 @@ class FuncInfo:
     never_runs: bool = False  # `@unittest.skip`
     defined_cpu: bool = True  # the CPU world reaches its definition
     host_params: set = field(default_factory=set)  # parameters that must stay on the CPU
+    index_params: Optional[frozenset] = None  # used only to index (`indices`), once computed
+    picked: Optional[frozenset] = None  # names only ever picked out of data (`x = d[k]`), once computed
     owner: Any = field(default=None, repr=False)  # the interpreter of the file defining it
 
     @property

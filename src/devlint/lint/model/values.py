@@ -161,7 +161,8 @@ class Module(_Attributes, Value):
     node: Any = field(default=None, compare=False, repr=False)  # where it was built
     cls: Any = field(default=None, repr=False)  # the `ClassInfo` of a class of this file
     attrs: tuple = ()  # (name, Value) set up by `__init__`
-    moves_inputs: bool = False  # DataParallel, DDP with device_ids, Lightning, accelerate
+    moves_inputs: bool = False  # DataParallel, DDP with device_ids, Lightning, accelerate; after
+    # a join, on some path: where its inputs end up is then unknown, and unknown stays silent
     moved_at: Any = field(default=None, compare=False, repr=False)  # the transfer that put it there
     device: Optional[Device] = None
     loss: bool = False
@@ -278,10 +279,11 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return a if type(a) is Maybe else Maybe(a)
     if a is b or a == b:
         return a
-    # `x if cond else None`: None meets no tensor, so the value is what the other path holds.
-    if _is_none(a) and type(b) in (Tensor, Module, Device):
+    # `x if cond else None`: None meets no tensor, so the value is what the other path holds;
+    # and `[collate, None]`: None is never called, so a function or None is the function.
+    if _is_none(a) and type(b) in (Tensor, Module, Device, Func, Partial):
         return b
-    if _is_none(b) and type(a) in (Tensor, Module, Device):
+    if _is_none(b) and type(a) in (Tensor, Module, Device, Func, Partial):
         return a
     if type(a) is Maybe or type(b) is Maybe:
         return Maybe(join(unwrap(a), unwrap(b)))
@@ -332,7 +334,7 @@ def _join_module(a: Module, b: Module) -> Module:
         _same(a.node, b.node),
         _same(a.cls, b.cls),
         _join_attrs(a.attrs, b.attrs),
-        a.moves_inputs and b.moves_inputs,
+        a.moves_inputs or b.moves_inputs,
         _same(a.moved_at, b.moved_at),
         _same(a.device, b.device),
         a.loss and b.loss,

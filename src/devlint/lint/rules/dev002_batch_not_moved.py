@@ -22,17 +22,23 @@ class BatchNotMoved(Rule):
         followed through helpers, methods and other functions of the file. A model is on the device
         when the code moved it (`model.to(device)`, `.cuda()`, `self.model` set up in `__init__`),
         when it was handed tensors the code moved, or, by convention, when it is a `model`
-        parameter of a function that takes `device`. A loader the file did not build is taken to
+        parameter of a function that takes `device` (not of a constructor, which only stores the
+        model and the device it is given). A loader the file did not build is taken to
         yield CPU batches when it is named like one (`train_loader`), unless the file uses
-        accelerate or Fabric.
+        accelerate or Fabric, or a call devlint cannot read made it and was handed the device or
+        data already on it (`corpus.get_iterator("valid", device=device)`): where such an
+        iterator puts its batches is unknown, and unknown stays silent.
     """
     silent = """
         When the batch is moved in that iteration (`x = x.to(device)`, inline in the call, a dict
         comprehension over the batch, a helper that takes `device`), when the batch object moves in
-        place (HF `BatchEncoding`), when a `collate_fn` or a device-loader wrapper moves it or the
-        dataset was moved whole before the loader, under `accelerator.prepare`, in Lightning's
+        place (HF `BatchEncoding`), for a field the `collate_fn` builds as a list or a number (not
+        a tensor), when a `collate_fn` or a device-loader wrapper moves it or the dataset was
+        moved whole before the loader, under `accelerator.prepare`, in Lightning's
         `training_step`, for `nn.DataParallel` and `DistributedDataParallel` with `device_ids`
-        (they move the inputs themselves), for arguments a model passes on as CPU-only values
+        (they move the inputs themselves; also a model a helper may have wrapped in one), for
+        arguments the model's `forward` uses only to index or mask (task labels picking heads: a
+        CPU index picks from a CUDA tensor), for arguments a model passes on as CPU-only values
         (`pack_padded_sequence` lengths), when a discarded `.to()` left the batch behind (DEV005
         reports that), and in CPU-only scripts whose model never moves.
     """
