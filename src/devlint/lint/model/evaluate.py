@@ -1191,13 +1191,10 @@ class Evaluator:
         if qualname in api.PROCESS_GROUP:
             self.process_group(node, args, kwargs, st)
             return NONE
-        if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
-            for operand_node, value in args:
-                # Only a tensor for sure: what a model answers may be anything (PIL images).
-                if is_tensor(value) and value.place is DEVICE and value.plain and value.why in ("moved", "data") \
-                        and not value.assumed:
-                    self.obs.conversions.append(Conversion(node, operand_node, value, self.where(st)))
-            return OPAQUE
+        if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES + ("numpy.",)):
+            self.note_conversions(node, qualname, args, st)
+            if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
+                return OPAQUE
         if qualname.startswith("builtins."):
             return self.builtin(node, name, args, kwargs, st)
         if qualname == "torch.autograd.Variable" or qualname == "torch.autograd.variable.Variable":
@@ -1211,6 +1208,21 @@ class Evaluator:
             # was handed a device; no convention about its name may place it.
             return Opaque("<device>")
         return OPAQUE
+
+    def note_conversions(self, node: Any, qualname: str, args: list, st: State) -> None:
+        """Device tensors handed to NumPy, scikit-learn, matplotlib & co, which make host arrays
+        of them: a tensor given to a converter, or a list or tuple of tensors given to any of
+        them (`np.mean(accs)`, `plt.plot(losses)`: the array is built one element at a time,
+        and each device tensor refuses). Other NumPy functions given a tensor itself may call
+        its own method (`np.mean(t)` calls `t.mean`), so only its lists count there."""
+        converts = qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES)
+        for operand_node, value in args:
+            if converts and _device_tensor_for_sure(value):
+                self.obs.conversions.append(Conversion(node, operand_node, value, self.where(st)))
+            elif type(value) is Seq and value.kind in ("list", "tuple") and \
+                    _device_tensor_for_sure(value.element):
+                self.obs.conversions.append(Conversion(node, operand_node, value.element, self.where(st),
+                                                       held=True))
 
     def note_host_arguments(self, qualname: str, args: list, kwargs: dict) -> None:
         """`pack_padded_sequence(x, lengths)`: a parameter handed in as `lengths` must stay on
@@ -1255,8 +1267,10 @@ class Evaluator:
         first = tensors[0]
         if len(tensors) == 1 or all(t.place is first.place for t in tensors):
             keep = next((t for t in tensors if t.why == "attr"), first)
-            return derived(keep, node, place=place, why=keep.why
+            made = derived(keep, node, place=place, why=keep.why
                            if keep.why in ("factory", "batch", "attr") else "data")
+            # `torch.cat(outputs)`: whatever the model answered, a join's result is a tensor
+            return replace(made, plain=True) if name in api.JOIN_FUNCTIONS else made
         return Tensor(place, "data", node)
 
     def factory(self, node: Any, name: str, args: list, kwargs: dict, st: State) -> Value:
@@ -1593,6 +1607,13 @@ def not_a_tensor(test: Any) -> Optional[tuple]:
     if all(tensor):
         return subject.value, negated  # only tensor kinds: no tensor where it fails
     return None
+
+
+def _device_tensor_for_sure(value: Value) -> bool:
+    """A tensor on the device, and a tensor for sure: what a model answers may be anything (PIL
+    images, a detector's dicts), what a loss answers is a tensor."""
+    return is_tensor(value) and value.place is DEVICE and value.plain and not value.assumed and (
+        value.why in ("moved", "data") or (value.why == "output" and value.scalar))
 
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:

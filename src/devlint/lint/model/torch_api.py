@@ -236,7 +236,9 @@ PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
 # --- leaving torch ---------------------------------------------------------------------------
 
 # Calls that convert a tensor to numpy (and fail on a device tensor), by qualified prefix.
-NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
+# Functions that join tensors into one: their result is a tensor whatever went in.
+JOIN_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
+NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.save", "numpy.savetxt"})
 HOST_ONLY_PREFIXES = ("sklearn.", "matplotlib.", "pandas.", "scipy.", "PIL.")
 # Arguments that must stay on the host whatever the data's device: (callee, position, keyword).
 HOST_ARGUMENT_POSITIONS = {
