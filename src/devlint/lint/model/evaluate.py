@@ -160,6 +160,11 @@ class Evaluator:
             return member if member is not None else Opaque(_spelled(node) or "")
         if kind is Klass:
             member = base.info.lookup(attr)
+            if member is None and attr == "apply" and _autograd_function(base.info):
+                forward = base.info.lookup("forward")
+                if type(forward) is Func:
+                    # `Fn.apply(x, ...)` runs `Fn.forward(ctx, x, ...)`
+                    return Partial(forward, (OPAQUE,))
             return member if member is not None else Opaque(_spelled(node) or "")
         if kind is Device:
             if attr == "type":
@@ -1614,6 +1619,12 @@ def _device_tensor_for_sure(value: Value) -> bool:
     images, a detector's dicts), what a loss answers is a tensor."""
     return is_tensor(value) and value.place is DEVICE and value.plain and not value.assumed and (
         value.why in ("moved", "data") or (value.why == "output" and value.scalar))
+
+
+def _autograd_function(info: Any) -> bool:
+    """A `torch.autograd.Function` subclass of this file."""
+    return any(type(b) is Ref and b.qualname in api.AUTOGRAD_FUNCTIONS or
+               type(b) is Klass and _autograd_function(b.info) for b in info.bases)
 
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:

@@ -236,6 +236,8 @@ PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
 # --- leaving torch ---------------------------------------------------------------------------
 
 # Calls that convert a tensor to numpy (and fail on a device tensor), by qualified prefix.
+# Base classes of custom autograd functions: `Fn.apply(...)` runs `Fn.forward(ctx, ...)`.
+AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
 # Functions that join tensors into one: their result is a tensor whatever went in.
 JOIN_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
 NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.save", "numpy.savetxt"})
