@@ -1146,6 +1146,8 @@ class Evaluator:
             return Module(HOST, node, ident=id(node), stateless=False)
         if api.is_module_class(qualname):
             return self.module_constructor(node, qualname, args, kwargs, st)
+        if qualname in api.COPYING_WRAPPERS and "device" not in kwargs and len(args) == 1:
+            qualname = "copy.deepcopy"  # `AveragedModel(model)`: a deep copy, where the model is
         if qualname in api.COPIES and args and type(unwrap(args[0][1])) is Module:
             source = unwrap(args[0][1])
             copied = replace(source, node=node, ident=id(node), spelled=None)

@@ -50,6 +50,10 @@ LEGACY_TYPE_DTYPES = {
 
 # Copies of an object: a module's copy has its own parameters, where the original's are.
 COPIES = frozenset({"copy.deepcopy"})
+# Wrappers that deep-copy the module they are given, on its device unless a `device` is given.
+COPYING_WRAPPERS = frozenset({"torch.optim.swa_utils.AveragedModel"})
+# torch functions that run a module they are given where it is (they move only its inputs).
+MODULE_KEEPING_CALLS = frozenset({"torch.optim.swa_utils.update_bn"})
 # Optimizer classes by their last name (torch.optim's, and the usual third-party ones, DEV017).
 OPTIMIZER_CLASSES = re.compile(
     r"^(Adam[A-Za-z]*|SGD|RMSprop|Adagrad|Adadelta|Adamax|NAdam|RAdam|LBFGS|SparseAdam|ASGD"
