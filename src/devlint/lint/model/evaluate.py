@@ -730,6 +730,10 @@ class Evaluator:
             return self.transfer(node, receiver, name, args, kwargs, st)
         if name in api.PREPARE_METHODS and _prepares(receiver, node):
             return self.prepare(args)
+        if name in api.UNWRAP_METHODS and args and _prepares(receiver, node):
+            # `accelerator.unwrap_model(model)`: the module inside the wrapper, where it is
+            unwrapped = args[0][1]
+            return replace(unwrapped, moves_inputs=False) if type(unwrapped) is Module else unwrapped
         if name == "save" and _prepares(receiver, node) and len(args) >= 2:
             # `accelerator.save(obj, path)`; Fabric's is `fabric.save(path, state)`.
             fabric = "fabric" in (dotted(node.func.value) or "").lower()

@@ -165,6 +165,8 @@ SAME_MODULE_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.ji
 # modules that move their inputs, loaders that yield device batches (accelerate, Fabric).
 PREPARE_METHODS = frozenset({"prepare", "prepare_model", "prepare_data_loader", "setup",
                              "setup_module", "setup_dataloaders"})
+# Methods of an accelerator object that return the module a prepared one wraps (on its device).
+UNWRAP_METHODS = frozenset({"unwrap_model"})
 # Methods of an accelerator object that gather or reduce tensors across processes: the result
 # is on the device its input was on (a tuple of tensors gives the same tuple, gathered).
 GATHER_METHODS = frozenset({"gather", "gather_for_metrics", "reduce", "pad_across_processes",
