@@ -182,6 +182,9 @@ TRAINER_HOOKS = {"compute_loss": True, "training_step": True, "prediction_step":
 TRAINER_PREPARE_METHODS = frozenset({"_prepare_inputs", "_prepare_input"})
 # Base classes of other libraries that are `nn.Module`s (PyG's message-passing layers).
 THIRD_PARTY_MODULES = re.compile(r"^torch_geometric\.nn\.(\w+\.)*MessagePassing$")
+# Layer classes of other libraries, `nn.Module`s by their package: PyG's layers, pools, norms
+# and models (its `fx` helpers and its input-scattering `DataParallel` are not such layers).
+THIRD_PARTY_LAYERS = re.compile(r"^torch_geometric\.nn\.(?!fx\.)(\w+\.)*(?!DataParallel$)[A-Z]\w*$")
 # Hooks the framework calls once it has moved the module (Lightning's `on_fit_start`,
 # `on_validation_epoch_end`, `on_train_batch_end`, ...; not `setup` or `prepare_data`).
 FRAMEWORK_HOOKS = re.compile(r"^on_(fit|train|validation|test|predict)_\w+$|"
@@ -290,7 +293,10 @@ def factory_name(qualname: str) -> str:
 
 
 def is_module_class(qualname: str) -> bool:
-    """`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`; not `torch.nn.Parameter`."""
+    """`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`, PyG's `torch_geometric.nn.GCNConv`;
+    not `torch.nn.Parameter`."""
+    if THIRD_PARTY_LAYERS.match(qualname):
+        return True
     if not qualname.startswith("torch.nn.") or qualname.startswith("torch.nn.functional"):
         return False
     name = last(qualname)
