@@ -24,7 +24,7 @@ class Agent:
     def act(self, obs):
         if random.random() < self.epsilon:
             return random.randrange(2)
-        state = torch.tensor(obs, dtype=torch.float32).unsqueeze(0)
+        state = torch.tensor(obs, dtype=torch.float32).unsqueeze(0)  # also: DEV006
         state.to(self.device)  # expect: DEV005
         with torch.no_grad():
             q_values = self.q(state)  # also: DEV002, DEV006
