@@ -1204,6 +1204,10 @@ class Evaluator:
             return NONE
         if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES + ("numpy.",)):
             self.note_conversions(node, qualname, args, st)
+            if qualname.startswith(api.HOST_ONLY_PREFIXES) and api.last(qualname)[:1].isupper():
+                # `TSNE(...)`, `KMeans(...)`: an object of that class, whose methods
+                # (`fit_transform`) are the library's too and make host arrays of what they get
+                return Ref(qualname)
             if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
                 return OPAQUE
         if qualname.startswith("builtins."):

@@ -20,7 +20,8 @@ class NumpyOnDeviceTensor(Rule):
         Finds `.numpy()` called on the output of a model this file moves to a device (also through
         `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like, in functions or at module level),
         or on a tensor moved with `.to(device)`, with no `.cpu()` in between; and a tensor the code
-        moved to the device handed to `np.array`/`np.asarray`/`np.save`, scikit-learn or matplotlib,
+        moved to the device handed to `np.array`/`np.asarray`/`np.save`, scikit-learn (its functions
+        and its estimators' methods, `PCA(...).fit_transform(x)`) or matplotlib,
         or a list of such tensors (per-batch accuracies, detached losses) handed to any NumPy
         function (`np.mean(accs)`) or to those libraries (`plt.plot(losses)`). A metrics
         or logging helper in another file of the project that gets such a tensor from this file
