@@ -66,9 +66,12 @@ _FACTORY_NAMES = (
 )
 _FACTORY: Group = (("flag", "calls_factory"),)
 _MOVE = _calls("to", "cuda")
+# accelerate's `prepare` and Fabric's `setup` place what they are given, as a move does
+# (model.PREPARES): a file whose only move they are runs device code all the same.
+_PREPARE: Group = (("squeezed", ".prepare("), ("raw", "Fabric"))
 # Where a model can be on a device: a move, or a name that holds a device by convention.
 # transformers' `Trainer` places the model and batches its subclasses' hooks get.
-_DEVICE_SIDE: Group = _MOVE + tuple(("lower", w) for w in ("cuda", "device", "gpu", "rank")) + \
+_DEVICE_SIDE: Group = _MOVE + _PREPARE + tuple(("lower", w) for w in ("cuda", "device", "gpu", "rank")) + \
     (("raw", "Trainer"),)
 _MODULE_CLASS: Group = (("raw", "Module"), ("raw", "Sequential"))
 # Where a batch comes from: a loop over a loader, or `next(...)` of one.
@@ -81,19 +84,20 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV003": (_BATCH, _DEVICE_SIDE),
     "DEV004": (_BATCH, _DEVICE_SIDE),
     "DEV005": (_calls("to", "cuda", "cpu", "type"),),
-    "DEV006": (_FACTORY, _MOVE + (("lower", "device"), ("raw", "Lightning"), ("raw", "Trainer"))),
+    "DEV006": (_FACTORY, _MOVE + _PREPARE + (("lower", "device"), ("raw", "Lightning"), ("raw", "Trainer"))),
     "DEV007": (_MOVE, _words("for", "while")),
     "DEV008": ((("squeezed", "torch.load"), ("squeezed", "th.load")),),
     "DEV009": (_MODULE_CLASS, _words("self")),
     "DEV010": (_MODULE_CLASS, _FACTORY),
     "DEV011": (_calls("numpy") + tuple(("raw", w) for w in ("sklearn", "matplotlib", "pandas", "scipy",
-                                                            "PIL", "array(", "asarray(", "asanyarray(")),
+                                                            "PIL", "array(", "asarray(", "asanyarray(",
+                                                            "numpy")),
                _DEVICE_SIDE),
     "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE + (("raw", "Trainer"),)),
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
     "DEV015": (_MOVE, (("raw", "nn"), ("raw", "Module"))),
-    "DEV016": (_MOVE, (("raw", "deepcopy"),)),
+    "DEV016": (_MOVE, (("raw", "deepcopy"), ("raw", "AveragedModel"))),
     "DEV017": (_MOVE, _calls("load_state_dict")),
     "DEV018": ((("raw", "cuda"),),),
     "DEV019": ((("raw", "torchmetrics"), ("squeezed", "defcompute(")), _DEVICE_SIDE),

@@ -162,6 +162,11 @@ class Evaluator:
             return member if member is not None else Opaque(_spelled(node) or "")
         if kind is Klass:
             member = base.info.lookup(attr)
+            if member is None and attr == "apply" and _autograd_function(base.info):
+                forward = base.info.lookup("forward")
+                if type(forward) is Func:
+                    # `Fn.apply(x, ...)` runs `Fn.forward(ctx, x, ...)`
+                    return Partial(forward, (OPAQUE,))
             return member if member is not None else Opaque(_spelled(node) or "")
         if kind is Device:
             if attr == "type":
@@ -772,6 +777,10 @@ class Evaluator:
             return self.transfer(node, receiver, name, args, kwargs, st)
         if name in api.PREPARE_METHODS and _prepares(receiver, node):
             return self.prepare(args)
+        if name in api.UNWRAP_METHODS and args and _prepares(receiver, node):
+            # `accelerator.unwrap_model(model)`: the module inside the wrapper, where it is
+            unwrapped = args[0][1]
+            return replace(unwrapped, moves_inputs=False) if type(unwrapped) is Module else unwrapped
         if name == "save" and _prepares(receiver, node) and len(args) >= 2:
             # `accelerator.save(obj, path)`; Fabric's is `fabric.save(path, state)`.
             fabric = "fabric" in (dotted(node.func.value) or "").lower()
@@ -1208,6 +1217,8 @@ class Evaluator:
             return Module(HOST, node, ident=id(node), stateless=False)
         if api.is_module_class(qualname):
             return self.module_constructor(node, qualname, args, kwargs, st)
+        if qualname in api.COPYING_WRAPPERS and "device" not in kwargs and len(args) == 1:
+            qualname = "copy.deepcopy"  # `AveragedModel(model)`: a deep copy, where the model is
         if qualname in api.COPIES and args and type(unwrap(args[0][1])) is Module:
             source = unwrap(args[0][1])
             copied = replace(source, node=node, ident=id(node), spelled=None)
@@ -1259,13 +1270,14 @@ class Evaluator:
         if qualname in api.PROCESS_GROUP:
             self.process_group(node, args, kwargs, st)
             return NONE
-        if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
-            for operand_node, value in args:
-                # Only a tensor for sure: what a model answers may be anything (PIL images).
-                if is_tensor(value) and value.place is DEVICE and value.plain and value.why in ("moved", "data") \
-                        and not value.assumed:
-                    self.obs.conversions.append(Conversion(node, operand_node, value, self.where(st)))
-            return OPAQUE
+        if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES + ("numpy.",)):
+            self.note_conversions(node, qualname, args, st)
+            if qualname.startswith(api.HOST_ONLY_PREFIXES) and api.last(qualname)[:1].isupper():
+                # `TSNE(...)`, `KMeans(...)`: an object of that class, whose methods
+                # (`fit_transform`) are the library's too and make host arrays of what they get
+                return Ref(qualname)
+            if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
+                return OPAQUE
         if qualname.startswith("builtins."):
             return self.builtin(node, name, args, kwargs, st)
         if qualname == "torch.autograd.Variable" or qualname == "torch.autograd.variable.Variable":
@@ -1275,6 +1287,21 @@ class Evaluator:
         if api.is_torch(qualname):
             return self.torch_function(node, qualname, args, kwargs, st)
         return self.unknown_result(args, kwargs)
+
+    def note_conversions(self, node: Any, qualname: str, args: list, st: State) -> None:
+        """Device tensors handed to NumPy, scikit-learn, matplotlib & co, which make host arrays
+        of them: a tensor given to a converter, or a list or tuple of tensors given to any of
+        them (`np.mean(accs)`, `plt.plot(losses)`: the array is built one element at a time,
+        and each device tensor refuses). Other NumPy functions given a tensor itself may call
+        its own method (`np.mean(t)` calls `t.mean`), so only its lists count there."""
+        converts = qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES)
+        for operand_node, value in args:
+            if converts and _device_tensor_for_sure(value):
+                self.obs.conversions.append(Conversion(node, operand_node, value, self.where(st)))
+            elif type(value) is Seq and value.kind in ("list", "tuple") and \
+                    _device_tensor_for_sure(value.element):
+                self.obs.conversions.append(Conversion(node, operand_node, value.element, self.where(st),
+                                                       held=True))
 
     def note_host_arguments(self, qualname: str, args: list, kwargs: dict) -> None:
         """`pack_padded_sequence(x, lengths)`: a parameter handed in as `lengths` must stay on
@@ -1336,8 +1363,10 @@ class Evaluator:
         first = tensors[0]
         if len(tensors) == 1 or all(t.place is first.place for t in tensors):
             keep = next((t for t in tensors if t.why == "attr"), first)
-            return derived(keep, node, place=place, why=keep.why
+            made = derived(keep, node, place=place, why=keep.why
                            if keep.why in ("factory", "batch", "attr") else "data")
+            # `torch.cat(outputs)`: whatever the model answered, a join's result is a tensor
+            return replace(made, plain=True) if name in api.JOIN_FUNCTIONS else made
         return Tensor(place, "data", node)
 
     def factory(self, node: Any, name: str, args: list, kwargs: dict, st: State) -> Value:
@@ -1729,6 +1758,19 @@ def not_a_tensor(test: Any) -> Optional[tuple]:
     if all(tensor):
         return subject.value, negated  # only tensor kinds: no tensor where it fails
     return None
+
+
+def _device_tensor_for_sure(value: Value) -> bool:
+    """A tensor on the device, and a tensor for sure: what a model answers may be anything (PIL
+    images, a detector's dicts), what a loss answers is a tensor."""
+    return is_tensor(value) and value.place is DEVICE and value.plain and not value.assumed and (
+        value.why in ("moved", "data") or (value.why == "output" and value.scalar))
+
+
+def _autograd_function(info: Any) -> bool:
+    """A `torch.autograd.Function` subclass of this file."""
+    return any(type(b) is Ref and b.qualname in api.AUTOGRAD_FUNCTIONS or
+               type(b) is Klass and _autograd_function(b.info) for b in info.bases)
 
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:

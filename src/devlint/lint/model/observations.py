@@ -83,6 +83,7 @@ class Conversion:
     receiver: Any
     value: Value
     where: Where
+    held: bool = False  # the receiver is a list or tuple that holds such tensors
 
 
 @dataclass(frozen=True)

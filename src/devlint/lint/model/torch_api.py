@@ -51,6 +51,10 @@ LEGACY_TYPE_DTYPES = {
 
 # Copies of an object: a module's copy has its own parameters, where the original's are.
 COPIES = frozenset({"copy.deepcopy"})
+# Wrappers that deep-copy the module they are given, on its device unless a `device` is given.
+COPYING_WRAPPERS = frozenset({"torch.optim.swa_utils.AveragedModel"})
+# torch functions that run a module they are given where it is (they move only its inputs).
+MODULE_KEEPING_CALLS = frozenset({"torch.optim.swa_utils.update_bn"})
 # Optimizer classes by their last name (torch.optim's, and the usual third-party ones, DEV017).
 OPTIMIZER_CLASSES = re.compile(
     r"^(Adam[A-Za-z]*|SGD|RMSprop|Adagrad|Adadelta|Adamax|NAdam|RAdam|LBFGS|SparseAdam|ASGD"
@@ -162,6 +166,8 @@ SAME_MODULE_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.ji
 # modules that move their inputs, loaders that yield device batches (accelerate, Fabric).
 PREPARE_METHODS = frozenset({"prepare", "prepare_model", "prepare_data_loader", "setup",
                              "setup_module", "setup_dataloaders"})
+# Methods of an accelerator object that return the module a prepared one wraps (on its device).
+UNWRAP_METHODS = frozenset({"unwrap_model"})
 # Methods of an accelerator object that gather or reduce tensors across processes: the result
 # is on the device its input was on (a tuple of tensors gives the same tuple, gathered).
 GATHER_METHODS = frozenset({"gather", "gather_for_metrics", "reduce", "pad_across_processes",
@@ -177,6 +183,9 @@ TRAINER_HOOKS = {"compute_loss": True, "training_step": True, "prediction_step":
 TRAINER_PREPARE_METHODS = frozenset({"_prepare_inputs", "_prepare_input"})
 # Base classes of other libraries that are `nn.Module`s (PyG's message-passing layers).
 THIRD_PARTY_MODULES = re.compile(r"^torch_geometric\.nn\.(\w+\.)*MessagePassing$")
+# Layer classes of other libraries, `nn.Module`s by their package: PyG's layers, pools, norms
+# and models (its `fx` helpers and its input-scattering `DataParallel` are not such layers).
+THIRD_PARTY_LAYERS = re.compile(r"^torch_geometric\.nn\.(?!fx\.)(\w+\.)*(?!DataParallel$)[A-Z]\w*$")
 # Hooks the framework calls once it has moved the module (Lightning's `on_fit_start`,
 # `on_validation_epoch_end`, `on_train_batch_end`, ...; not `setup` or `prepare_data`).
 FRAMEWORK_HOOKS = re.compile(r"^on_(fit|train|validation|test|predict)_\w+$|"
@@ -237,7 +246,11 @@ PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
 # --- leaving torch ---------------------------------------------------------------------------
 
 # Calls that convert a tensor to numpy (and fail on a device tensor), by qualified prefix.
-NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
+# Base classes of custom autograd functions: `Fn.apply(...)` runs `Fn.forward(ctx, ...)`.
+AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
+# Functions that join tensors into one: their result is a tensor whatever went in.
+JOIN_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
+NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.save", "numpy.savetxt"})
 HOST_ONLY_PREFIXES = ("sklearn.", "matplotlib.", "pandas.", "scipy.", "PIL.")
 # Arguments that must stay on the host whatever the data's device: (callee, position, keyword).
 HOST_ARGUMENT_POSITIONS = {
@@ -281,7 +294,10 @@ def factory_name(qualname: str) -> str:
 
 
 def is_module_class(qualname: str) -> bool:
-    """`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`; not `torch.nn.Parameter`."""
+    """`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`, PyG's `torch_geometric.nn.GCNConv`;
+    not `torch.nn.Parameter`."""
+    if THIRD_PARTY_LAYERS.match(qualname):
+        return True
     if not qualname.startswith("torch.nn.") or qualname.startswith("torch.nn.functional"):
         return False
     name = last(qualname)

@@ -20,7 +20,10 @@ class NumpyOnDeviceTensor(Rule):
         Finds `.numpy()` called on the output of a model this file moves to a device (also through
         `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like, in functions or at module level),
         or on a tensor moved with `.to(device)`, with no `.cpu()` in between; and a tensor the code
-        moved to the device handed to `np.array`/`np.asarray`, scikit-learn or matplotlib. A metrics
+        moved to the device handed to `np.array`/`np.asarray`/`np.save`, scikit-learn (its functions
+        and its estimators' methods, `PCA(...).fit_transform(x)`) or matplotlib,
+        or a list of such tensors (per-batch accuracies, detached losses) handed to any NumPy
+        function (`np.mean(accs)`) or to those libraries (`plt.plot(losses)`). A metrics
         or logging helper in another file of the project that gets such a tensor from this file
         has the finding in its own file, with this file's call as where it was reached. Outputs
         collected in a list and concatenated later, and outputs gathered with accelerate's `gather` or
@@ -28,6 +31,8 @@ class NumpyOnDeviceTensor(Rule):
     """
     silent = """
         For tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for
+        a tensor itself given to a NumPy function other than a converter (`np.mean(t)` calls
+        `t.mean`), for
         tensors from the loader or from `torch.from_numpy`, and for models that never move
         (CPU-only scripts).
     """
@@ -75,6 +80,12 @@ class NumpyOnDeviceTensor(Rule):
             receiver = code(conversion.receiver)
             where = "it was moved with `.to(device)`" if value.why == "moved" else \
                 "it comes from a model on the device" if value.why == "output" else "it is on the device"
+            if conversion.held:
+                yield self.finding(conversion.node, (
+                    f"`{receiver}` holds tensors on the device ({where}); numpy builds its array "
+                    f"from them one by one and needs CPU tensors: collect `.item()` or `.cpu()` "
+                    f"values instead"))
+                continue
             if self.is_numpy_method(conversion):
                 message = (f"`{receiver}` lives on the device ({where}); `.numpy()` needs a CPU "
                            f"tensor: call `.cpu()` first")

@@ -6,6 +6,7 @@ import libcst as cst
 
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
+from devlint.lint.model import torch_api as api
 from devlint.lint.model.observations import Event
 from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
@@ -26,7 +27,8 @@ class CopyBeforeMove(Rule):
         Finds `ema = copy.deepcopy(model)` (an EMA model, a teacher, a target network) taken
         while `model` is on the CPU, when `model` is moved to the device afterwards, the copy
         never is, and the copy then meets device tensors: it is called with them, or its
-        parameters are updated from the model's (`ema_p.mul_(d).add_(p, ...)`).
+        parameters are updated from the model's (`ema_p.mul_(d).add_(p, ...)`). torch's
+        `AveragedModel(model)` (SWA, EMA) is such a copy too, unless it is given a `device`.
     """
     silent = """
         When the copy is taken after the move (it is made where the model is), when the copy is
@@ -127,7 +129,8 @@ class CopyBeforeMove(Rule):
             if type(node) is cst.Call and position(model, node) > at and any(
                     dotted(arg.value) == name for arg in node.args):
                 callee = dotted(node.func) or ""
-                if callee.rsplit(".", 1)[-1] not in local:
+                if callee.rsplit(".", 1)[-1] not in local and \
+                        _qualname(model, callee) not in api.MODULE_KEEPING_CALLS:
                     return True
         return False
 
@@ -171,6 +174,15 @@ def _assigned_name(event: Event) -> Optional[str]:
         if value is event.node:
             return dotted(small.targets[0].target)
     return None
+
+
+def _qualname(model: Model, callee: str) -> str:
+    """`update_bn` of `from torch.optim.swa_utils import update_bn`: what the file imported."""
+    head, _, rest = callee.partition(".")
+    bound = model.interpreter.module_env.get(head)
+    if type(bound).__name__ != "Ref":
+        return callee
+    return f"{bound.qualname}.{rest}" if rest else bound.qualname
 
 
 def _walks_parameters_of(iterated: Any, name: str) -> bool:

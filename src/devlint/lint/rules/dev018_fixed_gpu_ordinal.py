@@ -6,10 +6,12 @@ import libcst as cst
 
 from devlint.core.findings import RawFinding
 from devlint.lint.model import Model
+from devlint.lint.model.conventions import TEST_NAME
 from devlint.lint.model.observations import DeviceSpec
+from devlint.lint.model.torch_api import FIXED_CUDA_INDEX
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
-from devlint.lint.syntax import string_value, walk
+from devlint.lint.syntax import dotted, string_value, walk
 
 # Words that show the code knows how many GPUs there are, or chooses which ones it sees.
 COUNT_WORDS = ("device_count", "CUDA_VISIBLE_DEVICES")
@@ -25,7 +27,9 @@ class FixedGpuOrdinal(Rule):
         `.cuda(1)`, `.to(2)`, `torch.cuda.set_device(1)`) chosen behind
         `torch.cuda.is_available()` (a conditional expression with a CPU arm, or an
         `if torch.cuda.is_available():` branch), in a file that never asks how many GPUs
-        there are.
+        there are. `"cuda:1" if torch.cuda.is_available() else "cpu"` is a device choice by its
+        form, so it is found wherever it goes: an argparse default, a config entry or a
+        dataclass field that another file reads.
     """
     silent = """
         For `cuda`, `cuda:0` and the current device; when the file asks
@@ -63,20 +67,23 @@ class FixedGpuOrdinal(Rule):
         if model.distributed or model.visible_devices:
             return
         specs = [s for s in model.obs.devices if s.fixed_index and s.device.index is not None]
-        if len({s.device.index for s in specs}) != 1 or not specs[0].device.index:
+        choices = [] if model.interpreter.test_depth else list(availability_choices(model.module))
+        numbers = {s.device.index for s in specs} | {index for _, index in choices}
+        if len(numbers) != 1 or not next(iter(numbers)):
             return  # none, GPU 0, or several GPUs named on purpose (model or pipeline parallelism)
         if self.counts_devices(model):
             return
+        named = [(spec.node, spec.device.index) for spec in specs if self.behind_availability(spec)]
         reported: set[int] = set()
-        for spec in specs:
-            if not self.behind_availability(spec) or id(spec.node) in reported:
+        for node, index in named + choices:
+            if id(node) in reported:
                 continue
-            reported.add(id(spec.node))
+            reported.add(id(node))
             yield self.finding(
-                spec.node,
-                f"GPU {spec.device.index} is named by number (`{code(spec.node)}`), but the "
+                node,
+                f"GPU {index} is named by number (`{code(node)}`), but the "
                 f"check around it only asks whether a GPU exists: with fewer than "
-                f"{spec.device.index + 1} GPUs it fails with \"invalid device ordinal\"; use "
+                f"{index + 1} GPUs it fails with \"invalid device ordinal\"; use "
                 f"`cuda` or guard it with `torch.cuda.device_count()`")
 
     @staticmethod
@@ -94,3 +101,22 @@ class FixedGpuOrdinal(Rule):
             if type(node) is cst.SimpleString and "CUDA_VISIBLE_DEVICES" in (string_value(node) or ""):
                 return True
         return False
+
+
+def availability_choices(module: cst.Module) -> Iterator[tuple[cst.SimpleString, int]]:
+    """`"cuda:1" if torch.cuda.is_available() else "cpu"`, outside tests: a device chosen by its
+    form, wherever the choice goes (an argparse default, a config field another file reads)."""
+    tests = {id(sub) for node in walk(module)
+             if type(node) in (cst.FunctionDef, cst.ClassDef) and TEST_NAME.search(node.name.value)
+             for sub in walk(node)}
+    for node in walk(module):
+        if type(node) is not cst.IfExp or id(node) in tests:
+            continue
+        test, gpu, cpu = node.test, node.body, node.orelse
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+            test, gpu, cpu = test.expression, cpu, gpu
+        if type(test) is not cst.Call or not (dotted(test.func) or "").endswith("cuda.is_available"):
+            continue
+        number = FIXED_CUDA_INDEX.match(string_value(gpu) or "")
+        if number and string_value(cpu) == "cpu":
+            yield gpu, int(number.group(1))
