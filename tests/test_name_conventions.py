@@ -88,3 +88,14 @@ def test_dev001_is_silent_inside_tests(header: str, found: list) -> None:
     """A test pins its device on purpose; the same lines outside a test have no CPU fallback
     (one finding: the file never chooses a device with one)."""
     assert [f for f in findings(PINNED.format(header=header)) if f[1] == "DEV001"] == found
+
+
+def test_dev001_names_a_built_device_by_its_expression_not_as_a_literal() -> None:
+    """`cudaid = "cuda:" + str(args.dev)` is no literal 'cudaid': the message quotes the code."""
+    from devlint.lint.analyze import analyze_source
+
+    source = ("import argparse\nimport torch\nargs = argparse.ArgumentParser().parse_args()\n"
+              "cudaid = 'cuda:' + str(args.dev)\ndevice = torch.device(cudaid)\n"
+              "x = torch.zeros(2).to(device)\n")
+    messages = [f.message for f in analyze_source(source, "t.py") if f.code == "DEV001"]
+    assert len(messages) == 1 and "`cudaid` (always CUDA)" in messages[0], messages

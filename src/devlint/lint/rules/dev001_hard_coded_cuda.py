@@ -152,8 +152,10 @@ class HardCodedCuda(Rule):
         if spec.kind in ("legacy", "type"):
             return ("a `torch.cuda` tensor type puts the data on the GPU with no CPU fallback; "
                     "make the tensor on `device` instead")
-        value = string_value(spec.node) or code(spec.node)
-        return (f"hard-coded device '{value}' with no CPU fallback; use "
+        literal = string_value(spec.node)
+        # `cudaid = "cuda:" + str(args.dev)`: the expression names the CUDA device it holds
+        value = f"'{literal}'" if literal is not None else f"`{code(spec.node)}` (always CUDA)"
+        return (f"hard-coded device {value} with no CPU fallback; use "
                 "`torch.device('cuda' if torch.cuda.is_available() else 'cpu')`")
 
     def fix_for(self, spec: DeviceSpec, model: Model) -> Optional[Fix]:
