@@ -98,7 +98,8 @@ class Evaluator:
             tuple(lf.info for lf in frame.loops),
             self.rank_guard > 0 or (frame.function is not None and frame.function.rank_skip),
             self.in_test(), self.expect_raise > 0, frozenset(), self.no_grad > 0,
-            self.self_test > 0,
+            # the block's own lines: a library function it calls is the package's API
+            self.self_test > 0 and frame.function is None,
         )
 
     # --- names and attributes ----------------------------------------------------------------

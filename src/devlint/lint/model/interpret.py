@@ -951,10 +951,12 @@ class Interpreter(Evaluator):
                               if p[1] == "positional" and p[2] is None]
             # `device="cpu"` is one choice of the callers', not the device: built from unknown
             # arguments, the object's device is unknown (`self.device`, and what is made on it).
-            # So is `group_matrix=None`: an argument the callers may give, made here when not.
+            # (An argument defaulting to None stays None: the object's own attributes are not
+            # joined world by world, so an unknown `gpu` would let a CUDA arm that the CPU world
+            # never takes, past `assert torch.cuda.is_available()`, name the CPU world's device.)
             call_kwargs: dict = {p[0]: Opaque(p[0]) for p in init.info.params[1:]
                                  if p[1] not in ("*", "**") and p[2] is not None
-                                 and (names.names_device(p[0]) or p[2] is NONE)}
+                                 and names.names_device(p[0])}
         else:
             values = [obj] + [v for _, v in args]
             call_kwargs = {k: v for k, (_, v) in kwargs.items()}
