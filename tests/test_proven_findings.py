@@ -66,6 +66,7 @@ EVERY_RANK_LOAD = textwrap.dedent("""\
     world_size = dist.get_world_size()
     model = torch.nn.Linear(4, 2).cuda()
     state = torch.load({path})
+    model.load_state_dict(state)
 """)
 
 

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
+
+import libcst as cst
 
 from devlint.core.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
@@ -8,6 +11,7 @@ from devlint.lint.model.observations import Load
 from devlint.lint.model.values import Opaque, Place, Scalar, Tensor, Value
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import add_keyword_fix, code, first_device
+from devlint.lint.syntax import dotted, walk
 
 
 class LoadWithoutMapLocation(Rule):
@@ -31,7 +35,13 @@ class LoadWithoutMapLocation(Rule):
         (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, for a file of
         each rank's own on every rank (`f"queue{rank}.pth"`: each rank wrote it from its own GPU),
         for the state of an LR scheduler (`scheduler.load_state_dict(torch.load(path))`: numbers,
-        no tensors), and for in-memory buffers.
+        no tensors), and for in-memory buffers. A finding needs a file that holds a device's
+        state: one read into `load_state_dict` (also through `ckpt["model"]`), used as a module
+        (`model = torch.load(f)`, then `model.eval()`), written by this code from device
+        tensors, or named as a checkpoint (its path or the function reading it says `ckpt`,
+        `checkpoint`, `resume`, `weights`, `model`, `state`, `.pth`, ...). A file read as data
+        (`torch.cat([x, torch.load("embedding.pt")])`, a dataset's split or meta dict) says
+        nothing about where its tensors were saved from.
     """
     why = """
         `torch.load` restores every tensor onto the device it was saved from. A checkpoint
@@ -66,9 +76,16 @@ class LoadWithoutMapLocation(Rule):
         if not model.fallback and not every_rank:
             return
         reported: set[int] = set()
+        restored = None
         for load in model.obs.loads:
             if id(load.node) in reported or not load.tensors:
                 continue  # an LR scheduler's state: no tensor to restore anywhere
+            if restored is None:
+                restored = restoring_loads(model.module)
+            if id(load.node) not in restored and not self.names_a_checkpoint(load) and not any(
+                    same_path(load.path, save.path) and self.saved_on_device(save)
+                    for save in model.obs.saves):
+                continue  # data (embeddings, index splits, a dataset's dict): saved from where?
             if any(same_path(load.path, save.path) and self.saved_on_host(save)
                    for save in model.obs.saves):
                 continue  # this code wrote that file from CPU tensors: they load on the CPU
@@ -104,6 +121,21 @@ class LoadWithoutMapLocation(Rule):
         return not any(same_path(load.path, save.path) for save in model.obs.saves)
 
     @staticmethod
+    def names_a_checkpoint(load: Load) -> bool:
+        """The path, or the function reading it (`def load_checkpoint(path)`), names what a
+        training run saves."""
+        function = load.where.function
+        text = code(load.node.args[0].value) if load.node.args else ""
+        return CHECKPOINT_WORDS.search(text) is not None or (
+            function is not None and CHECKPOINT_WORDS.search(function.name) is not None)
+
+    @staticmethod
+    def saved_on_device(save) -> bool:
+        """This code writes that file from device tensors or a moved model."""
+        value = save.value
+        return value is not None and getattr(value, "place", None) is Place.DEVICE
+
+    @staticmethod
     def saved_on_host(save) -> bool:
         value = save.value
         return type(value) is Tensor and value.place is Place.HOST and not value.assumed
@@ -120,6 +152,69 @@ class LoadWithoutMapLocation(Rule):
     @staticmethod
     def fix_for(load: Load, target: str) -> Optional[Fix]:
         return add_keyword_fix(load.node, f"map_location={target}", f"load onto {target}")
+
+
+# A path that names what a training run saves: a checkpoint, weights, a model.
+CHECKPOINT_WORDS = re.compile(r"ckpt|checkpoint|resume|pretrain|weight|snapshot|model|state|"
+                              r"\.pth|\.bin|\.tar", re.I)
+# Calls that restore state into a module or an optimizer.
+STATE_RESTORERS = frozenset({"load_state_dict", "load_checkpoint", "set_state_dict"})
+# Uses that show a loaded object is a pickled module.
+# (not `.to()` or `.cuda()`: tensors have them too)
+MODULE_USES = frozenset({"eval", "train", "parameters", "state_dict", "forward",
+                         "named_parameters", "modules", "children", "apply", "zero_grad"})
+
+
+def restoring_loads(module: cst.Module) -> set[int]:
+    """The `torch.load` calls whose result is a device's state, proven by its use: read into
+    `load_state_dict` (also through `ckpt["model"]`), or used as a module (`model =
+    torch.load(f)`, then `model.eval()`, `model(x)`). A file read as data (embeddings, index
+    splits, a dataset's dict) proves nothing about where its tensors were saved from."""
+    loads: dict[int, cst.Call] = {}
+    targets: dict[str, list] = {}  # a name bound to a load's result -> those loads
+    used: set[str] = set()  # names whose value is restored into a module, or used as one
+    inside: set[int] = set()  # loads written inside a restoring call's arguments
+    for node in walk(module):
+        kind = type(node)
+        if kind is cst.Call:
+            name = dotted(node.func) or ""
+            if name.split(".")[-1] in ("load",) and name.startswith(("torch.", "load")):
+                loads[id(node)] = node
+            last = name.split(".")[-1]
+            if last in STATE_RESTORERS:
+                for arg in node.args:
+                    for inner in walk(arg.value):
+                        if type(inner) is cst.Call:
+                            inside.add(id(inner))
+                        elif type(inner) is cst.Name:
+                            used.add(inner.value)
+            elif type(node.func) is cst.Attribute and last in MODULE_USES:
+                used.add(_root(node.func.value))
+            elif type(node.func) is cst.Name:
+                used.add(node.func.value)  # `model(x)`: called like a module
+        elif kind in (cst.Assign, cst.AnnAssign):
+            value = node.value
+            if value is None:
+                continue
+            calls = [inner for inner in walk(value) if type(inner) is cst.Call]
+            names = [_root(t.target) for t in node.targets] if kind is cst.Assign \
+                else [_root(node.target)]
+            for call in calls:
+                for name in names:
+                    targets.setdefault(name, []).append(id(call))
+    found = {i for i in loads if i in inside}
+    for name, calls in targets.items():
+        if name in used:
+            found.update(i for i in calls if i in loads)
+    return found
+
+
+def _root(node: cst.CSTNode) -> str:
+    """`ckpt` of `ckpt`, `ckpt["model"]`, `self.ckpt`: the name a use starts from (for an
+    attribute, its dotted text)."""
+    while type(node) is cst.Subscript:
+        node = node.value
+    return dotted(node) or ""
 
 
 def same_path(a: Value, b: Value) -> bool:
