@@ -301,10 +301,7 @@ def test_a_cell_that_does_not_parse_is_one_dev999_and_the_other_cells_are_analys
                          ["model = torch.nn.Linear(2, 2).cuda()\n"])
     findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
     assert [(f.cell, f.line, f.column, f.code) for f in findings] == [
-        (1, 2, 23, "DEV001"), (2, 1, 7, "DEV999")]
-    # cell 3 was analysed: its `.cuda()` is the same root cause as cell 1's literal (the
-    # notebook never chooses a device with a fallback), so cell 1's finding names it
-    assert findings[0].message.endswith("(the next at line 1 of cell 3)")
+        (1, 2, 23, "DEV001"), (2, 1, 7, "DEV999"), (3, 1, 31, "DEV001")]
     assert findings[1].message.startswith("cannot parse: ")
 
 

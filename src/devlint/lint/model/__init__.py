@@ -30,6 +30,7 @@ class Model:
     interpreter: Interpreter
     shared: dict = field(default_factory=dict)  # what several rules derive once
     text: str = ""  # the program text (its `# noqa` comments)
+    path: str = ""  # the checked file's path, as given (a notebook's is its .ipynb)
 
     @property
     def distributed(self) -> bool:
@@ -88,4 +89,4 @@ def analyze(module: cst.Module, text: str = "", path: str = "", project=None) ->
     observations = interpreter.run()
     if project:
         record(interpreter)
-    return Model(module, observations, interpreter, text=text)
+    return Model(module, observations, interpreter, text=text, path=path)

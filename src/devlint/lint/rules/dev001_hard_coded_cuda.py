@@ -29,7 +29,8 @@ class HardCodedCuda(Rule):
         device with a CPU fallback hard-codes CUDA everywhere for the same reason, so it gets
         one finding, on the first literal a run reaches that no `# noqa` silences, which counts
         the others; its fix moves them all to one `device`. In a file that does choose one somewhere, each
-        literal that bypasses the choice is a slip of its own and a finding of its own.
+        literal that bypasses the choice is a slip of its own and a finding of its own; so is
+        each literal of a notebook, whose cells run one at a time.
     """
     silent = """
         Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
@@ -74,9 +75,9 @@ class HardCodedCuda(Rule):
         if model.nccl_required:
             return  # an NCCL process group needs CUDA anyway: a CPU fallback could not run
         sites = list(self.sites(model))
-        if model.fallback or len(sites) < 2:
+        if model.fallback or len(sites) < 2 or model.path.endswith(".ipynb"):
             # The file chooses the CPU somewhere: each literal that bypasses that choice is a
-            # slip of its own.
+            # slip of its own. A notebook's cells run one at a time, each where it fails.
             for spec in sites:
                 yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
             return
