@@ -319,3 +319,13 @@ def test_the_other_cells_are_the_program_without_the_broken_one(tmp_path: Path) 
     cells = [cell_source(c) for c in load(path.read_bytes())["cells"]]
     assert cells[1] == "for i in range(3):\n    pip install torch\n"
     assert "x.to(" in cells[2]
+
+
+def test_dev001_is_one_finding_per_cell_in_a_notebook_without_a_fallback() -> None:
+    """A notebook's cells run one at a time: each cell that hard-codes CUDA is where a run fails,
+    and its literals are one root cause, one finding."""
+    notebook = _notebook(["import torch\n", "model = torch.nn.Linear(2, 2).cuda()\n", "x = torch.ones(2).cuda()\n"],
+                         ["y = model(torch.zeros(2, device='cuda'))\n"])
+    findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
+    assert [(f.cell, f.line, f.code) for f in findings] == [(1, 2, "DEV001"), (2, 1, "DEV001")]
+    assert "this cell hard-codes CUDA in 1 more place (the next at line 3 of cell 1)" in findings[0].message

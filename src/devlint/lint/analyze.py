@@ -47,17 +47,20 @@ FLAKE8_FILE_NOQA = re.compile(r"^[ \t]*#[ \t]*flake8[ \t]*[:=][ \t]*noqa[ \t]*$"
 
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
                    describe_line: Callable[[int], str] = str,
-                   keep_foreign: bool = False, pieces: Optional[PieceParser] = None) -> list[Finding]:
+                   keep_foreign: bool = False, pieces: Optional[PieceParser] = None,
+                   unit_of: Optional[Callable[[int], int]] = None) -> list[Finding]:
     """All findings of one file's text; a parse error becomes a DEV999 finding, a file devlint
     cannot analyse a DEV998 one. `describe_line` words a line number inside messages ("3 of
     cell 2" in a notebook). `keep_foreign`: also the findings in other files' code that this
     file's run reached (their `path` is that file's, `reached` the call here). `pieces`: the
-    parser of an earlier version of this text, to re-parse only the statements that changed."""
+    parser of an earlier version of this text, to re-parse only the statements that changed.
+    `unit_of`: the unit a line runs in (a notebook's cell), where that is not the whole text."""
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
     codes = [rule.code for rule in rules]
     try:
         with cpu_budget(), memory_budget():
-            findings = _analyze(text, path, rules, codes, describe_line, selection.project, pieces)
+            findings = _analyze(text, path, rules, codes, describe_line, selection.project, pieces,
+                                unit_of)
     except SourceError as exc:
         findings = [parse_error(path, exc)]
     except Unanalysable as exc:
@@ -79,7 +82,8 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
 
 def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
              describe_line: Callable[[int], str], project: bool = True,
-             pieces: Optional[PieceParser] = None) -> list[Finding]:
+             pieces: Optional[PieceParser] = None,
+             unit_of: Optional[Callable[[int], int]] = None) -> list[Finding]:
     if len(text) > MAX_SOURCE_CHARS and not could_match(text, codes):
         return []  # nothing a rule looks for is in it: not worth gigabytes of parsing
     check_size(text)
@@ -104,7 +108,7 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
             module = newer
         else:
             module = parse_module(text) if pieces is None else pieces.parse(text, tree)
-        raws, elsewhere = run_rules(module, rules, text, path, project)
+        raws, elsewhere = run_rules(module, rules, text, path, project, unit_of)
         if not raws:
             return []
         return resolve_positions(module, raws, path, text, describe_line, elsewhere)
@@ -140,10 +144,11 @@ class Elsewhere:
 
 
 def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str = "",
-              project: bool = False) -> tuple[list[RawFinding], Optional[Elsewhere]]:
+              project: bool = False, unit_of: Optional[Callable[[int], int]] = None
+              ) -> tuple[list[RawFinding], Optional[Elsewhere]]:
     if not rules:
         return [], None
-    model = analyze(module, text, path, PROJECT_FILES if project else None)
+    model = analyze(module, text, path, PROJECT_FILES if project else None, unit_of)
     raws = [raw for rule in rules for raw in rule.check(model)]
     owners = list(model.interpreter.foreign_owners.values())
     return raws, Elsewhere(owners, model.interpreter.reached) if owners else None

@@ -25,7 +25,7 @@ def analyze_notebook(data: bytes, path: str, selection: Selection = Selection(),
     except NotebookError as exc:
         return [parse_error(path, SourceError(1, 1, str(exc)))] if selection.enabled("DEV999") else []
     findings = analyze_source(prog.text, path, selection, describe_line=prog.describe,
-                              keep_foreign=keep_foreign)
+                              keep_foreign=keep_foreign, unit_of=prog.cell_of)
     own = sorted([f for f in findings if f.path == path] + broken_cells(prog, path, selection),
                  key=Finding.sort_key)
     foreign = [f for f in findings if f.path != path]
@@ -59,7 +59,7 @@ def fix_round(data: bytes, path: str, selection: Selection, unsafe: bool):
     except NotebookError:
         return None, None, analyze_notebook(data, path, selection)
     prog = program(notebook)
-    raw = analyze_source(prog.text, path, selection, describe_line=prog.describe)
+    raw = analyze_source(prog.text, path, selection, describe_line=prog.describe, unit_of=prog.cell_of)
     findings = in_cells(sorted(raw + broken_cells(prog, path, selection), key=Finding.sort_key),
                         prog, data)
     outcome = apply_fixes(prog.text, raw, unsafe=unsafe)

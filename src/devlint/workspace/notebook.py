@@ -59,6 +59,10 @@ class Program:
                 return number, min(line - first + 1, max(count, 1))
         return (self.cells[0][0] if self.cells else 1), line
 
+    def cell_of(self, line: int) -> int:
+        """The cell a line of the joined text belongs to: a cell runs on its own."""
+        return self.locate(line)[0]
+
     def describe(self, line: int) -> str:
         number, inner = self.locate(line)
         return f"{inner} of cell {number}"

@@ -31,6 +31,7 @@ class Model:
     shared: dict = field(default_factory=dict)  # what several rules derive once
     text: str = ""  # the program text (its `# noqa` comments)
     path: str = ""  # the checked file's path, as given (a notebook's is its .ipynb)
+    unit_of: Any = None  # line -> the unit it runs in (a notebook's cell); None: the file
 
     @property
     def distributed(self) -> bool:
@@ -75,7 +76,8 @@ PREPARES = ("accelerate", ".prepare(", "setup_dataloaders", "Fabric")  # substri
 TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
 
 
-def analyze(module: cst.Module, text: str = "", path: str = "", project=None) -> Model:
+def analyze(module: cst.Module, text: str = "", path: str = "", project=None,
+            unit_of=None) -> Model:
     """The model of one file. With `project`, the files around it (a `summaries.ModuleFiles`,
     and a real path), imports of the project's own files bind what those files define (see
     `summaries.py`)."""
@@ -89,4 +91,4 @@ def analyze(module: cst.Module, text: str = "", path: str = "", project=None) ->
     observations = interpreter.run()
     if project:
         record(interpreter)
-    return Model(module, observations, interpreter, text=text, path=path)
+    return Model(module, observations, interpreter, text=text, path=path, unit_of=unit_of)

@@ -28,9 +28,9 @@ class HardCodedCuda(Rule):
         nothing makes sure CUDA exists. One root cause, one finding: a file that never chooses a
         device with a CPU fallback hard-codes CUDA everywhere for the same reason, so it gets
         one finding, on the first literal a run reaches that no `# noqa` silences, which counts
-        the others; its fix moves them all to one `device`. In a file that does choose one somewhere, each
-        literal that bypasses the choice is a slip of its own and a finding of its own; so is
-        each literal of a notebook, whose cells run one at a time.
+        the others; its fix moves them all to one `device` (in a notebook, whose cells run one at a time, one
+        finding per cell). In a file that does choose one somewhere, each literal that bypasses
+        the choice is a slip of its own and a finding of its own.
     """
     silent = """
         Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
@@ -75,13 +75,19 @@ class HardCodedCuda(Rule):
         if model.nccl_required:
             return  # an NCCL process group needs CUDA anyway: a CPU fallback could not run
         sites = list(self.sites(model))
-        if model.fallback or len(sites) < 2 or model.path.endswith(".ipynb"):
+        if model.fallback or len(sites) < 2:
             # The file chooses the CPU somewhere: each literal that bypasses that choice is a
-            # slip of its own. A notebook's cells run one at a time, each where it fails.
+            # slip of its own.
             for spec in sites:
                 yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
             return
-        yield self.whole_file(sites, model)
+        spans = spans_of(model.module, [spec.node for spec in sites])
+        units: dict = {}  # a notebook's cells run one at a time: one root cause per cell
+        for spec in sites:
+            line = spans[spec.node].start.line if spec.node in spans else 0
+            units.setdefault(model.unit_of(line) if model.unit_of else 0, []).append(spec)
+        for unit in units.values():
+            yield self.whole_file(unit, model, spans)
 
     def sites(self, model: Model) -> Iterator[DeviceSpec]:
         reported: set[int] = set()
@@ -98,12 +104,11 @@ class HardCodedCuda(Rule):
             reported.add(id(spec.node))
             yield spec
 
-    def whole_file(self, sites: list[DeviceSpec], model: Model) -> RawFinding:
+    def whole_file(self, sites: list[DeviceSpec], model: Model, spans: dict) -> RawFinding:
         """One root cause, one finding: a file that never chooses a device with a fallback
         hard-codes CUDA everywhere for the same reason, so it gets one finding, on the first
         literal a run reaches, whose fix moves every literal to one `device` chosen with a
         fallback."""
-        spans = spans_of(model.module, [spec.node for spec in sites])
         lines = split_lines(model.text) if "noqa" in model.text.lower() else []
 
         def silenced(spec: DeviceSpec) -> bool:  # its own `# noqa` keeps it out of the group
@@ -126,9 +131,10 @@ class HardCodedCuda(Rule):
             return self.finding(first.node, self.message(first), fix=self.fix_for(first, model))
         first, rest = unique[0], unique[1:]
         more = len(rest)
-        message = (f"{self.message(first)}; the file never chooses a device with a CPU fallback "
-                   f"and hard-codes CUDA in {more} more place{'s' if more > 1 else ''} "
-                   "(the next at line {related_line})")
+        where = "the notebook never chooses a device with a CPU fallback, and this cell" \
+            if model.unit_of else "the file never chooses a device with a CPU fallback and"
+        message = (f"{self.message(first)}; {where} hard-codes CUDA in {more} more "
+                   f"place{'s' if more > 1 else ''} (the next at line {{related_line}})")
         edits: list = []
         for spec in unique:
             fix = self.fix_for(spec, model)
