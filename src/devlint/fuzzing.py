@@ -149,7 +149,8 @@ def notebook_of(text: str, rng: random.Random) -> tuple[bytes, list[tuple[int, i
     """`text` (a script that compiles) cut into code cells at top-level statements, in one of
     the shapes notebooks come in: markdown between, an IPython line first, source as a list or
     one string, the cells indented as a whole, CRLF or \\u escapes in the JSON. Returns the
-    bytes and, per code cell, (cell number, the script's line of its line 1, the indent added)."""
+    bytes and, per code cell, (cell number, the script's line of its line 1, the indent added,
+    the script's first line in it)."""
     import ast
     import json
 
@@ -169,7 +170,7 @@ def notebook_of(text: str, rng: random.Random) -> tuple[bytes, list[tuple[int, i
         cells.append({"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
                       "source": "".join(source) if as_string else source})
         shift = len(indent) if source and source[0].strip() else 0
-        layout.append((len(cells), first + 1 - len(magic), shift))
+        layout.append((len(cells), first + 1 - len(magic), shift, first + 1))
     notebook = {"cells": cells, "metadata": {"x": 1e-05}, "nbformat": 4, "nbformat_minor": 5}
     data = json.dumps(notebook, indent=rng.choice((1, 2)), ensure_ascii=rng.random() < 0.5) + "\n"
     if rng.random() < 0.3:
@@ -187,23 +188,30 @@ def _first_line(node) -> int:
 
 
 def check_notebook(text: str, rng: random.Random) -> None:
-    """A notebook built from a script has the script's findings, at the same places, and
-    never a parse error; fixing it changes only code cells' sources, the rest byte for byte,
-    the fixed cells parse, and a second fix changes nothing."""
+    """A notebook built from a script has the script's findings, at the same places, when the
+    script's lines are grouped into the notebook's cells (a cell runs on its own, so a finding
+    given once per unit is given once per cell), and never a parse error; fixing it changes only
+    code cells' sources, the rest byte for byte, the fixed cells parse, and a second fix changes
+    nothing."""
+    import bisect
+
     from devlint.lint.analyze import analyze_source
     from devlint.lint.notebooks import analyze_notebook
 
-    script = analyze_source(text, "script.py")
-    if {f.code for f in script} & {"DEV998", "DEV999"}:
+    if {f.code for f in analyze_source(text, "script.py")} & {"DEV998", "DEV999"}:
         return  # not a script a notebook could be built from
     data, layout = notebook_of(text, rng)
+    starts = [start for _, _, _, start in layout]
+    cells = [number for number, _, _, _ in layout]
+    script = analyze_source(text, "script.py",
+                            unit_of=lambda line: cells[max(bisect.bisect_right(starts, line) - 1, 0)])
     found = analyze_notebook(data, "nb.ipynb")
     assert _in_script(found, layout) == _positions(script), (found, script)
     _check_notebook_fix(data)
 
 
 def _in_script(findings, layout) -> list[tuple[int, int, str]]:
-    where = {number: (first, shift) for number, first, shift in layout}
+    where = {number: (first, shift) for number, first, shift, _ in layout}
     out = []
     for finding in findings:
         first, shift = where[finding.cell]
