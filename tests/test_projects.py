@@ -108,3 +108,43 @@ def test_the_model_asks_for_other_files_only_through_the_interface_it_is_handed(
             assert not any(n.startswith("devlint.workspace") for n in names), source.name
     for method in ("resolve", "child", "read", "digest"):
         assert callable(getattr(PROJECT_FILES, method)) and hasattr(ModuleFiles, method)
+
+
+CYCLE = {
+    "pyproject.toml": "",
+    "pkg/__init__.py": "import torch\nfrom .a import helper\n# for x in loader: model(x.to(device)) cuda\n",
+    "pkg/a.py": (
+        "import torch\nimport torch.nn as nn\nfrom pkg import helper as again\n\n"
+        "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\n\n"
+        "def helper(model):\n    x = torch.zeros(4, 3)\n    return model(x)\n\n\n"
+        "def train():\n    model = nn.Linear(3, 3).to(device)\n    for _ in range(3):\n"
+        "        y = again(model)\n        y.sum().backward()\n\n\n"
+        "train()\n"
+    ),
+}
+
+
+def test_a_file_summarised_before_it_is_checked_gets_the_findings_of_a_fresh_run(tmp_path, monkeypatch) -> None:
+    """A file summarised for an importer and then checked shares one parse with its summary;
+    where its run reads its own summary back (an import cycle: here `helper` runs as the
+    summary's, reached from line 16), it is checked on a tree of its own, so the findings, how
+    they were reached and their fixes are those of a process that checks it first."""
+    from devlint.lint.model import summaries
+
+    for relative, text in CYCLE.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # `import pkg` resolves from the project's folder
+    package = sorted(Path("pkg").glob("*.py"))  # __init__.py first: it summarises a.py
+
+    def findings(paths) -> list:
+        outcomes = check_project(paths, lambda _: Selection())
+        return [(f.path, f.line, f.code, f.message, f.reached, f.fix is None)
+                for o in outcomes for f in o.findings]
+
+    summaries._SUMMARIES.clear()
+    after_summary = findings(package)
+    summaries._SUMMARIES.clear()
+    first = findings([Path("pkg/a.py")])
+    assert first and after_summary == first
+    assert first[0][4] is not None and first[0][4].location.line == 16  # reached from the cycle's call

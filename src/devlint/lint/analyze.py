@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 import libcst as cst
 
 from devlint.lint.model import analyze
+from devlint.lint.model.summaries import summaries_for
 from devlint.lint.fix_gate import refusal
 from devlint.core import limits
 from devlint.core.limits import (
@@ -103,15 +104,34 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
         screen(tree)
     if pieces is None:
         del tree  # before libcst's tree, the larger one, is built
+    trees = summaries_for(PROJECT_FILES) if project and newer is None and pieces is None else None
     with deep_recursion():
+        shared = trees.tree(text) if trees is not None else None
         if newer is not None:
             module = newer
+        elif shared is not None:
+            module = shared
         else:
             module = parse_module(text) if pieces is None else pieces.parse(text, tree)
-        raws, elsewhere = run_rules(module, rules, text, path, project, unit_of)
+        raws, elsewhere, model = run_rules(module, rules, text, path, project, unit_of)
+        if shared is not None and model is not None and _stood_on_itself(model):
+            module = parse_module(text)  # its summary's nodes are its own: a tree of its own
+            raws, elsewhere, model = run_rules(module, rules, text, path, project, unit_of)
+        elif trees is not None and shared is None:
+            trees.keep_tree(text, module)
+        del model
         if not raws:
             return []
         return resolve_positions(module, raws, path, text, describe_line, elsewhere)
+
+
+def _stood_on_itself(model) -> bool:
+    """Whether a file's run read a summary built from the file itself (an import cycle)."""
+    interpreter = model.interpreter
+    if not interpreter.path:
+        return False
+    own = os.path.abspath(interpreter.path)
+    return any(os.path.abspath(path) == own for path, _ in interpreter.dependencies)
 
 
 def analyze_bytes(data: bytes, path: str, selection: Selection = Selection(),
@@ -145,13 +165,15 @@ class Elsewhere:
 
 def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str = "",
               project: bool = False, unit_of: Optional[Callable[[int], int]] = None
-              ) -> tuple[list[RawFinding], Optional[Elsewhere]]:
+              ) -> tuple[list[RawFinding], Optional[Elsewhere], Any]:
+    """The rules' raw findings of one tree, the other files' code its run executed, and the
+    model they were read from (None without rules)."""
     if not rules:
-        return [], None
+        return [], None, None
     model = analyze(module, text, path, PROJECT_FILES if project else None, unit_of)
     raws = [raw for rule in rules for raw in rule.check(model)]
     owners = list(model.interpreter.foreign_owners.values())
-    return raws, Elsewhere(owners, model.interpreter.reached) if owners else None
+    return raws, Elsewhere(owners, model.interpreter.reached) if owners else None, model
 
 
 def resolve_positions(
@@ -258,7 +280,8 @@ class _Trees:
             return "?"
         path, _, span = where
         line = str(span.start.line)
-        return line if path == finding_path else f"{line} of {os.path.basename(path)}"
+        return line if os.path.abspath(path) == os.path.abspath(finding_path) else \
+            f"{line} of {os.path.basename(path)}"
 
 
 def _foreign_findings(raws: list[RawFinding], trees: _Trees) -> list[Finding]:

@@ -28,8 +28,8 @@ from devlint.core.limits import IMPORT_LEVELS
 
 MAX_SUMMARIES = 512  # per process and level: the trees behind them are what costs memory
 LEVELS = IMPORT_LEVELS  # imports followed from a checked file (the importers walk reads the same)
-MAX_TREES = 64  # parsed modules kept to summarise them at another level (their functions
-# are kept by the summaries anyway)
+MAX_TREES = 64  # parsed modules kept to summarise them at another level, or to check them
+# (their functions are kept by the summaries anyway)
 
 
 class ModuleFiles(Protocol):
@@ -95,7 +95,7 @@ class Summaries:
     def __init__(self, files: ModuleFiles) -> None:
         self.files = files
         self._cache: "OrderedDict[tuple, Summary]" = OrderedDict()  # (path, level) -> summary
-        self._trees: "OrderedDict[str, object]" = OrderedDict()  # digest -> parsed module
+        self._trees: "OrderedDict[str, object]" = OrderedDict()  # text -> parsed module
         self.digests: dict[str, Optional[str]] = {}
 
     def get(self, path: str, level: int = LEVELS - 1) -> Optional[Summary]:
@@ -136,18 +136,36 @@ class Summaries:
     def _tree(self, data: bytes, digest: str):
         from devlint.lint.parse import SourceError, decode_source, read_module
 
-        module = self._trees.get(digest)
+        try:
+            text = decode_source(data)
+        except SourceError:
+            return None
+        module = self.tree(text)
         if module is not None:
-            self._trees.move_to_end(digest)
             return module
         try:
-            module = read_module(decode_source(data))
+            module = read_module(text)
         except (SourceError, RecursionError, MemoryError):
             return None
-        self._trees[digest] = module
+        self.keep_tree(text, module)
+        return module
+
+    # A file of the project is often both summarised (another file imports it) and checked: the
+    # two share one libcst tree, parsed once (`lint.analyze` asks here before parsing a checked
+    # file, and leaves its tree here after). libcst's trees are immutable; the model knows a
+    # node by its identity, so a checked file whose run stood on its own summary (an import
+    # cycle back to it) is run again on a tree of its own.
+
+    def tree(self, text: str):
+        module = self._trees.get(text)
+        if module is not None:
+            self._trees.move_to_end(text)
+        return module
+
+    def keep_tree(self, text: str, module) -> None:
+        self._trees[text] = module
         while len(self._trees) > MAX_TREES:
             self._trees.popitem(last=False)
-        return module
 
 
 _SUMMARIES: dict = {}  # id(files) -> (files, its summaries): one per process and workspace
