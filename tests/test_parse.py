@@ -61,6 +61,36 @@ def test_the_cyclic_collector_pauses_for_the_parse_only() -> None:
         gc.enable()
 
 
+def test_an_analysis_paces_full_collections_and_gives_the_host_its_pacing_back(monkeypatch) -> None:
+    """During an analysis the collector walks the whole heap at most every
+    FULL_COLLECTION_EVERY middle-generation collections (`core.collector`); the host's own
+    thresholds (flake8's, an editor's) come back afterwards, even when the analysis fails."""
+    import gc
+
+    from devlint.core.collector import FULL_COLLECTION_EVERY
+    from devlint.lint import analyze as analysis
+
+    seen = []
+    real = analysis._analyze
+
+    def spy(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "_analyze", spy)
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(500, 7, 3)
+        analysis.analyze_source("import torch\nx = torch.zeros(3).cuda()\n", "a.py")
+        assert seen[-1] == (500, 7, FULL_COLLECTION_EVERY) and gc.get_threshold() == (500, 7, 3)
+        monkeypatch.setattr(analysis, "_analyze", lambda *a, **k: (_ for _ in ()).throw(KeyError()))
+        with pytest.raises(KeyError):
+            analysis.analyze_source("x = 1\n", "a.py")
+        assert gc.get_threshold() == (500, 7, 3)
+    finally:
+        gc.set_threshold(*before)
+
+
 # --- the editor's parse: only the top-level statements an edit touched -------------------------
 
 TRICKY = {  # what libcst gives to the block above, or keeps with the next statement

@@ -18,6 +18,7 @@ from devlint.lint.model import analyze
 from devlint.lint.model.summaries import summaries_for
 from devlint.lint.fix_gate import refusal
 from devlint.core import limits
+from devlint.core.collector import paced_collector
 from devlint.core.limits import (
     CANNOT_ANALYSE_CODE, MAX_SOURCE_CHARS, OutOfTime, Unanalysable, check_size, cpu_budget,
     deep_recursion, memory_budget, screen,
@@ -59,7 +60,7 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
     codes = [rule.code for rule in rules]
     try:
-        with cpu_budget(), memory_budget():
+        with cpu_budget(), memory_budget(), paced_collector():
             findings = _analyze(text, path, rules, codes, describe_line, selection.project, pieces,
                                 unit_of)
     except SourceError as exc:
