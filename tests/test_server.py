@@ -147,6 +147,23 @@ def test_a_quick_fix_applied_leaves_no_diagnostics(server: Client, workspace: Pa
     doc.close()
 
 
+def test_a_fix_the_gate_refuses_is_never_offered(server: Client, workspace: Path) -> None:
+    """Diagnostics go out before the fix gate runs (`Analysis.offered`): a fix the gate refuses
+    is still never a quick fix or part of fix-all, as `devlint check` never offers it."""
+    from conftest import FIXTURES
+
+    text = (FIXTURES / "DEV006" / "bad_init_hidden_on_cpu.py").read_text(encoding="utf-8")
+    [checked] = analyze_source(text, "bad.py")
+    assert checked.code == "DEV006" and checked.fix is None  # refused by the gate
+    assert analyze_source(text, "bad.py", gate_fixes=False)[0].fix is not None
+    doc = Document(server, workspace / "refused_fix.py", text)
+    [diagnostic] = doc.diagnostics()
+    actions = doc.actions(diagnostic)
+    assert [a["title"] for a in actions] == ["DEV006: disable for this line (# noqa)"]
+    assert doc.actions(diagnostic, only=["source.fixAll"]) == []
+    doc.close()
+
+
 def test_unsafe_fixes_are_marked_and_fix_all_applies_only_safe_ones(server: Client, workspace: Path) -> None:
     doc = Document(server, workspace / "fix_all.py", BUGGY)
     diagnostics = doc.diagnostics()

@@ -50,19 +50,23 @@ FLAKE8_FILE_NOQA = re.compile(r"^[ \t]*#[ \t]*flake8[ \t]*[:=][ \t]*noqa[ \t]*$"
 def analyze_source(text: str, path: str, selection: Selection = Selection(),
                    describe_line: Callable[[int], str] = str,
                    keep_foreign: bool = False, pieces: Optional[PieceParser] = None,
-                   unit_of: Optional[Callable[[int], int]] = None) -> list[Finding]:
+                   unit_of: Optional[Callable[[int], int]] = None,
+                   gate_fixes: bool = True) -> list[Finding]:
     """All findings of one file's text; a parse error becomes a DEV999 finding, a file devlint
     cannot analyse a DEV998 one. `describe_line` words a line number inside messages ("3 of
     cell 2" in a notebook). `keep_foreign`: also the findings in other files' code that this
     file's run reached (their `path` is that file's, `reached` the call here). `pieces`: the
     parser of an earlier version of this text, to re-parse only the statements that changed.
-    `unit_of`: the unit a line runs in (a notebook's cell), where that is not the whole text."""
+    `unit_of`: the unit a line runs in (a notebook's cell), where that is not the whole text.
+    `gate_fixes=False`: fixes are not put through the fix gate (`fix_gate.refusal`, most of an
+    analysis of a file with many findings); the caller gates each before it offers it (the
+    language server, when the editor asks for code actions)."""
     rules = [rule() for rule in ALL_RULES if selection.enabled(rule.code)]
     codes = [rule.code for rule in rules]
     try:
         with cpu_budget(), memory_budget(), paced_collector():
             findings = _analyze(text, path, rules, codes, describe_line, selection.project, pieces,
-                                unit_of)
+                                unit_of, gate_fixes)
     except SourceError as exc:
         findings = [parse_error(path, exc)]
     except Unanalysable as exc:
@@ -85,7 +89,8 @@ def analyze_source(text: str, path: str, selection: Selection = Selection(),
 def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
              describe_line: Callable[[int], str], project: bool = True,
              pieces: Optional[PieceParser] = None,
-             unit_of: Optional[Callable[[int], int]] = None) -> list[Finding]:
+             unit_of: Optional[Callable[[int], int]] = None,
+             gate_fixes: bool = True) -> list[Finding]:
     if len(text) > MAX_SOURCE_CHARS and not could_match(text, codes):
         return []  # nothing a rule looks for is in it: not worth gigabytes of parsing
     check_size(text)
@@ -123,7 +128,7 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
         del model
         if not raws:
             return []
-        return resolve_positions(module, raws, path, text, describe_line, elsewhere)
+        return resolve_positions(module, raws, path, text, describe_line, elsewhere, gate_fixes)
 
 
 def _stood_on_itself(model) -> bool:
@@ -180,6 +185,7 @@ def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str =
 def resolve_positions(
     module: cst.Module, raws: Iterable[RawFinding], path: str, text: str,
     describe_line: Callable[[int], str] = str, elsewhere: Optional[Elsewhere] = None,
+    gate_fixes: bool = True,
 ) -> list[Finding]:
     """Positions are computed only for files that have findings (most have none). A finding
     whose node lies in another file's code becomes that file's (see `_foreign_findings`)."""
@@ -209,8 +215,9 @@ def resolve_positions(
                 edit.node in positions and (edit.end_node is None or edit.end_node in positions)
                 for edit in raw.fix.edits):  # an edit anchored in another file is never offered
             edits = tuple(lines.resolve(edit, positions) for edit in raw.fix.edits)
-            # The one gate of every fix: a finding whose fix fails it stays, unfixable.
-            if refusal(text, edits) is None:
+            # The one gate of every fix: a finding whose fix fails it stays, unfixable (a
+            # caller that asked for ungated fixes gates each before it offers it).
+            if not gate_fixes or refusal(text, edits) is None:
                 fix = Fix(raw.fix.description, raw.fix.applicability, edits)
         findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
     return _one_per_place(findings + _foreign_findings(foreign, trees))

@@ -43,7 +43,7 @@ def code_actions(analysis: Analysis, uri: str, version: Optional[int], wanted: t
         return []
     maps = {cell.uri: PositionMap(cell.text, client.encoding) for cell in analysis.snapshot.cells}
     pmap = maps[uri]
-    here = [p for p in analysis.on(uri) if _overlaps(finding_range(pmap, p), wanted)]
+    here = [analysis.offered(p) for p in analysis.on(uri) if _overlaps(finding_range(pmap, p), wanted)]
     actions = []
     for placed in here:
         diag = diagnostic(placed, maps)
