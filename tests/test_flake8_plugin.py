@@ -357,3 +357,55 @@ def test_flake8_reads_an_importers_run_from_the_cache(tmp_path: Path) -> None:
     assert _rewrite_cached_messages(tmp_path / "cache", "reached, from the cache") >= 1
     assert run().splitlines() == [
         "model.py:13:17: DEV006 reached, from the cache (reached from evaluate.py:11)"]
+
+
+def test_a_second_flake8_run_in_one_process_sees_a_changed_dependency(tmp_path: Path, monkeypatch) -> None:
+    """The plugin remembers what a run read of the project's files (their digests, where
+    imports resolve) only for that run: flake8 used as a library in a long-lived process runs
+    again, and an importer's run that stood on a file since changed is redone."""
+    from flake8.api import legacy
+    from flake8.main.options import JobsArgument
+
+    files = {
+        "pyproject.toml": "",
+        "settings.py": "import torch\n\nDEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n",
+        "model.py": textwrap.dedent("""\
+            import torch
+            import torch.nn as nn
+
+
+            class Denoiser(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.net = nn.Linear(16, 16)
+
+                def forward(self, x):
+                    return self.net(x + torch.randn(x.shape))
+            """),
+        "train.py": textwrap.dedent("""\
+            import torch
+
+            from model import Denoiser
+            from settings import DEVICE
+
+            model = Denoiser().to(DEVICE)
+            x = torch.randn(4, 16, device=DEVICE)
+            print(model(x))
+            """),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DEVLINT_CACHE_DIR", str(tmp_path / ".cache"))
+
+    def dev_codes() -> list:
+        # settings.py second: train.py's run, kept from model.py's check, is asked whether it
+        # still holds, which reads settings.py and the imports into the run's memory
+        report = legacy.get_style_guide(select=["DEV"], jobs=JobsArgument("1")).check_files(["model.py", "settings.py"])
+        return report.get_statistics("DEV")  # "1 DEV006 <message>" per code
+
+    first = dev_codes()
+    assert first and "DEV006" in first[0]
+    (tmp_path / "settings.py").write_text("import torch\n\nDEVICE = torch.device('cpu')\n",
+                                          encoding="utf-8")
+    assert dev_codes() == []

@@ -31,6 +31,7 @@ class DevlintChecker:
     def parse_options(cls, options: Any) -> None:
         """`DEV` lies inside flake8's `D` namespace: `--extend-ignore D`, the usual way to turn
         off pydocstyle, drops every devlint finding too. Say so once, with the remedy."""
+        _RUN_FILES.clear()  # a new run (flake8 as a library may run again in one process)
         shadow = shadowing_ignore(options)
         if shadow and not os.environ.get(_WARNED):
             os.environ[_WARNED] = "1"
@@ -110,7 +111,13 @@ def _through_cache(filename: str, text: Optional[str] = None):
 def routed_to(filename: str) -> list:
     from devlint.lint.routed import routed_to as routed
 
-    return routed(filename, _get_selection(), _through_cache)
+    return routed(filename, _get_selection(), _through_cache, _RUN_FILES)
+
+
+# What this flake8 run has read of the project's files (digests, where imports resolve): the
+# files do not change during a run, and each file's check asks again whether every importer's
+# run still holds (a fifth of the plugin's time when each read them again).
+_RUN_FILES: dict = {}
 
 
 def shadowing_ignore(options: Any) -> str:

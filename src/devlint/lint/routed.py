@@ -5,6 +5,7 @@ running them is linting's."""
 from __future__ import annotations
 
 import os
+from typing import Optional
 
 from devlint.lint.runner import shown
 from devlint.workspace.importers import context_files
@@ -15,18 +16,22 @@ from devlint.workspace.project import (
 _RUNS: dict = {}  # (importer, selection) -> (its findings in other files, what they stood on)
 
 
-def routed_to(filename: str, selection, cached=None) -> list:
+def routed_to(filename: str, selection, cached=None, seen_files: Optional[dict] = None) -> list:
     """What the runs of the project files importing `filename` show in its code (a CPU tensor
     in a `forward` that train.py's values reach), named and deduplicated as `devlint check`
     reports it. Each importer's run is kept per process while its bytes and what it stood on
     (the file itself among them) are unchanged. `cached(path)`: an importer's outcome from a
-    cache (`runner.FileOutcome`, its findings in other files' code included), or None."""
+    cache (`runner.FileOutcome`, its findings in other files' code included), or None.
+    `seen_files`: what the caller's run has read of the project's files so far
+    (`workspace.project.still_holds`), for a caller whose files do not change during a run
+    (flake8); by default they are read again."""
     if filename in ("stdin", "-") or not filename.endswith(".py") or not os.path.isfile(filename):
         return []
     target = same_file(filename)
     found, seen = [], set()
+    seen_files = {} if seen_files is None else seen_files
     for importer in context_files([filename]):
-        for finding in _foreign_findings(str(importer), selection, cached):
+        for finding in _foreign_findings(str(importer), selection, cached, seen_files):
             spot = (finding.line, finding.column, finding.code)
             if same_file(finding.path) == target and spot not in seen:
                 seen.add(spot)
@@ -34,7 +39,7 @@ def routed_to(filename: str, selection, cached=None) -> list:
     return sorted(found, key=lambda f: (f.line, f.column, f.code))
 
 
-def _foreign_findings(path: str, selection, cached=None) -> list:
+def _foreign_findings(path: str, selection, cached=None, seen_files: Optional[dict] = None) -> list:
     from devlint.lint.model.summaries import recording
     from devlint.lint.prefilter import REQUIREMENTS, could_match
 
@@ -44,7 +49,8 @@ def _foreign_findings(path: str, selection, cached=None) -> list:
     key = (path, selection)
     known = _RUNS.get(key)
     digest = source_digest(data)
-    if known is not None and known[1] == digest and still_holds(path, known[2], {}):
+    if known is not None and known[1] == digest and still_holds(
+            path, known[2], {} if seen_files is None else seen_files):
         return known[0]
     outcome = cached(path) if cached is not None and path.endswith(".py") else None
     if outcome is not None:

@@ -152,7 +152,9 @@ def portable(path: str, files: set, probes: set) -> list:
 def still_holds(path: str, rows, digests: dict) -> bool:
     """Whether every dependency of a cached result of `path` is as it was: each file has the
     same bytes, each import resolves to the same file. Any other shape of row (a hand-edited
-    cache) is stale. `digests`: file digests computed so far in this run."""
+    cache) is stale. `digests`: what this run has read of the files so far (their digests, and
+    where an import or a submodule resolves), valid while no file changes: a run's, or one
+    request's in the server."""
     base = os.path.dirname(os.path.abspath(path))
     try:
         for row in rows:
@@ -163,13 +165,18 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                     return False
             elif kind == "import":
                 _, importer, module, level, found = row
-                importer = os.path.join(base, importer)
-                now = project_of(importer).resolve(importer, module, int(level))
-                if _rel(now, base) != found:
+                importer = os.path.normpath(os.path.join(base, importer))
+                key = ("import", importer, module, int(level))
+                if key not in digests:
+                    digests[key] = project_of(importer).resolve(importer, module, int(level))
+                if _rel(digests[key], base) != found:
                     return False
             elif kind == "child":
                 _, folder, name, found = row
-                if _rel(_module_file(os.path.join(base, folder), [name]), base) != found:
+                key = ("child", os.path.normpath(os.path.join(base, folder)), name)
+                if key not in digests:
+                    digests[key] = _module_file(key[1], [name])
+                if _rel(digests[key], base) != found:
                     return False
             else:
                 return False
