@@ -18,7 +18,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from devlint.core.limits import Unanalysable, deep_recursion
+from devlint.core.limits import Unanalysable, check_size, deep_recursion, screen
 from devlint.core.lines import line_number, split_lines
 from devlint.lint.traverse import NODE_TYPES
 
@@ -144,15 +144,21 @@ def parse_newer(text: str, error: SourceError) -> cst.Module:
         raise error from None
 
 
-def read_module(text: str) -> cst.Module:
+def read_module(text: str, screened: bool = False) -> cst.Module:
     """libcst's tree of text CPython accepts, or that is in a grammar newer than this Python's
-    which libcst reads (`newer_grammar`); a SourceError or Unanalysable otherwise."""
+    which libcst reads (`newer_grammar`); a SourceError or Unanalysable otherwise. `screened`:
+    within the limits a checked file meets first (`core.limits.check_size` and `screen`)."""
+    if screened:
+        check_size(text)
     try:
-        check_syntax(text)
+        tree = check_syntax(text)
     except SourceError as exc:
         if not newer_grammar(text, exc):
             raise
         return parse_newer(text, exc)
+    if screened:
+        screen(tree)
+    del tree  # before libcst's tree, the larger one, is built
     return parse_module(text)
 
 

@@ -137,9 +137,8 @@ class Summaries:
         """libcst's tree of a project file, or None where devlint would not analyse it when
         checked (a syntax error, DEV999; past the screen or refused by libcst, DEV998): its
         importers read its names as unknown, and its limits never become theirs."""
-        from devlint.core.limits import Unanalysable, check_size, screen
-        from devlint.lint.parse import (SourceError, check_syntax, decode_source, newer_grammar,
-                                        parse_module, parse_newer)
+        from devlint.core.limits import Unanalysable
+        from devlint.lint.parse import SourceError, decode_source, read_module
 
         try:
             text = decode_source(data)
@@ -149,17 +148,7 @@ class Summaries:
         if module is not None:
             return module
         try:
-            check_size(text)
-            try:
-                tree = check_syntax(text)
-            except SourceError as exc:
-                if not newer_grammar(text, exc):
-                    raise
-                module = parse_newer(text, exc)
-            else:
-                screen(tree)
-                del tree
-                module = parse_module(text)
+            module = read_module(text, screened=True)
         except (SourceError, Unanalysable, RecursionError, MemoryError):
             return None
         self.keep_tree(text, module)
