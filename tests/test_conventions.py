@@ -14,9 +14,9 @@ from devlint.cli import main
 from devlint.lint.analyze import analyze_source
 from devlint.lint.report.text import TextStyle
 
-# Two DEV001, two slips: the file chooses a device with a fallback once (line 4), so each
-# literal that bypasses it is reported on its own.
-BUGGY = ("import torch\ndevice = torch.device('cuda')\nx = torch.zeros(3).cuda()\n"
+# Two DEV001, two slips: the file chooses a device with a fallback once (line 5), so each
+# function (and the module level) that bypasses it is reported on its own.
+BUGGY = ("import torch\ndevice = torch.device('cuda')\ndef f():\n    return torch.zeros(3).cuda()\n"
          "y = torch.zeros(1).to('cuda' if torch.cuda.is_available() else 'cpu')\n")
 
 

@@ -16,8 +16,8 @@ HEADER = "project\tpath\tline\tcode\tverdict\tidiom\tpresent\tnote\n"
 TRAIN = """import torch
 
 model = torch.nn.Linear(4, 1).cuda()
-x = torch.zeros(2, 4, device="cuda")
-print(model(x))
+def batch(): return torch.zeros(2, 4, device="cuda")
+print(model(batch()))
 y = torch.zeros(1).to("cuda" if torch.cuda.is_available() else "cpu")  # a fallback: two slips
 """
 
@@ -52,7 +52,7 @@ def test_a_deleted_triage_row_fails_and_prints_the_finding(corpus: Path) -> None
     done = run(corpus, ROWS[:1])
     assert done.returncode == 1
     assert "new finding: demo/train.py:4: DEV001 [untriaged]" in done.stdout
-    assert 'x = torch.zeros(2, 4, device="cuda")' in done.stdout
+    assert 'def batch(): return torch.zeros(2, 4, device="cuda")' in done.stdout
     assert "untriaged: demo/train.py:4: DEV001" in done.stdout
 
 

@@ -22,10 +22,28 @@ def codes(source: str, path: str) -> set[str]:
     return {f.code for f in analyze_source(source, path)}
 
 
-@pytest.mark.parametrize("path", ["test_model.py", "model_test.py", "conftest.py",
-                                  "tests/model.py", "pkg/test/checks.py"])
+@pytest.mark.parametrize("path", ["test_model.py", "model_test.py", "tests/test_model.py",
+                                  "pkg/test/checks_test.py"])
 def test_dev022_reports_tests_in_modules_a_runner_collects(path: str) -> None:
     assert "DEV022" in codes(GPU_TEST, path)
+
+
+@pytest.mark.parametrize("path", ["conftest.py", "tests/model.py", "pkg/test/checks.py",
+                                  "tests/attention_benchmark.py"])
+def test_dev022_leaves_modules_no_runner_collects_by_default(path: str) -> None:
+    """pytest collects `test_*.py` and `*_test.py`, unittest `test*.py`: a benchmark or a
+    helper under `tests/` with another name, and a conftest, hold no collected test."""
+    assert "DEV022" not in codes(GPU_TEST, path)
+
+
+def test_dev022_leaves_a_test_function_its_own_script_calls_with_arguments() -> None:
+    """An evaluation script named `test_classification.py` whose `main` calls
+    `test(model, loader)`: the function is the script's step, not a test."""
+    script = GPU_TEST.replace("def test_forward():", "def test(model, loader):") + (
+        "\n\nif __name__ == '__main__':\n    test(None, [])\n")
+    assert "DEV022" not in codes(script, "test_classification.py")
+    assert "DEV022" in codes(GPU_TEST.replace("def test_forward():", "def test(model, loader):"),
+                             "test_classification.py")
 
 
 @pytest.mark.parametrize("path", ["train.py", "scripts/evaluate.py", "testing_utils.py"])

@@ -47,8 +47,10 @@ def test_sarif_fingerprints_follow_the_line_not_its_number(tmp_path: Path, capsy
     """Code scanning matches alerts across commits by partialFingerprints: an edit above a
     finding must not turn it into a new alert, and two identical lines stay two alerts."""
     path = tmp_path / "t.py"
-    # (the fallback on the last line makes each literal a slip of its own: three findings)
-    body = ("import torch\nd = torch.device('cuda')\ne = torch.device('cuda')\nd = torch.device('cuda')\n"
+    # (the fallback on the last lines makes each function's literal a slip of its own: three
+    # findings on three identical lines)
+    body = ("import torch\ndef a():\n    return torch.device('cuda')\ndef b():\n    return torch.device('cuda')\n"
+            "def c():\n    return torch.device('cuda')\n"
             "f = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nx = torch.zeros(1, device=f)\n")
 
     def fingerprints() -> list[str]:

@@ -248,6 +248,13 @@ def factory_dims(call: cst.Call) -> Optional[int]:
     name = tensor_factory(call) or ""
     if name in ONE_DIM_FACTORIES:
         return 1
+    if name == "randint":  # `randint(high, size)`, `randint(low, high, size)`: size is a tuple
+        keyword, positional = keyword_arg(call, "size"), positional_args(call)
+        size = keyword.value if keyword is not None else (
+            positional[-1].value if len(positional) >= 2 else None)
+        if type(size) in (cst.Tuple, cst.List) and all(type(e) is cst.Element for e in size.elements):
+            return len(size.elements)
+        return None
     if name not in SHAPE_FACTORIES or any(a.star for a in call.args) or keyword_arg(call, "size"):
         return None
     positional = positional_args(call)

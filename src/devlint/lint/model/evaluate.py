@@ -518,7 +518,9 @@ class Evaluator:
     def subscript(self, node: Any, base: Value, index: Any, key_node: Any, st: State) -> Value:
         kind = type(base)
         if kind is Tensor:
-            if index is not None and index != "slice" and on_device(index) and on_host(base):
+            if index is not None and index != "slice" and on_device(index) and on_host(base) \
+                    and not (type(index) is Tensor and index.scalar):
+                # a 0-dim integer index is read as a number (`t[idx.item()]`), from any device
                 self.meet("index", node, [(node.value, base), (key_node, index)], st)
             if not base.plain:
                 key = string_value(key_node) if key_node is not None else None
@@ -623,7 +625,9 @@ class Evaluator:
         if kind is Seq:
             return value.element
         if kind is Tensor:
-            return replace(value, plain=True, node=node)
+            # each row is `t[i]`: 0-dim when `t` is 1-D (`for m in min_idx`), which may meet
+            # any device; unknown rank stays silent, as for `t[i]`
+            return _fewer_dims(replace(value, plain=True, node=node), 1, complete=True)
         if kind is Module:
             return replace(value, cls=None, attrs=(), node=node)  # a ModuleList's layers
         if kind is Opaque and value.name and names.names_loader(value.name) and self.loader_prior:
@@ -797,6 +801,9 @@ class Evaluator:
                                          statement=self.statement))
             if args and type(node.func) is cst.Attribute and names.names_scheduler(dotted(node.func.value) or ""):
                 self.holds_no_tensors(args[0][0])
+        if kind in (Instance, Module) and _unreadable_member(receiver, name) and \
+                type(node.func) is cst.Attribute and type(node.func.value) is cst.Name:
+            receiver = self.forget_drawn(node.func.value, receiver, st)
         if kind is Tensor:
             return self.tensor_method(node, receiver, name, args, kwargs, st)
         if kind is Module:
@@ -830,6 +837,17 @@ class Evaluator:
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # `tokenizer.encode_plus(...)`
         return self.unknown_result(args, kwargs)
+
+    def forget_drawn(self, target: cst.Name, receiver: Value, st: State) -> Value:
+        """`self._unpack_minibatch()`, a method of a base class devlint cannot read: it may
+        have moved the batches the object holds (`for self.mbatch in self.dataloader`), so
+        where they are is unknown from here on."""
+        attrs = tuple((attr, OPAQUE if _drawn(value) else value) for attr, value in receiver.attrs)
+        if attrs == receiver.attrs:
+            return receiver
+        forgotten = replace(receiver, attrs=attrs)
+        self.store(target, forgotten, st)
+        return forgotten
 
     def trainer_prepares(self, receiver: Instance) -> bool:
         """`self._prepare_inputs(...)` of a trainer subclass that does not define it itself."""
@@ -885,6 +903,8 @@ class Evaluator:
             return self.call_value(node, _follow(unwrap(found), module.place), args, kwargs, st)
         if module.cls is not None:
             member = module.cls.lookup(name)
+            if type(member) is Func and member.info.static:
+                return self.call_value(node, member, args, kwargs, st)  # no receiver is passed
             if type(member) is Func:
                 if module.place is HOST and not module.assumed and not module.stateless:
                     # `metric.update(preds, target)`: a method of a module on the CPU given
@@ -1378,18 +1398,18 @@ class Evaluator:
         if rank == "unknown" and args and type(args[0][1]) is Seq:
             rank = "tensor"
         scalar = rank != "tensor"  # `torch.tensor(value)` of an unknown value may be 0-dim
+        dims = 0 if rank == "scalar" else factory_dims(node)
         device_arg = kwargs.get("device")
         if device_arg is not None:
             target = self.device_target(device_arg[0], device_arg[1], st, "device=")
             if target is None:
-                return Tensor(Place.UNKNOWN, "data", node, scalar=scalar)
+                return Tensor(Place.UNKNOWN, "data", node, scalar=scalar, dims=dims)
             return Tensor(target[0], "moved" if target[0] is DEVICE else "factory", node,
-                          scalar=scalar, device=target[1])
+                          scalar=scalar, device=target[1], dims=dims)
         if name == "from_numpy":
             return Tensor(HOST, "factory", node)
         if name in ("tensor", "as_tensor") and args and is_tensor(args[0][1]):
             return replace(args[0][1], node=node)
-        dims = 0 if rank == "scalar" else factory_dims(node)
         if self.default_device is not None or self.default_device_set:
             return Tensor(DEVICE, "data", node, scalar=scalar, assumed=True, dims=dims)
         return Tensor(HOST, "factory", node, scalar=scalar, dims=dims)
@@ -1831,6 +1851,31 @@ def _batch_operand(left: Tensor, right: Tensor) -> Optional[Tensor]:
     return None
 
 
+def _unreadable_member(receiver: Value, name: str) -> bool:
+    """`name` is no member devlint can read of the receiver's class, which has a base class it
+    cannot read (a framework's template, a library's trainer): the method is somewhere there."""
+    cls = receiver.cls
+    if cls is None or cls.lookup(name) is not None:
+        return False
+    for info in cls.mro():
+        for base in info.bases:
+            if type(base) is Ref and base.qualname.startswith("torch."):
+                continue
+            if type(base) is not Klass and not (type(base) is Ref and base.qualname in ("object", "builtins.object")):
+                return True
+    return False
+
+
+def _drawn(value: Value) -> bool:
+    """A batch drawn from a loader, or a container of such batches."""
+    value = unwrap(value)
+    if type(value) is Tensor:
+        return value.why == "batch"
+    if type(value) is Seq:
+        return any(_drawn(v) for v in (value.items or ())) or _drawn(value.element)
+    return False
+
+
 def _element(value: Value) -> Value:
     if type(value) in (Seq, Iterable):
         return value.element
@@ -1992,6 +2037,9 @@ def _device_comparison(left: Value, operator: type, right: Value) -> Optional[Fl
             # `device_count() > local_rank`: no count of GPUs is enough on a machine without one.
             return Flag(None, False, availability=True)
         return None
+    if type(right) is Device and right.accel == right.cpu and right.accel in ("host", "accel"):
+        # `device == CPU` with `CPU = torch.device("cpu")`: the same test as `device == "cpu"`
+        right = Scalar(text="cpu" if right.accel == "host" else "cuda")
     if type(right) is not Scalar:
         return None
     if type(left) is Scalar and left.text == BACKEND.text and right.text == "nccl":

@@ -318,6 +318,10 @@ class Interpreter(Evaluator):
             value = self.eval(node.value, st)
             for target in node.targets:
                 self.bind(target.target, value, st, self.statement or node)
+            if any(_picks_gpus(target.target, node.value) for target in node.targets):
+                # `os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu`: the code picks the GPUs it
+                # runs on, as `import setGPU` does; past it, only a machine with one runs on
+                return State(st.env, st.accel, False)
             return st
         if kind is cst.AnnAssign:
             if node.value is not None:
@@ -1191,7 +1195,12 @@ class Interpreter(Evaluator):
     def bound_here(self, node: Any, st: State) -> None:
         """Remember the names bound here on every path (a fix at this node may use them); the
         same node seen in several contexts keeps what all of them bind."""
-        if len(st.env) + (len(self.module_env) if self.frame.function is not None else 0) > MAX_BOUND_NAMES:
+        function = self.frame.function
+        # a function of another file sees that file's globals, not this one's
+        globals_ = {} if function is None else (
+            function.owner.module_env if function.owner is not None and function.owner is not self
+            else self.module_env)
+        if len(st.env) + len(globals_) > MAX_BOUND_NAMES:
             # a generated file of thousands of names: remembering them at every node grows with
             # names x nodes (GBs); a fix there may use no name, so none is offered
             self.bound_at[id(node)] = frozenset()
@@ -1199,8 +1208,7 @@ class Interpreter(Evaluator):
         names_here = st.bound()
         if self.frame.closure:
             names_here |= frozenset(self.frame.closure)
-        names_here |= frozenset(k for k, v in self.module_env.items() if type(v) is not Maybe) \
-            if self.frame.function is not None else frozenset()
+        names_here |= frozenset(k for k, v in globals_.items() if type(v) is not Maybe)
         known = self.bound_at.get(id(node))
         self.bound_at[id(node)] = names_here if known is None else known & names_here
 
@@ -1558,6 +1566,18 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _picks_gpus(target: Any, value: Any) -> bool:
+    """`os.environ["CUDA_VISIBLE_DEVICES"] = <GPU ids>`; not `= ""` or `= "-1"`, which hide
+    every GPU to run on the CPU."""
+    if type(target) is not cst.Subscript or dotted(target.value) not in ("os.environ", "environ"):
+        return False
+    keys = [e.slice.value for e in target.slice if type(e.slice) is cst.Index]
+    if len(keys) != 1 or string_value(keys[0]) != "CUDA_VISIBLE_DEVICES":
+        return False
+    text = string_value(value)
+    return text is None or text.strip() not in ("", "-1")
 
 
 def _assigned_attributes(function: Any, owner: str) -> set:

@@ -75,9 +75,7 @@ class HardCodedCuda(Rule):
         if model.nccl_required:
             return  # an NCCL process group needs CUDA anyway: a CPU fallback could not run
         sites = list(self.sites(model))
-        if model.fallback or len(sites) < 2:
-            # The file chooses the CPU somewhere: each literal that bypasses that choice is a
-            # slip of its own.
+        if len(sites) < 2:
             for spec in sites:
                 yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
             return
@@ -85,7 +83,13 @@ class HardCodedCuda(Rule):
         units: dict = {}  # a notebook's cells run one at a time: one root cause per cell
         for spec in sites:
             line = spans[spec.node].start.line if spec.node in spans else 0
-            units.setdefault(model.unit_of(line) if model.unit_of else 0, []).append(spec)
+            unit = model.unit_of(line) if model.unit_of else 0
+            if model.fallback:
+                # The file chooses the CPU somewhere: a function that bypasses that choice is a
+                # slip of its own, once for all its literals.
+                function = spec.where.function
+                unit = (unit, id(function.node) if function is not None else None)
+            units.setdefault(unit, []).append(spec)
         for unit in units.values():
             yield self.whole_file(unit, model, spans)
 
@@ -131,8 +135,13 @@ class HardCodedCuda(Rule):
             return self.finding(first.node, self.message(first), fix=self.fix_for(first, model))
         first, rest = unique[0], unique[1:]
         more = len(rest)
-        where = "the notebook never chooses a device with a CPU fallback, and this cell" \
-            if model.unit_of else "the file never chooses a device with a CPU fallback and"
+        if model.fallback:
+            function = first.where.function
+            where = f"`{function.name}`" if function is not None else "the module level"
+        elif model.unit_of:
+            where = "the notebook never chooses a device with a CPU fallback, and this cell"
+        else:
+            where = "the file never chooses a device with a CPU fallback and"
         message = (f"{self.message(first)}; {where} hard-codes CUDA in {more} more "
                    f"place{'s' if more > 1 else ''} (the next at line {{related_line}})")
         edits: list = []

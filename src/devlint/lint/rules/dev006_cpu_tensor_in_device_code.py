@@ -6,6 +6,7 @@ from devlint.core.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Meeting
 from devlint.lint.rules.base import Rule
+from devlint.lint.rules.dev005_discarded_to import DiscardedTo
 from devlint.lint.rules.fixes import add_keyword_fix, meeting_device
 from devlint.lint.syntax import dotted
 
@@ -81,9 +82,14 @@ class CpuTensorInDeviceCode(Rule):
 
     def check(self, model: Model) -> Iterator[RawFinding]:
         reported: set[int] = set()
+        # A tensor whose move was thrown away (`self.probs.to(device)` on a line of its own) is
+        # DEV005's finding: its meetings with the device are that one root cause, not another.
+        discarded = {id(move.before.node) for move in model.obs.transfers
+                     if not move.kept and DiscardedTo.copies(move)}
         for meeting in model.obs.meetings:
             factory = meeting.host.value.node
-            if meeting.host.value.why != "factory" or id(factory) in reported:
+            if meeting.host.value.why != "factory" or id(factory) in reported or \
+                    id(factory) in discarded:
                 continue
             if not meeting.where.accel or meeting.where.expect_raise or meeting.device.value.assumed:
                 continue
@@ -93,8 +99,9 @@ class CpuTensorInDeviceCode(Rule):
             device = self.device_for(meeting, model.bound_at(factory))
             message = (
                 f"`{dotted(factory.func)}(...)` makes this tensor on the CPU, but it meets "
-                f"{self.other_phrase(meeting)} on line {{related_line}}; create it with "
-                f"`device={device or 'device'}`"
+                f"{self.other_phrase(meeting)} on line {{related_line}}; "
+                + (f"create it with `device={device}`" if device else
+                   "create it on their device (`device=`)")
             )
             yield self.finding(
                 factory, message, related_node=meeting.node,

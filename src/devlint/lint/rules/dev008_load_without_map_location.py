@@ -77,6 +77,7 @@ class LoadWithoutMapLocation(Rule):
             return
         reported: set[int] = set()
         restored = None
+        groups: dict = {}  # (the function, every rank) -> its loads, in the model's order
         for load in model.obs.loads:
             if id(load.node) in reported or not load.tensors:
                 continue  # an LR scheduler's state: no tensor to restore anywhere
@@ -94,31 +95,66 @@ class LoadWithoutMapLocation(Rule):
                     load, model)):
                 continue
             reported.add(id(load.node))
-            bound = model.bound_at(load.node)
-            device = first_device(load.devices, bound)
-            source = code(load.node.args[0].value) if load.node.args else ""
-            if on_every_rank:
-                target = device or ('f"cuda:{local_rank}"' if "local_rank" in bound else "'cpu'")
-                message = (
-                    f"`torch.load({source})` restores tensors onto the GPU that saved them, "
-                    f"so every rank loads onto the saving rank's GPU (cuda:0) instead of its "
-                    f"own; pass `map_location={target}`"
-                )
-            else:
-                target = device or "'cpu'"
-                message = (
-                    f"`torch.load({source})` restores tensors onto the device they were saved "
-                    f"from, and this file also runs without a GPU; pass `map_location={target}`"
-                )
-            yield self.finding(load.node, message, fix=self.fix_for(load, target))
+            function = load.where.function
+            groups.setdefault((id(function.node) if function is not None else None,
+                               on_every_rank), []).append(load)
+        for (_, on_every_rank), loads in groups.items():
+            yield self.grouped(loads, on_every_rank, model)
+
+    def grouped(self, loads: list, on_every_rank: bool, model: Model) -> RawFinding:
+        """One root cause, one finding: a function that loads several files without
+        `map_location` (an actor, a critic and their targets) gets one finding, at its first
+        load, whose fix adds `map_location` to each."""
+        load = loads[0]
+        bound = model.bound_at(load.node)
+        device = first_device(load.devices, bound)
+        source = code(load.node.args[0].value) if load.node.args else ""
+        if on_every_rank:
+            target = device or ('f"cuda:{local_rank}"' if "local_rank" in bound else "'cpu'")
+            message = (
+                f"`torch.load({source})` restores tensors onto the GPU that saved them, "
+                f"so every rank loads onto the saving rank's GPU (cuda:0) instead of its "
+                f"own; pass `map_location={target}`"
+            )
+        else:
+            target = device or "'cpu'"
+            message = (
+                f"`torch.load({source})` restores tensors onto the device they were saved "
+                f"from, and this file also runs without a GPU; pass `map_location={target}`"
+            )
+        if len(loads) == 1:
+            return self.finding(load.node, message, fix=self.fix_for(load, target))
+        more = len(loads) - 1
+        where = f"`{load.where.function.name}`" if load.where.function is not None else "the module level"
+        message += (f"; {where} loads {more} more file{'s' if more > 1 else ''} the same way "
+                    f"(the next at line {{related_line}})")
+        fixes = [self.fix_for(other, target) for other in loads]
+        fix = None
+        if all(f is not None for f in fixes):
+            fix = Fix(f"load onto {target}", Applicability.SAFE,
+                      tuple(edit for f in fixes for edit in f.edits))
+        return self.finding(load.node, message, related_node=loads[1].node,
+                            related_label="another load without map_location", fix=fix)
 
     @staticmethod
     def restores_saved_devices(load: Load, model: Model) -> bool:
         """A load that a machine without a GPU reaches, of a file this code did not write
-        itself (a resume from its own checkpoint runs where it was saved)."""
+        itself (a resume from its own checkpoint runs where it was saved). The code is the
+        load's whole module, its functions this run never reaches included: a file its module
+        writes somewhere (`save_publishable` writes `model.pth`, `upload` reads it) is its own."""
         if load.map_location or not load.where.cpu or load.where.in_test or not load.node.args:
             return False
-        return not any(same_path(load.path, save.path) for save in model.obs.saves)
+        if any(same_path(load.path, save.path) for save in model.obs.saves):
+            return False
+        owner = load.where.function.owner if load.where.function is not None else None
+        module = owner.module if owner is not None else model.module
+        name = file_name(load.path)
+        if name is None or name not in written_names(module):
+            return True
+        # its own file, unless a run of this code writes it from device state (a GPU run's
+        # checkpoint, read back by the same code on a machine without one)
+        return any(file_name(save.path) == name and LoadWithoutMapLocation.saved_on_device(save)
+                   for save in model.obs.saves)
 
     @staticmethod
     def names_a_checkpoint(load: Load) -> bool:
@@ -225,6 +261,29 @@ def same_path(a: Value, b: Value) -> bool:
     if type(a) is Opaque and type(b) is Opaque:
         return bool(a.name) and a.name == b.name
     return False
+
+
+def file_name(path: Value) -> Optional[str]:
+    """The file a path names, when its last part is written out (`{}/model.pth` -> `model.pth`)."""
+    if type(path) is not Scalar or path.template is None:
+        return None
+    name = path.template.replace("\\", "/").rsplit("/", 1)[-1]
+    return name if "{}" not in name and "." in name.strip(".") else None
+
+
+def written_names(module: cst.Module) -> frozenset:
+    """The file names written out in the paths of a module's `torch.save` calls
+    (`torch.save(d, os.path.join(out, "model.pth"))` -> `model.pth`), wherever they are."""
+    names = set()
+    for node in walk(module):
+        if type(node) is cst.Call and (dotted(node.func) or "").endswith("save") and len(node.args) > 1:
+            for inner in walk(node.args[1].value):
+                if type(inner) is cst.SimpleString:
+                    text = inner.evaluated_value
+                    name = text.replace("\\", "/").rsplit("/", 1)[-1] if isinstance(text, str) else ""
+                    if "." in name.strip("."):
+                        names.add(name)
+    return frozenset(names)
 
 
 def _shape(template: str) -> str:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from typing import Any, Iterator, Optional
 
 import libcst as cst
@@ -30,8 +31,9 @@ class CudaTestNotSkipped(Rule):
     example_file = "test_example.py"  # its examples are test modules
     what = """
         Finds a test that a runner collects (`def test_...` or a `test_...` method of a test
-        class in a test module: `test_*.py`, `*_test.py`, `conftest.py`, a file under `tests/`
-        or `test/`; a `test_...` method of a `unittest.TestCase` anywhere) that names CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`)
+        class in a module the runners collect by default: `test_*.py` and `*_test.py` (pytest),
+        `test*.py` (unittest), a test file by its place too (under `tests/` or `test/`); a
+        `test_...` method of a `unittest.TestCase` anywhere) that names CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`)
         on a path that a machine without a GPU runs: no skip marker on the test or its class,
         no module-level `pytestmark`, no `pytest.importorskip`, no `skipTest`/`pytest.skip`
         and no `if torch.cuda.is_available():` around it. A test parametrized over devices
@@ -46,7 +48,10 @@ class CudaTestNotSkipped(Rule):
         `pytest.importorskip`, with a skip in the body, for the CUDA branch of a test that
         checks availability, for device-parametrised tests (`device` is an argument), for
         helpers and fixtures (only test functions are checked), for a script's own
-        `def test(model, loader):` outside test modules (an evaluation step no runner collects),
+        `def test(model, loader):` outside test modules or called with arguments by its own
+        script (an evaluation step no runner collects), for modules no runner collects by
+        default (`conftest.py`, a benchmark `tests/attention.py`; a `python_files` setting of
+        pytest is not read),
         and outside tests (DEV001's business). DEV001 exempts tests by design; this rule covers what that leaves out.
     """
     why = """
@@ -116,7 +121,10 @@ class CudaTestNotSkipped(Rule):
             return False
         if info.cls is not None and _testcase(info.cls):
             return True
-        return model.test_file and (info.cls is None or info.cls.is_test)
+        if info.cls is None and _called_with_arguments(model.module, info.name):
+            return False  # `test(model, loader)` called by the script's `main`: its eval step
+        return model.test_file and collected_name(model.path) and (
+            info.cls is None or info.cls.is_test)
 
     @staticmethod
     def guarded(info: Any) -> bool:
@@ -149,6 +157,21 @@ class CudaTestNotSkipped(Rule):
             return None
         return Fix("skip the test without CUDA", Applicability.SAFE,
                    (Edit("insert_before", info.node, MARKER),))
+
+
+def collected_name(path: str) -> bool:
+    """A module name the runners collect by default: pytest's `test_*.py` and `*_test.py`,
+    unittest's `test*.py`. A helper or benchmark under `tests/` with another name
+    (`tests/attention.py`) is imported or run by hand, never collected."""
+    name = os.path.basename(path or "")
+    return name.endswith(".py") and (name.startswith("test") or name.endswith("_test.py"))
+
+
+def _called_with_arguments(module: cst.Module, name: str) -> bool:
+    """The module itself calls `name(...)` with arguments: a function of the script's own
+    (`test(model, test_loader)` from `main`), which no runner would call that way."""
+    return any(type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == name
+               and node.args for node in walk(module))
 
 
 def _unittest(info: Any) -> bool:
