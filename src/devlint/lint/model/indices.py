@@ -33,7 +33,45 @@ def _index_only(function: Any) -> frozenset:
     if type(function) is not cst.FunctionDef:
         return frozenset()
     params = [p.name.value for p in function.params.params + function.params.kwonly_params]
-    return frozenset(p for p in params[1:] if _only_picks(function, p))
+    strings = _compared_with_strings(function)
+    return frozenset(p for p in params[1:] if p in strings or _only_picks(function, p))
+
+
+_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def _compared_with_strings(function: cst.FunctionDef) -> set:
+    """Parameters the function compares with a string literal (`if mode == 'head-batch':`,
+    `mode in ('single', 'tail')`): a mode or a name, proven no tensor, so a caller may pass it
+    from a CPU batch (a `collate_fn` that hands the mode along) without moving it."""
+    found = set()
+    for comparison in _comparisons(function.body):
+        left = comparison.left
+        for target in comparison.comparisons:
+            right = target.comparator
+            if type(left) is cst.Name and _is_strings(right):
+                found.add(left.value)
+            if type(right) is cst.Name and _is_strings(left):
+                found.add(right.value)
+            left = right
+    return found
+
+
+def _is_strings(node: cst.CSTNode) -> bool:
+    if type(node) in _STRINGS:
+        return True
+    if type(node) in (cst.Tuple, cst.List, cst.Set):
+        return bool(node.elements) and all(type(e.value) in _STRINGS for e in node.elements)
+    return False
+
+
+def _comparisons(node: cst.CSTNode) -> Iterator[cst.Comparison]:
+    if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+        return  # a nested scope may rebind the name
+    if type(node) is cst.Comparison:
+        yield node
+    for child in node.children:
+        yield from _comparisons(child)
 
 
 def _only_picks(function: cst.FunctionDef, name: str) -> bool:

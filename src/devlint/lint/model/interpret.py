@@ -125,7 +125,11 @@ class Interpreter(Evaluator):
     def run_uncalled(self) -> None:
         """Functions and methods no code of this file called: once each, on their own."""
         placed = self.placed_globals()
-        for info in list(self.functions.values()):
+        # A private helper (`_attention(q, k, v)`) is called by this file's code: its callers'
+        # arguments decide its paths (`is_causal` left at False), so it runs alone only if no
+        # run of a public function or method reached it.
+        functions = sorted(self.functions.values(), key=lambda info: _private(info.name))
+        for info in functions:
             if id(info) in self.analyzed or info.node is None or type(info.node) is cst.Lambda:
                 continue
             if info.never_runs or not self.may_observe(info, placed):
@@ -1566,6 +1570,10 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def _picks_gpus(target: Any, value: Any) -> bool:
