@@ -219,6 +219,27 @@ def test_ipython_lines_start_statements_only() -> None:
     assert [(f.line, f.code) for f in findings] == [(7, "DEV001")]
 
 
+def test_ipython_help_lines_with_wildcards_and_comments_are_not_python() -> None:
+    """`torch.*Tensor?` (a wildcard search) and `torch.nn.Module?  # read me` are IPython help
+    lines: a course notebook of them was two false DEV999 (held-out set 4)."""
+    source = ["import torch\n", "torch.*Tensor?\n", "torch.nn.Module??  # the source\n",
+              "x = torch.zeros(3).cuda()\n"]
+    findings = analyze_notebook(json.dumps(_notebook(source)).encode(), "nb.ipynb")
+    assert [(f.line, f.code) for f in findings] == [(4, "DEV001")]
+
+
+def test_a_move_that_ends_a_cell_is_displayed_not_discarded() -> None:
+    """Jupyter shows a cell's last expression: `m.to(device)` alone at the end of a cell is the
+    tutorial showing the copy (the next cell's `m.numpy()` needs `m` on the CPU), no DEV005.
+    Followed by another statement in its cell, it is thrown away (held-out set 4)."""
+    setup = ["import torch\n", "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n",
+             "m = torch.zeros(2, 3)\n"]
+    shown = _notebook(setup, ["m.to(device)\n"], ["print(m.numpy())\n"])
+    assert analyze_notebook(json.dumps(shown).encode(), "nb.ipynb") == []
+    dropped = _notebook(setup, ["m.to(device)\n", "print(m.sum())\n"])
+    assert [f.code for f in analyze_notebook(json.dumps(dropped).encode(), "nb.ipynb")] == ["DEV005"]
+
+
 def test_the_line_of_a_finding_after_a_line_separator_is_python_s(tmp_path: Path) -> None:
     source = ["import torch\n", "caption = 'a\u2028b'\n", "x = torch.zeros(3).cuda()\n"]
     findings = analyze_notebook(json.dumps(_notebook(source)).encode(), "nb.ipynb")
@@ -228,7 +249,8 @@ def test_the_line_of_a_finding_after_a_line_separator_is_python_s(tmp_path: Path
 def test_fix_never_reindents_inside_a_string(tmp_path: Path) -> None:
     source = ["  import torch\n", "  sql = '''\n", "SELECT *\n", "FROM t\n", "'''\n",
               "  x = torch.zeros(3)\n",
-              "  x.to(torch.device('cuda' if torch.cuda.is_available() else 'cpu'))\n"]
+              "  x.to(torch.device('cuda' if torch.cuda.is_available() else 'cpu'))\n",
+              "  print(x)\n"]  # (the move does not end the cell: a last expression is displayed)
     path = tmp_path / "indented.ipynb"
     path.write_text(json.dumps(_notebook(source), indent=1) + "\n")
     assert main(["check", "--fix", "--no-cache", str(path)]) == 0
@@ -239,7 +261,8 @@ def test_fix_never_reindents_inside_a_string(tmp_path: Path) -> None:
 
 def test_fix_of_a_crlf_escaped_notebook_changes_only_the_fixed_line(tmp_path: Path) -> None:
     notebook = _notebook(["import torch\n", "x = torch.zeros(3)\n",
-                          "x.to(torch.device('cuda' if torch.cuda.is_available() else 'cpu'))\n"],
+                          "x.to(torch.device('cuda' if torch.cuda.is_available() else 'cpu'))\n",
+                          "print(x)\n"],
                          ["print('unchanged \u00e9')"])
     notebook["cells"][0]["outputs"] = [{"output_type": "stream", "name": "stdout",
                                         "text": ["caf\u00e9 \u2603\n"]}]
@@ -252,8 +275,8 @@ def test_fix_of_a_crlf_escaped_notebook_changes_only_the_fixed_line(tmp_path: Pa
     before, after = original.split(b"\r\n"), path.read_bytes().split(b"\r\n")
     assert len(before) == len(after)
     changed = [(a, b) for a, b in zip(before, after) if a != b]
-    assert changed == [(b'    "x.to(torch.device(\'cuda\' if torch.cuda.is_available() else \'cpu\'))\\n"',
-                        b'    "x = x.to(torch.device(\'cuda\' if torch.cuda.is_available() else \'cpu\'))\\n"')]
+    assert changed == [(b'    "x.to(torch.device(\'cuda\' if torch.cuda.is_available() else \'cpu\'))\\n",',
+                        b'    "x = x.to(torch.device(\'cuda\' if torch.cuda.is_available() else \'cpu\'))\\n",')]
 
 
 def test_a_fix_that_adds_lines_keeps_the_cell_style(tmp_path: Path) -> None:

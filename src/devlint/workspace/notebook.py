@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 BOUNDARY = "# devlint: cell boundary"
 _IPYTHON_LINE = re.compile(
-    r"^\s*(?:[%!]|\?|[\w.]+\?\??\s*$|[\w.,\s()\[\]]+=\s*[%!])"
+    r"^\s*(?:[%!]|\?|[\w.*]+\?\??\s*(?:#.*)?$|[\w.,\s()\[\]]+=\s*[%!])"
 )
 _BOM = b"\xef\xbb\xbf"
 

@@ -9,6 +9,7 @@ from devlint.lint.model import Model
 from devlint.lint.model.conventions import names_object_batch
 from devlint.lint.model.observations import Transfer
 from devlint.lint.model.torch_api import PRESERVING_METHODS
+from devlint.lint.positions import spans_of
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
 from devlint.lint.syntax import dotted
@@ -70,9 +71,14 @@ class DiscardedTo(Rule):
 
     def check(self, model: Model) -> Iterator[RawFinding]:
         reported: set[int] = set()
+        shown = None
         for move in model.obs.transfers:
             if move.kept or id(move.node) in reported or not self.copies(move):
                 continue
+            if model.unit_of and move.statement is not None:
+                shown = displayed(model) if shown is None else shown
+                if id(move.statement) in shown:
+                    continue  # a cell's last expression: Jupyter shows the copy, `m` stays put
             reported.add(id(move.node))
             receiver = code(move.receiver)
             method = move.node.func.attr.value
@@ -105,6 +111,19 @@ class DiscardedTo(Rule):
             f"assign the result back to `{name}`", Applicability.SAFE,
             (Edit("replace", move.node, f"{name} = {code(move.node)}"),),
         )
+
+
+def displayed(model: Model) -> set:
+    """The statements that end a notebook cell at its top level: Jupyter displays the value of a
+    cell's last expression (`m.to(device)` shows the moved copy), it is not thrown away."""
+    body = list(model.module.body)
+    spans = spans_of(model.module, body)
+    last: dict = {}
+    for statement in body:
+        span = spans.get(statement)
+        if span is not None:
+            last[model.unit_of(span.start.line)] = statement
+    return {id(statement) for statement in last.values()}
 
 
 def _root(receiver):
