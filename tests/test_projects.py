@@ -148,3 +148,27 @@ def test_a_file_summarised_before_it_is_checked_gets_the_findings_of_a_fresh_run
     first = findings([Path("pkg/a.py")])
     assert first and after_summary == first
     assert first[0][4] is not None and first[0][4].location.line == 16  # reached from the cycle's call
+
+
+def test_a_module_of_a_script_folder_imports_from_the_folder_of_the_script_above(tmp_path) -> None:
+    """`exp/main.py` (no `__init__.py`) runs under `python run.py`, whose folder is on sys.path:
+    its `from utils.tools import EarlyStopping` is `utils/tools.py` beside `exp/`. A package's
+    module resolves through the path only, and the walk stops at the project's root."""
+    from devlint.workspace.project import Project
+
+    for name in ("run.py", "exp/main.py", "utils/tools.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    (tmp_path / ".git").mkdir()
+    project = Project(str(tmp_path))
+    importer = str(tmp_path / "exp" / "main.py")
+    assert project.resolve(importer, "utils.tools") == str(tmp_path / "utils" / "tools.py")
+    assert project.resolve(importer, "missing.tools") is None
+    (tmp_path / "exp" / "__init__.py").write_text("")
+    assert project.resolve(importer, "utils.tools") == str(tmp_path / "utils" / "tools.py")  # the root
+    nested = tmp_path / "sub"
+    (nested / "exp").mkdir(parents=True)
+    (nested / "exp" / "main.py").write_text("x = 1\n")
+    (tmp_path / "outside").mkdir()
+    inner = Project(str(nested))  # a project whose root has no marker: three levels up at most
+    assert inner.resolve(str(nested / "exp" / "main.py"), "utils.tools") == str(tmp_path / "utils" / "tools.py")

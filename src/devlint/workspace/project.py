@@ -64,7 +64,29 @@ class Project:
             if found is not None and found.endswith(".py"):
                 return found
             namespace = namespace or found  # only when no folder on the path has a module
-        return namespace
+        return namespace or self._from_a_script_above(importer, parts)
+
+    def _from_a_script_above(self, importer: str, parts: list) -> Optional[str]:
+        """`from utils.tools import EarlyStopping` in `exp/exp_main.py`, a folder of modules
+        without `__init__.py`: the script that runs it (`run_longExp.py` beside `exp/` and
+        `utils/`) puts its own folder on sys.path. The nearest folder above, within the
+        project (or three levels when the project has no root marker), holding the module."""
+        here = os.path.dirname(os.path.abspath(importer))
+        if os.path.isfile(os.path.join(here, "__init__.py")):
+            return None  # a package's module: its absolute imports go through the path
+        bounded = any(os.path.exists(os.path.join(self.root, m)) for m in ROOT_MARKERS)
+        current = here
+        for _ in range(3):
+            parent = os.path.dirname(current)
+            if parent == current or (bounded and not parent.startswith(self.root)):
+                return None
+            current = parent
+            found = _module_file(current, parts)
+            if found is not None and found.endswith(".py"):
+                return found
+            if bounded and current == self.root:
+                return None
+        return None
 
 
     def _search_from(self, importer: str) -> list:

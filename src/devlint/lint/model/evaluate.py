@@ -700,6 +700,12 @@ class Evaluator:
             return self.call_module(node, callee, args, kwargs, st)
         if kind is Opaque:
             return self.call_unknown(node, callee, args, kwargs, st)
+        if kind is Instance and callee.cls is not None:
+            # `early_stopping(loss, model, path)`: an object of a class with `__call__`
+            member = callee.cls.lookup("__call__")
+            if type(member) is Func:
+                return self.call_method_value(node, Method(member, callee, getattr(node, "func", None)),
+                                              args, kwargs, st)
         return OPAQUE
 
     def call_unknown(self, node: Any, callee: Opaque, args: list, kwargs: dict, st: State) -> Value:

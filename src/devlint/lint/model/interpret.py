@@ -799,15 +799,20 @@ class Interpreter(Evaluator):
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
             return OPAQUE, None
         foreign = info.owner is not self and info.owner is not None
-        if foreign and (self.foreign_depth >= MAX_FOREIGN_DEPTH or self.foreign_calls >= MAX_FOREIGN_CALLS):
+        # the depth counts files crossed, not calls: `__call__` calling its own
+        # `save_checkpoint` stays in the file it already is in
+        current = self.frame.function.owner if self.frame.function is not None else None
+        crossing = foreign and current is not info.owner
+        if foreign and (crossing and self.foreign_depth >= MAX_FOREIGN_DEPTH or
+                        self.foreign_calls >= MAX_FOREIGN_CALLS):
             return OPAQUE, None
         self.calls += 1
         self.foreign_calls += foreign
-        self.foreign_depth += foreign
+        self.foreign_depth += crossing
         try:
             result = self._interpret(func, args, kwargs, accel, cpu, sure)
         finally:
-            self.foreign_depth -= foreign
+            self.foreign_depth -= crossing
         if key is not None:
             self.memo[key] = result
         self.keep(result[2], info, node, args, kwargs)
@@ -970,6 +975,8 @@ class Interpreter(Evaluator):
             call_kwargs = {k: v for k, (_, v) in kwargs.items()}
         _, after = self.call_function(init, values, call_kwargs, node, st)
         built = after if type(after) in (Module, Instance) else obj
+        if type(built) is Module and _proven_stateless(built, info):
+            built = replace(built, stateless=True)  # a wrapper of pooling: nothing to move
         if not unknown_args:
             known = self.instances.get(id(info))
             self.instances[id(info)] = built if known is None else join(known, built)
@@ -1292,6 +1299,36 @@ def metric_class(info: ClassInfo) -> bool:
     """A module class of this file that is a metric by its protocol: `update` and `compute`
     (torchmetrics' `Metric`, written by hand)."""
     return info.is_module and all(type(info.lookup(m)) is Func for m in ("update", "compute"))
+
+
+_STATE_CALLS = frozenset({"register_buffer", "register_parameter", "Parameter", "add_module",
+                          "register_module", "setattr", "ParameterList", "ParameterDict"})
+
+
+def _proven_stateless(module: Module, info: ClassInfo) -> bool:
+    """A module class of this file whose objects hold no parameters or buffers: no attribute
+    `__init__` leaves is a submodule that holds state or a parameter (a plain value, even a
+    tensor, is not moved by `.to()` anyway), its bases are this file's classes or torch's,
+    and nothing in it registers state by hand. Losing one from `parameters()` or a move
+    loses nothing (a wrapper of `nn.AvgPool1d`)."""
+    if info.registers_by_hand or info.moves_itself or info.containers:
+        return False
+    for cls in info.mro():
+        if any(not (type(b) is Klass or (type(b) is Ref and b.qualname.startswith("torch.")))
+               for b in cls.bases):
+            return False
+        if any(type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS
+               for n in walk(cls.node)):
+            return False
+    for _, value in module.attrs:
+        value = unwrap(value)
+        if type(value) is Module and not value.stateless:
+            return False
+        if type(value) is Tensor and value.why == "param":
+            return False
+        if type(value) is Seq and next(_modules_in(value), None) is not None:
+            return False
+    return True
 
 
 def holds_state(module: Module) -> bool:
