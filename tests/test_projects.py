@@ -172,3 +172,23 @@ def test_a_module_of_a_script_folder_imports_from_the_folder_of_the_script_above
     (tmp_path / "outside").mkdir()
     inner = Project(str(nested))  # a project whose root has no marker: three levels up at most
     assert inner.resolve(str(nested / "exp" / "main.py"), "utils.tools") == str(tmp_path / "utils" / "tools.py")
+
+
+def test_a_call_the_limits_stop_returns_no_device_by_the_name_it_is_bound_to(tmp_path, monkeypatch) -> None:
+    """e3nn's `dtype, device = explicit_default_types(dtype, device)` past the budget of calls
+    into other files: what it returns is unknown, and binding it to `device` does not make it
+    the training device (two false DEV006 in the ecosystem once deeper calls were followed)."""
+    from devlint.lint.model import interpret
+
+    (tmp_path / "defaults.py").write_text(
+        "import torch\n\n\ndef explicit_types(dtype, device):\n"
+        "    return torch.empty(0).dtype, torch.empty(0).device\n")
+    (tmp_path / "main.py").write_text(
+        "import torch\n\nfrom defaults import explicit_types\n\n"
+        "fallback = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+        "dtype, device = explicit_types(None, None)\n"
+        "basis = torch.zeros(3, 3).to(dtype=dtype, device=device)\n"
+        "print(basis.numpy())\n")
+    assert run(tmp_path) == set()  # followed: the default device, the CPU
+    monkeypatch.setattr(interpret, "MAX_FOREIGN_CALLS", 0)
+    assert run(tmp_path) == set()  # not followed: unknown, whatever its name

@@ -35,7 +35,11 @@ TENSOR_WORDS = re.compile(
 LOSS_NAME = re.compile(r"^(criterion\w*|\w*loss_?fn|loss_func(tion)?|loss_fcn|lossfn)$", re.IGNORECASE)
 DEVICE_NAME = re.compile(r"^(dev|gpu_id|cuda_id)$|device(?!_?(type|count|map|s$|_ids))",
                          re.IGNORECASE)
-HOST_DEVICE_NAME = re.compile(r"(^|_)(cpu|host)(_|$)", re.IGNORECASE)
+# A device named for where data came from or must go back to (`input_device`, `orig_device`)
+# or for the CPU: not the device the code trains on.
+HOST_DEVICE_NAME = re.compile(
+    r"(^|_)(cpu|host|input|inputs|orig|original|src|source|prev|previous|old|initial)(_|$)",
+    re.IGNORECASE)
 # Batch names that usually hold a batch object (BatchEncoding, PyG/DGL graphs): `.to` may work
 # in place on them, so a bare `.to` is no proof of a discarded copy.
 OBJECT_BATCH_NAME = re.compile(r"batch|enc|token|data_?dict|graph", re.IGNORECASE)
@@ -83,7 +87,7 @@ def names_scheduler(name: str) -> bool:
 @lru_cache(maxsize=4096)
 def names_device(name: str) -> bool:
     """A name for the device the code trains on (`device`, `args.device`, `gpu_id`); not one
-    that says it is the CPU (`cpu_device`, `host_device`)."""
+    that says it is the CPU or where data came from (`cpu_device`, `input_device`)."""
     part = last_part(name)
     return DEVICE_NAME.search(part) is not None and HOST_DEVICE_NAME.search(part) is None
 

@@ -34,6 +34,9 @@ from devlint.lint.model.values import (
 from devlint.lint.syntax import dotted, string_value, walk
 
 MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
+# What a call the limits stopped returns: unknown, and known by no name (`dtype, device =
+# explicit_default_types(...)` past the budget is no device by the name it is bound to).
+REFUSED = Opaque("<not followed>")
 # What a function must mention to observe anything when run alone (see `may_observe`).
 RELEVANT_NAMES = frozenset({"to", "cpu", "load", "save", "numpy", "Variable", "prepare",
                             "set_device", "init_process_group", "DataParallel", "register_buffer",
@@ -797,7 +800,7 @@ class Interpreter(Evaluator):
             self.requires_cuda |= cpu and cached[3]
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
-            return OPAQUE, None
+            return REFUSED, None
         foreign = info.owner is not self and info.owner is not None
         # the depth counts files crossed, not calls: `__call__` calling its own
         # `save_checkpoint` stays in the file it already is in
@@ -805,7 +808,7 @@ class Interpreter(Evaluator):
         crossing = foreign and current is not info.owner
         if foreign and (crossing and self.foreign_depth >= MAX_FOREIGN_DEPTH or
                         self.foreign_calls >= MAX_FOREIGN_CALLS):
-            return OPAQUE, None
+            return REFUSED, None
         self.calls += 1
         self.foreign_calls += foreign
         self.foreign_depth += crossing
