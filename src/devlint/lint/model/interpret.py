@@ -37,6 +37,7 @@ MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
 # What a call the limits stopped returns: unknown, and known by no name (`dtype, device =
 # explicit_default_types(...)` past the budget is no device by the name it is bound to).
 REFUSED = Opaque("<not followed>")
+UNPACKED = Opaque("<unpacked>")
 # What a function must mention to observe anything when run alone (see `may_observe`).
 RELEVANT_NAMES = frozenset({"to", "cpu", "load", "save", "numpy", "Variable", "prepare",
                             "set_device", "init_process_group", "DataParallel", "register_buffer",
@@ -1422,6 +1423,10 @@ def _unpack(value: Value, position: int, count: int) -> Value:
         return value.element  # `a, b = (t.to(device) for t in pair)`: each is an element
     if kind is Opaque and value.name.startswith("<"):
         return value  # the parts of what a device-aware call made are device-aware too
+    if kind is Opaque and not value.name:
+        # `dtype, device = explicit_types(dtype, device)`: a part of what an unknown call
+        # returned is unknown, not whatever its target's name says
+        return UNPACKED
     return OPAQUE
 
 
