@@ -73,7 +73,8 @@ _PREPARE: Group = (("squeezed", ".prepare("), ("raw", "Fabric"))
 # transformers' `Trainer` places the model and batches its subclasses' hooks get.
 _DEVICE_SIDE: Group = _MOVE + _PREPARE + tuple(("lower", w) for w in ("cuda", "device", "gpu", "rank")) + \
     (("raw", "Trainer"),)
-_MODULE_CLASS: Group = (("raw", "Module"), ("raw", "Sequential"))
+# A module class: `nn.Module`, or a class deriving a torch layer (`class CausalLinear(nn.Linear)`).
+_MODULE_CLASS: Group = (("raw", "Module"), ("raw", "Sequential"), ("squeezed", "(nn."), ("squeezed", "(torch.nn."))
 # Where a batch comes from: a loop over a loader, or `next(...)` of one.
 _BATCH: Group = _words("for") + (("squeezed", "next("),)
 

@@ -335,17 +335,7 @@ class Evaluator:
                 return Seq(seq.kind, None, seq.element, node=node)  # `[1.0] * n`
         if is_tensor(left) and is_tensor(right):
             self.meet("op", node, [(lnode, left), (rnode, right)], st)
-            if on_device(left) or on_device(right):
-                return Tensor(DEVICE, "data", node)
-            made = next((t for t in (left, right) if t.why in ("attr", "factory")), None)
-            if made is None and left.place is HOST and right.place is HOST:
-                made = _batch_operand(left, right)  # `x + noise`: still the loader's batch
-            if made is not None and left.place is HOST and right.place is HOST:
-                # `torch.eye(n) + A`, `counts.sum() / counts`: still made here, on the CPU
-                return derived(made, node, scalar=left.scalar and right.scalar,
-                               dims=None if not (left.dims == 0 and right.dims == 0) else 0)
-            return Tensor(join_place(left.place, right.place), "data", node,
-                          scalar=left.scalar and right.scalar)
+            return _elementwise(node, left, right)
         for tensor, other in ((left, right), (right, left)):
             # A number, or a value of unknown kind (most often a number: `torch.ones(n) / n`).
             if is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
@@ -411,7 +401,7 @@ class Evaluator:
         elementwise = operator not in (cst.Is, cst.IsNot, cst.In, cst.NotIn)
         if is_tensor(left) and is_tensor(right) and elementwise:
             self.meet("op", node, [(lnode, left), (rnode, right)], st)
-            return Tensor(DEVICE if on_device(left) or on_device(right) else left.place, "data", node)
+            return _elementwise(node, left, right)
         for tensor, other in ((left, right), (right, left)):
             if elementwise and is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
                 return derived(tensor, node)  # `mask == 0`: a mask, where the tensor is
@@ -1772,6 +1762,22 @@ def _autograd_function(info: Any) -> bool:
     """A `torch.autograd.Function` subclass of this file."""
     return any(type(b) is Ref and b.qualname in api.AUTOGRAD_FUNCTIONS or
                type(b) is Klass and _autograd_function(b.info) for b in info.bases)
+
+
+def _elementwise(node: Any, left: Tensor, right: Tensor) -> Tensor:
+    """The result of an elementwise operation of two tensors (`a + b`, `a < b`): on the device
+    when either is; else, with a tensor this code made on the CPU (a factory's, an attribute's) or
+    the loader's batch in it, still that one, on the CPU (`torch.eye(n) + A`,
+    `torch.arange(t) < lengths[:, None]`)."""
+    if on_device(left) or on_device(right):
+        return Tensor(DEVICE, "data", node)
+    made = next((t for t in (left, right) if t.why in ("attr", "factory")), None)
+    if made is None and left.place is HOST and right.place is HOST:
+        made = _batch_operand(left, right)  # `x + noise`: still the loader's batch
+    if made is not None and left.place is HOST and right.place is HOST:
+        return derived(made, node, scalar=left.scalar and right.scalar,
+                       dims=None if not (left.dims == 0 and right.dims == 0) else 0)
+    return Tensor(join_place(left.place, right.place), "data", node, scalar=left.scalar and right.scalar)
 
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:

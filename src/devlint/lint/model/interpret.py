@@ -91,6 +91,7 @@ class Interpreter(Evaluator):
         self._node_sets: dict = {}
         self.guessing = 0  # >0 inside the arms of a condition devlint cannot evaluate (a possible guard)
         self.default_device: Optional[Device] = None
+        self.layer_builds: list = []  # classes whose torch layer `__init__` runs their reset now
         self.default_device_set = False
         self.distributed = False
         self.visible_devices = False  # CUDA_VISIBLE_DEVICES: index 0 is each process's own GPU
@@ -945,7 +946,7 @@ class Interpreter(Evaluator):
             obj = Instance(info, (), ident)
         init = info.lookup("__init__")
         if type(init) is not Func:
-            return obj
+            return self.layer_init(node, info, obj, st)
         if unknown_args:
             values = [obj] + [Opaque(p[0]) for p in init.info.params[1:]
                               if p[1] == "positional" and p[2] is None]
@@ -970,6 +971,21 @@ class Interpreter(Evaluator):
                 self.obs.events.append(Event("metric", node, built, self.where(st)))
         return built
 
+    def layer_init(self, node: Any, info: ClassInfo, obj: Value, st: State) -> Value:
+        """`Cls(...)` of a torch layer's subclass without an `__init__` of its own: the layer's
+        `__init__` runs, and builds the state with the subclass's `reset_parameters`."""
+        reset = next((api.RESETTING_LAYERS.get(api.last(b.qualname)) for c in info.mro() for b in c.bases
+                      if type(b) is Ref and api.is_module_class(b.qualname)), None)
+        member = info.lookup(reset) if reset else None
+        if type(member) is not Func:
+            return obj
+        self.layer_builds.append(info)
+        try:
+            _, after = self.call_function(member, [obj], {}, node, st)
+        finally:
+            self.layer_builds.pop()
+        return after if type(after) in (Module, Instance) else obj
+
     def super_value(self, st: State) -> Value:
         """`super()`: the first base class of this file, bound to `self`; else unknown."""
         info = self.frame.function
@@ -979,6 +995,10 @@ class Interpreter(Evaluator):
         for base in info.cls.bases:
             if type(base) is Klass:
                 return _Super(base.info, unwrap(receiver) if receiver is not None else OPAQUE)
+        for base in info.cls.bases:
+            if type(base) is Ref and api.is_module_class(base.qualname):
+                return _LayerSuper(info.cls, unwrap(receiver) if receiver is not None else OPAQUE,
+                                   api.RESETTING_LAYERS.get(api.last(base.qualname)))
         return OPAQUE
 
     def call_method(self, node: Any, receiver: Value, name: str, args: list, kwargs: dict, st: State) -> Value:
@@ -988,6 +1008,15 @@ class Interpreter(Evaluator):
                 method = Method(member, receiver.receiver, _self_node(self.frame))
                 return self.call_method_value(node, method, args, kwargs, st)
             return NONE
+        if type(receiver) is _LayerSuper:
+            # torch's layers build their state in `__init__` by calling `self.reset_parameters()`:
+            # `super().__init__(...)` of a subclass runs the subclass's override there
+            obj = receiver.receiver
+            cls = obj.cls if type(obj) in (Module, Instance) and obj.cls is not None else receiver.cls
+            member = cls.lookup(receiver.reset) if name == "__init__" and receiver.reset else None
+            if type(member) is Func:
+                self.call_method_value(node, Method(member, obj, _self_node(self.frame)), [], {}, st)
+            return NONE if name == "__init__" else OPAQUE
         return super().call_method(node, receiver, name, args, kwargs, st)
 
     def returned_from_forward(self, node: Any, value: Value, st: State) -> None:
@@ -1100,9 +1129,11 @@ class Interpreter(Evaluator):
 
     def plain_attribute(self, owner: Module, attr: str, value: Value, statement: Any) -> Value:
         """`self.mean = torch.tensor(...)` in `__init__`: a plain attribute, which
-        `model.to(device)` leaves on the CPU (DEV010)."""
+        `model.to(device)` leaves on the CPU (DEV010). Also one computed there from the module's
+        own plain attributes (`self.mask = (self.out_deg[:, None] >= self.in_deg).float()`): the
+        attribute that meets the module's tensors is the new one."""
         info = self.frame.function
-        if type(value) is Tensor and value.why == "factory" and info is not None and \
+        if type(value) is Tensor and value.why in ("factory", "attr") and info is not None and \
                 self.building(info, owner.cls) and not owner.cls.moves_itself:
             return replace(value, why="attr", attr=(owner.cls, attr, statement))
         return value
@@ -1112,9 +1143,9 @@ class Interpreter(Evaluator):
         `reset_parameters` (torch's own modules build their state there) that `__init__` calls."""
         if info.name == "__init__":
             return True
-        return info.name in RESETS and info.cls is not None and any(
+        return info.name in RESETS and info.cls is not None and (any(
             f.function is not None and f.function.name == "__init__" and f.function.cls in cls.mro()
-            for f in self.frames)
+            for f in self.frames) or any(built in cls.mro() for built in self.layer_builds))
 
     def rebind_alias(self, ident: int, moved: Value, st: State) -> None:
         """A module moved in place: every name (and attribute of a name) holding it moves too."""
@@ -1246,6 +1277,21 @@ class _Super(Value):
         return hash((id(self.info), self.receiver))
 
 
+class _LayerSuper(Value):
+    """`super()` in a subclass of a torch layer (`nn.Linear`): `reset`, the method the layer's
+    `__init__` builds its state with (`reset_parameters`), or None."""
+    __slots__ = ("cls", "receiver", "reset")
+
+    def __init__(self, cls: ClassInfo, receiver: Value, reset: Optional[str]) -> None:
+        self.cls, self.receiver, self.reset = cls, receiver, reset
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _LayerSuper and other.cls is self.cls and other.receiver == self.receiver
+
+    def __hash__(self) -> int:
+        return hash((id(self.cls), self.receiver))
+
+
 _AUGMENTED = {
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
     cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
@@ -1317,7 +1363,7 @@ def _is_module_base(base: Value) -> bool:
         last = q.rsplit(".", 1)[-1]
         return last.endswith("Module") or last in api.MODULE_CONTAINERS or \
             api.is_framework_module(q) or last in ("PreTrainedModel", "ModelMixin") or \
-            api.THIRD_PARTY_MODULES.match(q) is not None
+            api.THIRD_PARTY_MODULES.match(q) is not None or api.is_module_class(q)
     return False
 
 

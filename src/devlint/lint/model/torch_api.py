@@ -125,6 +125,16 @@ SCALAR_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "requires_grad", "is_cu
 # move could forget, which is all DEV009 asks).
 NOT_MODULES = frozenset({"Parameter", "ParameterList", "ParameterDict", "Module", "init"})
 MODULE_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
+# torch layers whose `__init__` builds their state by calling this method of `self` (a subclass's
+# override of it runs there).
+RESETTING_LAYERS = {
+    **dict.fromkeys(("Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+                     "ConvTranspose2d", "ConvTranspose3d", "Embedding", "EmbeddingBag", "BatchNorm1d",
+                     "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+                     "SyncBatchNorm", "LayerNorm", "GroupNorm", "RMSNorm", "RNN", "LSTM", "GRU",
+                     "RNNCell", "LSTMCell", "GRUCell"), "reset_parameters"),
+    "MultiheadAttention": "_reset_parameters", "Transformer": "_reset_parameters",
+}
 PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
                         "torch.nn.parameter.Buffer", "torch.nn.Buffer"})
 PARAMETER_CONTAINERS = frozenset({"torch.nn.ParameterList", "torch.nn.ParameterDict"})

@@ -16,11 +16,13 @@ class PlainTensorAttribute(Rule):
     fix_kind = Applicability.SAFE
     summary = "A tensor stored as a plain attribute of an `nn.Module` and used in `forward`."
     what = """
-        Inside an `nn.Module` class, finds `self.x = torch.<factory>(...)` in `__init__` (a tensor
-        of one dimension or more made without `device=`, also computed from one or chosen by a
-        conditional expression) when it meets the module's tensors in `forward` (or `forward`
-        returns it), with the module on the device: moved by this file, or, as a module's
-        inputs and parameters live wherever the module is, taken to be there.
+        Inside an `nn.Module` class (a subclass of a torch layer such as `nn.Linear` too), finds
+        `self.x = torch.<factory>(...)` in `__init__` or in the `reset_parameters` it runs (the one
+        a torch layer's own `__init__` calls included) (a tensor of one dimension or more made
+        without `device=`, also computed from one or from the module's plain attributes, or
+        chosen by a conditional expression) when it meets the module's tensors in `forward` (or
+        `forward` returns it), with the module on the device: moved by this file, or, as a
+        module's inputs and parameters live wherever the module is, taken to be there.
     """
     silent = """
         For `nn.Parameter(...)` and `register_buffer`, for attributes that another method re-creates
