@@ -1263,11 +1263,12 @@ class Evaluator:
             return NONE
         if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES + ("numpy.",)):
             self.note_conversions(node, qualname, args, st)
-            if qualname.startswith(api.HOST_ONLY_PREFIXES) and api.last(qualname)[:1].isupper():
-                # `TSNE(...)`, `KMeans(...)`: an object of that class, whose methods
-                # (`fit_transform`) are the library's too and make host arrays of what they get
+            if qualname.startswith(api.HOST_ONLY_PREFIXES):
+                # `TSNE(...)`, `plt.subplots()`: an object of that library (an estimator, a figure
+                # and its axes), whose methods (`fit_transform`, `ax.hist`) are the library's too
+                # and make host arrays of what they get
                 return Ref(qualname)
-            if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
+            if qualname in api.NUMPY_CONVERTERS:
                 return OPAQUE
         if qualname.startswith("builtins."):
             return self.builtin(node, name, args, kwargs, st)

@@ -147,6 +147,9 @@ class Interpreter(Evaluator):
         if info.cls is not None and (runs_on_device(info.name) or
                                      (info.name == "__init__" and info.cls.is_module)):
             return True  # `__init__` of a module: its containers and plain tensors (DEV009/10)
+        if info.cls is not None and (info.cls.framework or info.cls.callback) and \
+                api.FRAMEWORK_HOOKS.match(info.name):
+            return True  # `on_validation_epoch_end`: the trainer runs it, the module on the device
         for word in _identifiers(info.node):
             if word in placed or word in RELEVANT_NAMES:
                 return True
@@ -261,6 +264,10 @@ class Interpreter(Evaluator):
             return Scalar(text=string_value(cuda), template=string_value(cuda), node=cuda)
         if annotation is not None and annotation.endswith("DataLoader"):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
+        if name == "batch" and info.cls is not None and info.cls.callback and api.FRAMEWORK_HOOKS.match(info.name):
+            # `on_validation_batch_end(self, trainer, pl_module, outputs, batch, ...)`: the batch
+            # the trainer moved to the module's device before the step
+            return Tensor(Place.DEVICE, "input", info.node, plain=False)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
             observed = self.moved_class(info.cls) or info.cls.framework
             if annotation is None or annotation.rsplit(".", 1)[-1] in TENSOR_ANNOTATIONS:
@@ -750,6 +757,8 @@ class Interpreter(Evaluator):
             info.is_module = any(_is_module_base(b) for b in bases)
             info.framework = any(type(b) is Ref and api.is_framework_module(b.qualname) or
                                  type(b) is Klass and b.info.framework for b in bases)
+            info.callback = any(type(b) is Ref and api.FRAMEWORK_CALLBACKS.match(b.qualname) is not None or
+                                type(b) is Klass and b.info.callback for b in bases)
             info.is_test = bool(names.TEST_NAME.search(info.name)) or any(
                 (type(b) is Ref and b.qualname.endswith("TestCase")) or
                 (type(b) is Klass and b.info.is_test) for b in bases)
@@ -1102,6 +1111,8 @@ class Interpreter(Evaluator):
             attr = target.attr.value
             if type(owner) in (Module, Tensor):
                 self.note_attach(target, owner, value, st)
+            elif type(target.value) in (cst.Attribute, cst.Subscript):
+                self.note_part_attach(target, value, st)
             if type(owner) in (Opaque, Namespace, ProjectModule) and type(target.value) is cst.Name:
                 # `args.device = torch.device(...)`, `cfg.device = ...` on an imported project
                 # module: the attribute holds it from here on.
@@ -1120,12 +1131,27 @@ class Interpreter(Evaluator):
                     self.eval(element.slice.value, st)
             if type(owner) in (Module, Tensor):  # `model.classifier[6] = nn.Linear(...)`
                 self.note_attach(target, owner, value, st)
+            elif type(target.value) in (cst.Attribute, cst.Subscript):
+                self.note_part_attach(target, value, st)
             if type(owner) is Seq:
                 grown = Seq(owner.kind, None, join(owner.element, value) if owner.items != () else value,
                             node=owner.node)
                 self.store(target.value, grown, st)
             elif type(owner) is Tensor and not owner.plain and type(value) is Tensor and value.place is Place.DEVICE:
                 self.store(target.value, replace(owner, place=Place.DEVICE, why="moved"), st)
+
+    def note_part_attach(self, target: Any, value: Value, st: State) -> None:
+        """`model.encoder.layer[11].adapter = nn.Linear(...)` on a model of a library's class,
+        whose parts devlint does not know (a module of no class of this file, or an object the
+        code moved whole): the module goes into the model the chain starts from."""
+        root = target.value
+        while type(root) in (cst.Attribute, cst.Subscript):
+            root = root.value
+        if type(root) is cst.Name:
+            owner = unwrap(st.env.get(root.value, OPAQUE))
+            if (type(owner) is Module and owner.cls is None) or \
+                    (type(owner) is Tensor and not owner.plain and owner.why == "moved"):
+                self.note_attach(target, owner, value, st)
 
     def plain_attribute(self, owner: Module, attr: str, value: Value, statement: Any) -> Value:
         """`self.mean = torch.tensor(...)` in `__init__`: a plain attribute, which
@@ -1416,6 +1442,8 @@ def _unpack(value: Value, position: int, count: int) -> Value:
         return value.element  # `a, b = (t.to(device) for t in pair)`: each is an element
     if kind is Opaque and value.name.startswith("<"):
         return value  # the parts of what a device-aware call made are device-aware too
+    if kind is Ref and value.qualname.startswith(api.HOST_ONLY_PREFIXES):
+        return value  # `fig, ax = plt.subplots()`: each part is the library's object
     return OPAQUE
 
 

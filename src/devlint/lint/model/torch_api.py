@@ -184,6 +184,8 @@ GATHER_METHODS = frozenset({"gather", "gather_for_metrics", "reduce", "pad_acros
                             "all_gather"})
 # Base classes whose instances a framework moves, with their batches (Lightning).
 FRAMEWORK_MODULES = re.compile(r"(^|\.)(LightningModule|LightningLite)$")
+# Lightning's callback base: its hooks run in the trainer's loop, beside the module's.
+FRAMEWORK_CALLBACKS = re.compile(r"^(lightning|pytorch_lightning)\.(\w+\.)*Callback$")
 # Trainer classes that place the model and each batch themselves (transformers' `Trainer` and
 # its subclasses, trl's): the hooks below get the model on the device, and `compute_loss` and
 # `training_step` get inputs `_prepare_inputs` already moved; `prediction_step` gets them as the
@@ -260,7 +262,14 @@ PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
 AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
 # Functions that join tensors into one: their result is a tensor whatever went in.
 JOIN_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
-NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.save", "numpy.savetxt"})
+NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.save", "numpy.savetxt"}) | {
+    # NumPy functions that make an array of their argument first (`asarray`), where others hand
+    # a tensor to its own method (`np.mean(t)` calls `t.mean`): a device tensor refuses.
+    f"numpy.{name}" for name in (
+        "concatenate", "stack", "vstack", "hstack", "column_stack", "digitize", "bincount",
+        "histogram", "histogram_bin_edges", "unique", "percentile", "quantile", "median", "sort",
+        "isin", "interp", "corrcoef", "cov", "polyfit", "average", "nanmean", "nanmedian",
+        "nanpercentile", "allclose", "isclose", "array_equal", "savez", "savez_compressed")}
 HOST_ONLY_PREFIXES = ("sklearn.", "matplotlib.", "pandas.", "scipy.", "PIL.")
 # Arguments that must stay on the host whatever the data's device: (callee, position, keyword).
 HOST_ARGUMENT_POSITIONS = {
