@@ -518,7 +518,7 @@ class Evaluator:
         if kind is Seq:
             return _item(base, index, key_node)
         if kind is Module:
-            return replace(base, node=node, cls=None, attrs=())  # a layer of a Sequential
+            return _layer_of(base, node)  # a layer of a Sequential
         if kind is Klass or kind is Ref:
             return base  # a generic alias: `List[int]`
         return OPAQUE
@@ -615,7 +615,7 @@ class Evaluator:
         if kind is Tensor:
             return replace(value, plain=True, node=node)
         if kind is Module:
-            return replace(value, cls=None, attrs=(), node=node)  # a ModuleList's layers
+            return _layer_of(value, node)  # a ModuleList's layers
         if kind is Opaque and value.name and names.names_loader(value.name) and self.loader_prior:
             return Tensor(HOST, "batch", node, loop=node, plain=False, assumed=True)
         return OPAQUE
@@ -1423,6 +1423,9 @@ class Evaluator:
                 spelled = dotted(arg_node) or ""
                 if spelled.startswith("self."):
                     self.note_wrapped(spelled)
+            layers = _layers_given(args)
+            if layers is not None:
+                module = module.with_attr(LAYERS, layers)
         return module
 
     def wrap(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
@@ -1763,6 +1766,39 @@ def _autograd_function(info: Any) -> bool:
     """A `torch.autograd.Function` subclass of this file."""
     return any(type(b) is Ref and b.qualname in api.AUTOGRAD_FUNCTIONS or
                type(b) is Klass and _autograd_function(b.info) for b in info.bases)
+
+
+LAYERS = "<layers>"  # a module container's attribute: the modules it holds, joined
+
+
+def _layers_given(args: list) -> Optional[Module]:
+    """The modules `nn.ModuleList([Block() for _ in range(n)])`, `nn.Sequential(a, b)` or
+    `nn.ModuleDict({...})` is given, joined; None when any of them is unknown."""
+    found: list = []
+    for _, value in args:
+        value = unwrap(value)
+        if type(value) in (Seq, Iterable):
+            value = unwrap(value.element)
+            if type(value) is Seq and value.items is not None and len(value.items) == 2:
+                value = unwrap(value.items[1])  # `ModuleDict({k: m for ...})`'s (key, module) pairs
+        if type(value) is not Module:
+            return None
+        found.append(value)
+    if not found:
+        return None
+    joined = found[0]
+    for value in found[1:]:
+        joined = join(joined, value)
+    return joined if type(joined) is Module else None
+
+
+def _layer_of(container: Module, node: Any) -> Module:
+    """A layer of a Sequential or a ModuleList (iterated or indexed): the modules it was given,
+    where the container is; a layer of unknown class when they are unknown."""
+    layers = container.attr(LAYERS)
+    if type(layers) is Module:
+        return _follow(layers, container.place)
+    return replace(container, node=node, cls=None, attrs=())
 
 
 def _elementwise(node: Any, left: Tensor, right: Tensor) -> Tensor:
