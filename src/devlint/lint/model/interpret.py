@@ -84,6 +84,7 @@ class Interpreter(Evaluator):
         self.moved_classes: set = set()
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
+        self.hook_set: dict = {}  # (class, attribute) -> the plain tensor a framework hook set there
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
         self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
@@ -147,9 +148,9 @@ class Interpreter(Evaluator):
         if info.cls is not None and (runs_on_device(info.name) or
                                      (info.name == "__init__" and info.cls.is_module)):
             return True  # `__init__` of a module: its containers and plain tensors (DEV009/10)
-        if info.cls is not None and (info.cls.framework or info.cls.callback) and \
-                api.FRAMEWORK_HOOKS.match(info.name):
-            return True  # `on_validation_epoch_end`: the trainer runs it, the module on the device
+        if _framework_hook(info) or (info.cls is not None and info.cls.callback and
+                                     api.FRAMEWORK_HOOKS.match(info.name)):
+            return True  # `on_validation_epoch_end`, `setup`: the trainer runs them
         for word in _identifiers(info.node):
             if word in placed or word in RELEVANT_NAMES:
                 return True
@@ -174,22 +175,31 @@ class Interpreter(Evaluator):
 
     def note_collected(self, cls: ClassInfo, before: Value, after: Value) -> None:
         """A list attribute a method appended to (`self.outputs.append(out)` in a step): what
-        it collects, which another method run on its own (an epoch-end hook) reads."""
+        it collects, which another method run on its own (an epoch-end hook) reads. And a plain
+        tensor a framework hook set (`self.confusion = torch.zeros(...)` in
+        `on_validation_epoch_start`), which the steps the trainer runs after it read."""
         if type(before) not in (Module, Instance) or type(after) not in (Module, Instance):
             return
         for attr, value in after.attrs:
             value, old = unwrap(value), before.attr(attr)
+            if type(value) is Tensor and value.why == "attr" and old is None and cls.framework:
+                self.hook_set[(id(cls), attr)] = value
             if type(value) is Seq and value.items is None and type(old) is Seq and old.items == ():
                 key = (id(cls), attr)
                 known = self.collected.get(key)
                 self.collected[key] = value.element if known is None else join(known, value.element)
 
     def with_collected(self, cls: ClassInfo, obj: Value) -> Value:
-        """`obj` with its empty list attributes holding what other methods appended to them."""
+        """`obj` with its empty list attributes holding what other methods appended to them,
+        and the plain tensors framework hooks set on it."""
         for attr, value in getattr(obj, "attrs", ()):
             element = self.collected.get((id(cls), attr))
             if element is not None and type(value) is Seq and value.items == ():
                 obj = obj.with_attr(attr, Seq(value.kind, None, element, node=value.node))
+        if type(obj) in (Module, Instance):
+            for (ident, attr), value in self.hook_set.items():
+                if ident == id(cls) and obj.attr(attr) is None:
+                    obj = obj.with_attr(attr, value)
         return obj
 
     def note_hook(self, hook: Value) -> None:
@@ -1160,8 +1170,11 @@ class Interpreter(Evaluator):
         attribute that meets the module's tensors is the new one."""
         info = self.frame.function
         if type(value) is Tensor and value.why in ("factory", "attr") and info is not None and \
-                self.building(info, owner.cls) and not owner.cls.moves_itself:
-            return replace(value, why="attr", attr=(owner.cls, attr, statement))
+                (self.building(info, owner.cls) or _framework_hook(info)) and not owner.cls.moves_itself:
+            # set in a hook the trainer runs after its move (`on_fit_start`): a buffer registered
+            # there would stay on the CPU too
+            after_move = _framework_hook(info) and info.name != "setup"
+            return replace(value, why="attr", attr=(owner.cls, attr, statement, after_move))
         return value
 
     def building(self, info: FuncInfo, cls: ClassInfo) -> bool:
@@ -1370,6 +1383,14 @@ def trainer_hook_argument(info: FuncInfo, name: str) -> Optional[Value]:
     if name == "inputs" and moved_inputs:
         return Tensor(Place.DEVICE, "input", info.node, plain=False, dict_like=True)
     return None
+
+
+def _framework_hook(info: FuncInfo) -> bool:
+    """A hook the trainer runs on a framework module (`setup`, `on_fit_start`,
+    `on_validation_epoch_start`): a tensor it sets on `self` without registering it is a plain
+    attribute, which the trainer's move (before or after the hook) leaves on the CPU."""
+    return info.cls is not None and info.cls.framework and (
+        info.name == "setup" or api.FRAMEWORK_HOOKS.match(info.name) is not None)
 
 
 def runs_on_device(method: str) -> bool:
