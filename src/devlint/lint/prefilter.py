@@ -98,7 +98,7 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
     "DEV015": (_MOVE, (("raw", "nn"), ("raw", "Module"))),
-    "DEV016": (_MOVE, (("raw", "deepcopy"), ("raw", "AveragedModel"))),
+    "DEV016": (_MOVE + _PREPARE, (("raw", "deepcopy"), ("raw", "AveragedModel"))),
     "DEV017": (_MOVE, _calls("load_state_dict")),
     "DEV018": ((("raw", "cuda"),),),
     "DEV019": ((("raw", "torchmetrics"), ("squeezed", "defcompute(")), _DEVICE_SIDE),

@@ -767,6 +767,10 @@ class Evaluator:
         if name in ("to", "cuda", "cpu", "type") and kind in (Tensor, Module, Opaque, Namespace):
             return self.transfer(node, receiver, name, args, kwargs, st)
         if name in api.PREPARE_METHODS and _prepares(receiver, node):
+            for _, value in args:
+                if type(value) is Module:
+                    # `accelerator.prepare(model)` places the module on the device
+                    self.obs.events.append(Event("prepare", node, value, self.where(st)))
             return self.prepare(args)
         if name in api.UNWRAP_METHODS and args and _prepares(receiver, node):
             # `accelerator.unwrap_model(model)`: the module inside the wrapper, where it is
