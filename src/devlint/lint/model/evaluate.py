@@ -190,7 +190,8 @@ class Evaluator:
         if attr == "device":
             accel = {HOST: "host", DEVICE: "accel"}.get(tensor.place)
             return Device(accel, None, node, spelled=_spelled(node))
-        if attr in api.PRESERVING_ATTRIBUTES:
+        if attr in api.PRESERVING_ATTRIBUTES or attr in ("values", "indices"):
+            # `.values`/`.indices` of `t.max(dim=1)`, `t.topk(k)`, `t.sort()`: tensors where t is
             return derived(tensor, node)
         if attr in api.SCALAR_ATTRIBUTES:
             if attr == "is_cuda":
@@ -869,8 +870,13 @@ class Evaluator:
                 return Iterable(Scalar(), node=node)
             return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed)
         # Tensor methods return tensors where the receiver is, but for the few above.
-        return derived(tensor, node, scalar=tensor.scalar or name in ("sum", "mean") and not args,
-                       dims=_method_dims(tensor, node, name))
+        result = derived(tensor, node, scalar=tensor.scalar or name in ("sum", "mean") and not args,
+                         dims=_method_dims(tensor, node, name))
+        if tensor.why == "output" and (name in api.TENSOR_ONLY_METHODS or "dim" in kwargs):
+            # `model(x).softmax(-1)`, `.argmax(dim=-1)`: what the model answered was a tensor,
+            # and this is a tensor computed from it, where it is
+            return replace(result, why="data", plain=True)
+        return result
 
     def module_method(self, node: Any, module: Module, name: str, args: list, kwargs: dict,
                       st: State) -> Value:

@@ -109,6 +109,13 @@ PRESERVING_METHODS = frozenset(
         "nonzero", "unique", "type_as", "long_", "abs_", "exp_", "log_", "sqrt_", "T", "mT",
     }
 )
+# Tensor methods no NumPy array, list, dict or image has: called on what a model answered (which
+# may be anything), they prove it a tensor. (A `dim=` keyword proves it too: NumPy says `axis=`.)
+TENSOR_ONLY_METHODS = frozenset(
+    {"detach", "softmax", "log_softmax", "sigmoid", "relu", "float", "long", "int", "bool", "half",
+     "double", "bfloat16", "byte", "unsqueeze", "permute", "contiguous", "expand", "masked_fill",
+     "view_as", "type_as", "clone", "requires_grad_", "logsumexp", "nan_to_num"}
+)
 # Tensor methods whose result is a Python value or lives on the host.
 HOST_RESULT_METHODS = frozenset(
     {"item", "tolist", "size", "dim", "numel", "ndimension", "nelement", "element_size",

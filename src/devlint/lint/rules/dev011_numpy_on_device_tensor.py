@@ -26,6 +26,9 @@ class NumpyOnDeviceTensor(Rule):
         `PCA(...).fit_transform(x)`) or matplotlib (its functions and its figures' and axes'
         methods, `ax.hist(x)`), or a list of such tensors (per-batch accuracies, detached losses)
         handed to any NumPy function (`np.mean(accs)`) or to those libraries (`plt.plot(losses)`).
+        What a model answers may be anything (a detector's dicts), so it counts as a tensor for
+        those converters once a method only tensors have proves it (`.softmax(-1)`,
+        `.detach()`, `.argmax(dim=-1)`: NumPy says `axis=`).
         Lightning's epoch-end hooks run with the module on the device, and a Lightning
         `Callback`'s batch hooks get the batch the trainer moved there. A metrics
         or logging helper in another file of the project that gets such a tensor from this file
