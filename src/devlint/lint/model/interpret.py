@@ -1439,6 +1439,14 @@ def _returned(returns: list) -> Value:
         accel = world(v.accel for (s, _), v in zip(returns, values) if s.accel)
         cpu = world(v.cpu for (s, _), v in zip(returns, values) if s.cpu)
         return Flag(accel, cpu, availability=any(v.availability for v in values))
+    if all(type(v) is Device for v in values):
+        # `if torch.cuda.is_available(): return torch.device("cuda")` then `return
+        # torch.device("cpu")`: each world gets what its returns give, as `a if c else b` does
+        accel = [v for (s, _), v in zip(returns, values) if s.accel]
+        cpu = [v for (s, _), v in zip(returns, values) if s.cpu]
+        chosen, other = _join_all(accel), _join_all(cpu)
+        if accel and cpu and type(chosen) is Device and type(other) is Device:
+            return replace(chosen, cpu=other.cpu)
     return _join_all(values)
 
 
