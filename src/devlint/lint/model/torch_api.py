@@ -75,6 +75,7 @@ SAME_DEVICE_FUNCTIONS = frozenset(
         "logical_or", "bucketize", "searchsorted", "take_along_dim", "cosine_similarity",
         "pairwise_distance", "linear", "embedding", "conv1d", "conv2d", "conv3d", "bilinear",
         "grad",  # torch.autograd.grad: outputs and grad_outputs
+        "stft", "istft",  # the signal and its `window=`
     }
 )
 # Tensor methods whose tensor arguments must be on the receiver's device.
@@ -84,7 +85,7 @@ SAME_DEVICE_METHODS = frozenset(
         "gather", "index_select", "scatter", "scatter_", "scatter_add", "scatter_add_", "add_",
         "mul_", "sub_", "div_", "where", "masked_select", "maximum", "minimum", "eq", "ne",
         "lt", "le", "gt", "ge", "dot", "index_add", "index_add_", "index_copy", "index_copy_",
-        "masked_scatter", "masked_scatter_", "lerp", "lerp_", "pow", "expand_as", "type_as",
+        "masked_scatter", "masked_scatter_", "lerp", "lerp_", "pow", "expand_as", "type_as", "stft",
     }
 )
 # Arguments that are allowed on another device than the data (metadata, copies).
