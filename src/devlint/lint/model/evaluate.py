@@ -1286,6 +1286,10 @@ class Evaluator:
             return args[0][1] if args else OPAQUE
         if name in api.PASS_THROUGH_ITERATORS and args:
             return self.iterable(args[0][1], node)
+        if qualname in api.COLLECTIVES and self.nccl_only():
+            # NCCL carries GPU tensors only: what a collective of an NCCL-only file gets must be
+            # on the device, as if it met a device tensor there
+            self.meet("op", node, _tensor_operands(args, kwargs) + [(node, Tensor(DEVICE, "data", node))], st)
         if api.is_torch(qualname):
             return self.torch_function(node, qualname, args, kwargs, st)
         return self.unknown_result(args, kwargs)

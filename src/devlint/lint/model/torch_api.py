@@ -262,6 +262,10 @@ FIXED_CUDA_INDEX = re.compile(r"^cuda:(\d+)$")
 SET_DEVICE = frozenset({"torch.cuda.set_device"})
 DEFAULT_DEVICE_SETTERS = frozenset({"torch.set_default_device", "torch.set_default_tensor_type"})
 PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
+# Collectives that move tensors between ranks (through NCCL: GPU tensors only).
+COLLECTIVES = frozenset(f"torch.distributed.{name}" for name in (
+    "all_reduce", "reduce", "broadcast", "all_gather", "all_gather_into_tensor", "reduce_scatter",
+    "reduce_scatter_tensor", "all_to_all_single", "gather", "scatter"))
 
 # --- leaving torch ---------------------------------------------------------------------------
 
