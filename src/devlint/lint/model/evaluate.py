@@ -19,7 +19,7 @@ from devlint.lint.model.indices import index_only_params
 from devlint.lint.model.observations import (
     Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
-from devlint.lint.model.state import State, device_of_text, flag_and, flag_not, flag_or
+from devlint.lint.model.state import ClassInfo, State, device_of_text, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
     OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Maybe, Method, Module,
     Namespace, Opaque, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
@@ -166,8 +166,8 @@ class Evaluator:
             if member is None and attr == "apply" and _autograd_function(base.info):
                 forward = base.info.lookup("forward")
                 if type(forward) is Func:
-                    # `Fn.apply(x, ...)` runs `Fn.forward(ctx, x, ...)`
-                    return Partial(forward, (OPAQUE,))
+                    # `Fn.apply(x, ...)` runs `Fn.forward(ctx, x, ...)`, then `Fn.backward`
+                    return _Apply(base.info)
             return member if member is not None else Opaque(_spelled(node) or "")
         if kind is Device:
             if attr == "type":
@@ -677,6 +677,8 @@ class Evaluator:
             return self.call_function(callee, [v for _, v in args], _kw(kwargs), node, st)[0]
         if kind is Method:
             return self.call_method_value(node, callee, args, kwargs, st)
+        if kind is _Apply:
+            return self.autograd_apply(node, callee.info, args, kwargs, st)
         if kind is Partial:
             merged = {**dict(callee.kwargs), **_kw(kwargs)}
             return self.call_function(callee.func, list(callee.args) + [v for _, v in args], merged,
@@ -688,6 +690,25 @@ class Evaluator:
         if kind is Opaque:
             return self.call_unknown(node, callee, args, kwargs, st)
         return OPAQUE
+
+    def autograd_apply(self, node: Any, info: Any, args: list, kwargs: dict, st: State) -> Value:
+        """`Fn.apply(x, ...)` of a custom autograd Function: `Fn.forward(ctx, x, ...)`, then
+        `Fn.backward(ctx, *grads)`, the gradients where forward's outputs are and `ctx` holding
+        what forward saved on it (`ctx.save_for_backward(...)`, `ctx.scale = ...`)."""
+        ctx_info = self.autograd_contexts.get(id(info))
+        if ctx_info is None:
+            ctx_info = self.autograd_contexts[id(info)] = ClassInfo(info.node, f"{info.name}.ctx")
+        ctx = Instance(ctx_info, (), id(node))
+        forward = info.lookup("forward")
+        result, _ = self.call_function(forward, [ctx] + [v for _, v in args], _kw(kwargs), node, st)
+        saved = self.autograd_saved.pop(ctx.ident, None)
+        backward = info.lookup("backward")
+        if type(backward) is Func:
+            outputs = unwrap(result).items if type(unwrap(result)) is Seq else (unwrap(result),)
+            grads = [Tensor(o.place, "data", node) if is_tensor(o) else OPAQUE for o in outputs or ()]
+            ctx = ctx.with_attr("saved_tensors", saved) if saved is not None else ctx
+            self.call_function(backward, [ctx] + grads, {}, node, st)
+        return result
 
     def call_unknown(self, node: Any, callee: Opaque, args: list, kwargs: dict, st: State) -> Value:
         """A callable of unknown origin: a loss by its name, else its result is unknown, except
@@ -767,6 +788,15 @@ class Evaluator:
         kind = type(receiver)
         if name in ("to", "cuda", "cpu", "type") and kind in (Tensor, Module, Opaque, Namespace):
             return self.transfer(node, receiver, name, args, kwargs, st)
+        if kind is Instance and name == "save_for_backward" and \
+                any(c is receiver.cls for c in self.autograd_contexts.values()) and \
+                type(node.func.value) is cst.Name:
+            # what `backward` reads back from `ctx.saved_tensors`
+            items = tuple(v for _, v in args)
+            saved = Seq("tuple", items, _join_values(items), node=node)
+            self.store(node.func.value, receiver.with_attr("saved_tensors", saved), st)
+            self.autograd_saved[receiver.ident] = saved  # forward is static: no `self` after it
+            return NONE
         if name in api.PREPARE_METHODS and _prepares(receiver, node):
             for _, value in args:
                 if type(value) is Module:
@@ -1780,6 +1810,27 @@ def _autograd_function(info: Any) -> bool:
     """A `torch.autograd.Function` subclass of this file."""
     return any(type(b) is Ref and b.qualname in api.AUTOGRAD_FUNCTIONS or
                type(b) is Klass and _autograd_function(b.info) for b in info.bases)
+
+
+class _Apply(Value):
+    """`Fn.apply` of a custom `torch.autograd.Function` of this file."""
+    __slots__ = ("info",)
+
+    def __init__(self, info: Any) -> None:
+        self.info = info
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Apply and other.info is self.info
+
+    def __hash__(self) -> int:
+        return hash(id(self.info))
+
+
+def _join_values(values: tuple) -> Value:
+    joined = None
+    for value in values:
+        joined = value if joined is None else join(joined, value)
+    return joined if joined is not None else OPAQUE
 
 
 LAYERS = "<layers>"  # a module container's attribute: the modules it holds, joined

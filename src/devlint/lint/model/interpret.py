@@ -81,6 +81,8 @@ class Interpreter(Evaluator):
         self.early_moves: dict = {}  # (loop, name) -> the statement that moved it before the loop
         self.instances: dict = {}  # class -> the objects this file builds of it, joined
         self.rank_tests: dict = {}  # id(condition) -> whether it is about the rank
+        self.autograd_contexts: dict = {}  # id(autograd Function class) -> the ClassInfo of its ctx
+        self.autograd_saved: dict = {}  # ctx ident -> what forward saved for backward (a Seq)
         self.moved_classes: set = set()
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
