@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import reduce
 from typing import Any, Optional
 
 import libcst as cst
@@ -793,7 +794,7 @@ class Evaluator:
                 type(node.func.value) is cst.Name:
             # what `backward` reads back from `ctx.saved_tensors`
             items = tuple(v for _, v in args)
-            saved = Seq("tuple", items, _join_values(items), node=node)
+            saved = Seq("tuple", items, reduce(join, items) if items else OPAQUE, node=node)
             self.store(node.func.value, receiver.with_attr("saved_tensors", saved), st)
             self.autograd_saved[receiver.ident] = saved  # forward is static: no `self` after it
             return NONE
@@ -1826,13 +1827,6 @@ class _Apply(Value):
         return hash(id(self.info))
 
 
-def _join_values(values: tuple) -> Value:
-    joined = None
-    for value in values:
-        joined = value if joined is None else join(joined, value)
-    return joined if joined is not None else OPAQUE
-
-
 LAYERS = "<layers>"  # a module container's attribute: the modules it holds, joined
 
 
@@ -1849,11 +1843,7 @@ def _layers_given(args: list) -> Optional[Module]:
         if type(value) is not Module:
             return None
         found.append(value)
-    if not found:
-        return None
-    joined = found[0]
-    for value in found[1:]:
-        joined = join(joined, value)
+    joined = reduce(join, found) if found else None
     return joined if type(joined) is Module else None
 
 
