@@ -11,7 +11,8 @@ marked bug on another line (a discarded `x.to(device)` leaves `model(x)` with a 
 batch): such a finding counts as true for precision and is left out of recall. A script
 without an `expect` mark is a correct look-alike, where every finding is a false one.
 
-The comparison is per (file, line, code). This is a measurement, not a test: it prints
+The comparison is per (file, line, code); in a notebook (`scripts/*.ipynb`) per (file, cell, line
+in the cell, code), the marks read from its code cells' comments. This is a measurement, not a test: it prints
 the figures and exits 0 whatever they are (2 only when devlint produced no report).
 
     python benchmarks/recall/measure.py            # per-script table, then totals
@@ -39,18 +40,35 @@ MARK = re.compile(r"#\s*(expect|also)\s*:\s*((?:DEV\d{3}\s*,?\s*)+)", re.IGNOREC
 CODE = re.compile(r"DEV\d{3}", re.IGNORECASE)
 
 
+def _sources(path: Path) -> list[tuple[object, str]]:
+    """The Python text of a file with the cell it is in: a script is one text (cell None), a
+    notebook's code cells are one each, numbered from 1 in notebook order (markdown counted),
+    as devlint names them."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".ipynb":
+        return [(None, text)]
+    cells = json.loads(text).get("cells", [])
+    return [(n, "".join(c["source"]) if isinstance(c.get("source"), list) else c.get("source", ""))
+            for n, c in enumerate(cells, 1) if c.get("cell_type") == "code"]
+
+
+def _line_key(cell, line: int):
+    """A line of a script (an int), or of a notebook's cell (`cell_3:2`)."""
+    return line if cell is None else f"cell_{cell}:{line}"
+
+
 def read_marks(path: Path) -> tuple[set[tuple[int, str]], set[tuple[int, str]]]:
     """(line, code) pairs marked `expect` and `also`, read from comment tokens only."""
     expect: set[tuple[int, str]] = set()
     also: set[tuple[int, str]] = set()
-    source = path.read_text(encoding="utf-8")
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        if tok.type != tokenize.COMMENT:
-            continue
-        for kind, codes in MARK.findall(tok.string):
-            target = expect if kind.lower() == "expect" else also
-            for code in CODE.findall(codes):
-                target.add((tok.start[0], code.upper()))
+    for cell, source in _sources(path):
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type != tokenize.COMMENT:
+                continue
+            for kind, codes in MARK.findall(tok.string):
+                target = expect if kind.lower() == "expect" else also
+                for code in CODE.findall(codes):
+                    target.add((_line_key(cell, tok.start[0]), code.upper()))
     return expect, also
 
 
@@ -75,7 +93,8 @@ def measured_units(paths: list[Path], corpus: Path = HERE) -> list[tuple[str, li
     one run, so imports between them are followed). `corpus` is the folder that holds them."""
     if paths:
         return [(p.name, [p.resolve()]) for p in sorted(paths)]
-    units = [(p.name, [p]) for p in sorted((corpus / "scripts").glob("*.py"))]
+    units = [(p.name, [p]) for p in sorted((corpus / "scripts").glob("*.py"))
+             + sorted((corpus / "scripts").glob("*.ipynb"))]
     projects = corpus / "projects"
     if projects.is_dir():
         units += [(f"{d.name}/", sorted(d.rglob("*.py"))) for d in sorted(projects.iterdir())
@@ -133,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     by_file: dict[Path, dict[tuple[int, str], str]] = defaultdict(dict)
     for f in run_devlint(files):
         path = (HERE / f["path"]).resolve()
-        by_file[path].setdefault((int(f["line"]), f["code"]), f.get("message", ""))
+        by_file[path].setdefault((_line_key(f.get("cell"), int(f["line"])), f["code"]), f.get("message", ""))
     # A unit's truth and findings as (line, code) pairs, a project's lines named by file.
     scripts, truth, found = [], {}, {}
     for name, paths in units:

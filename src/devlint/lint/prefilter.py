@@ -73,7 +73,8 @@ _PREPARE: Group = (("squeezed", ".prepare("), ("raw", "Fabric"))
 # transformers' `Trainer` places the model and batches its subclasses' hooks get.
 _DEVICE_SIDE: Group = _MOVE + _PREPARE + tuple(("lower", w) for w in ("cuda", "device", "gpu", "rank")) + \
     (("raw", "Trainer"),)
-_MODULE_CLASS: Group = (("raw", "Module"), ("raw", "Sequential"))
+# A module class: `nn.Module`, or a class deriving a torch layer (`class CausalLinear(nn.Linear)`).
+_MODULE_CLASS: Group = (("raw", "Module"), ("raw", "Sequential"), ("squeezed", "(nn."), ("squeezed", "(torch.nn."))
 # Where a batch comes from: a loop over a loader, or `next(...)` of one.
 _BATCH: Group = _words("for") + (("squeezed", "next("),)
 
@@ -97,7 +98,7 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
     "DEV015": (_MOVE, (("raw", "nn"), ("raw", "Module"))),
-    "DEV016": (_MOVE, (("raw", "deepcopy"), ("raw", "AveragedModel"))),
+    "DEV016": (_MOVE + _PREPARE, (("raw", "deepcopy"), ("raw", "AveragedModel"))),
     "DEV017": (_MOVE, _calls("load_state_dict")),
     "DEV018": ((("raw", "cuda"),),),
     "DEV019": ((("raw", "torchmetrics"), ("squeezed", "defcompute(")), _DEVICE_SIDE),

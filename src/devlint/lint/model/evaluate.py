@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import reduce
 from typing import Any, Optional
 
 import libcst as cst
@@ -19,7 +20,7 @@ from devlint.lint.model.indices import index_only_params
 from devlint.lint.model.observations import (
     Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
-from devlint.lint.model.state import State, device_of_text, flag_and, flag_not, flag_or
+from devlint.lint.model.state import ClassInfo, State, device_of_text, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
     OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Maybe, Method, Module,
     Namespace, Opaque, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
@@ -166,8 +167,8 @@ class Evaluator:
             if member is None and attr == "apply" and _autograd_function(base.info):
                 forward = base.info.lookup("forward")
                 if type(forward) is Func:
-                    # `Fn.apply(x, ...)` runs `Fn.forward(ctx, x, ...)`
-                    return Partial(forward, (OPAQUE,))
+                    # `Fn.apply(x, ...)` runs `Fn.forward(ctx, x, ...)`, then `Fn.backward`
+                    return _Apply(base.info)
             return member if member is not None else Opaque(_spelled(node) or "")
         if kind is Device:
             if attr == "type":
@@ -190,7 +191,8 @@ class Evaluator:
         if attr == "device":
             accel = {HOST: "host", DEVICE: "accel"}.get(tensor.place)
             return Device(accel, None, node, spelled=_spelled(node))
-        if attr in api.PRESERVING_ATTRIBUTES:
+        if attr in api.PRESERVING_ATTRIBUTES or attr in ("values", "indices"):
+            # `.values`/`.indices` of `t.max(dim=1)`, `t.topk(k)`, `t.sort()`: tensors where t is
             return derived(tensor, node)
         if attr in api.SCALAR_ATTRIBUTES:
             if attr == "is_cuda":
@@ -335,17 +337,7 @@ class Evaluator:
                 return Seq(seq.kind, None, seq.element, node=node)  # `[1.0] * n`
         if is_tensor(left) and is_tensor(right):
             self.meet("op", node, [(lnode, left), (rnode, right)], st)
-            if on_device(left) or on_device(right):
-                return Tensor(DEVICE, "data", node)
-            made = next((t for t in (left, right) if t.why in ("attr", "factory")), None)
-            if made is None and left.place is HOST and right.place is HOST:
-                made = _batch_operand(left, right)  # `x + noise`: still the loader's batch
-            if made is not None and left.place is HOST and right.place is HOST:
-                # `torch.eye(n) + A`, `counts.sum() / counts`: still made here, on the CPU
-                return derived(made, node, scalar=left.scalar and right.scalar,
-                               dims=None if not (left.dims == 0 and right.dims == 0) else 0)
-            return Tensor(join_place(left.place, right.place), "data", node,
-                          scalar=left.scalar and right.scalar)
+            return _elementwise(node, left, right)
         for tensor, other in ((left, right), (right, left)):
             # A number, or a value of unknown kind (most often a number: `torch.ones(n) / n`).
             if is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
@@ -411,7 +403,7 @@ class Evaluator:
         elementwise = operator not in (cst.Is, cst.IsNot, cst.In, cst.NotIn)
         if is_tensor(left) and is_tensor(right) and elementwise:
             self.meet("op", node, [(lnode, left), (rnode, right)], st)
-            return Tensor(DEVICE if on_device(left) or on_device(right) else left.place, "data", node)
+            return _elementwise(node, left, right)
         for tensor, other in ((left, right), (right, left)):
             if elementwise and is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
                 return derived(tensor, node)  # `mask == 0`: a mask, where the tensor is
@@ -530,7 +522,7 @@ class Evaluator:
         if kind is Seq:
             return _item(base, index, key_node)
         if kind is Module:
-            return replace(base, node=node, cls=None, attrs=())  # a layer of a Sequential
+            return _layer_of(base, node)  # a layer of a Sequential
         if kind is Klass or kind is Ref:
             return base  # a generic alias: `List[int]`
         return OPAQUE
@@ -629,7 +621,7 @@ class Evaluator:
             # any device; unknown rank stays silent, as for `t[i]`
             return _fewer_dims(replace(value, plain=True, node=node), 1, complete=True)
         if kind is Module:
-            return replace(value, cls=None, attrs=(), node=node)  # a ModuleList's layers
+            return _layer_of(value, node)  # a ModuleList's layers
         if kind is Opaque and value.name and names.names_loader(value.name) and self.loader_prior:
             return Tensor(HOST, "batch", node, loop=node, plain=False, assumed=True)
         return OPAQUE
@@ -690,6 +682,8 @@ class Evaluator:
             return self.call_function(callee, [v for _, v in args], _kw(kwargs), node, st)[0]
         if kind is Method:
             return self.call_method_value(node, callee, args, kwargs, st)
+        if kind is _Apply:
+            return self.autograd_apply(node, callee.info, args, kwargs, st)
         if kind is Partial:
             merged = {**dict(callee.kwargs), **_kw(kwargs)}
             return self.call_function(callee.func, list(callee.args) + [v for _, v in args], merged,
@@ -707,6 +701,25 @@ class Evaluator:
                 return self.call_method_value(node, Method(member, callee, getattr(node, "func", None)),
                                               args, kwargs, st)
         return OPAQUE
+
+    def autograd_apply(self, node: Any, info: Any, args: list, kwargs: dict, st: State) -> Value:
+        """`Fn.apply(x, ...)` of a custom autograd Function: `Fn.forward(ctx, x, ...)`, then
+        `Fn.backward(ctx, *grads)`, the gradients where forward's outputs are and `ctx` holding
+        what forward saved on it (`ctx.save_for_backward(...)`, `ctx.scale = ...`)."""
+        ctx_info = self.autograd_contexts.get(id(info))
+        if ctx_info is None:
+            ctx_info = self.autograd_contexts[id(info)] = ClassInfo(info.node, f"{info.name}.ctx")
+        ctx = Instance(ctx_info, (), id(node))
+        forward = info.lookup("forward")
+        result, _ = self.call_function(forward, [ctx] + [v for _, v in args], _kw(kwargs), node, st)
+        saved = self.autograd_saved.pop(ctx.ident, None)
+        backward = info.lookup("backward")
+        if type(backward) is Func:
+            outputs = unwrap(result).items if type(unwrap(result)) is Seq else (unwrap(result),)
+            grads = [Tensor(o.place, "data", node) if is_tensor(o) else OPAQUE for o in outputs or ()]
+            ctx = ctx.with_attr("saved_tensors", saved) if saved is not None else ctx
+            self.call_function(backward, [ctx] + grads, {}, node, st)
+        return result
 
     def call_unknown(self, node: Any, callee: Opaque, args: list, kwargs: dict, st: State) -> Value:
         """A callable of unknown origin: a loss by its name, else its result is unknown, except
@@ -786,7 +799,20 @@ class Evaluator:
         kind = type(receiver)
         if name in ("to", "cuda", "cpu", "type") and kind in (Tensor, Module, Opaque, Namespace):
             return self.transfer(node, receiver, name, args, kwargs, st)
+        if kind is Instance and name == "save_for_backward" and \
+                any(c is receiver.cls for c in self.autograd_contexts.values()) and \
+                type(node.func.value) is cst.Name:
+            # what `backward` reads back from `ctx.saved_tensors`
+            items = tuple(v for _, v in args)
+            saved = Seq("tuple", items, reduce(join, items) if items else OPAQUE, node=node)
+            self.store(node.func.value, receiver.with_attr("saved_tensors", saved), st)
+            self.autograd_saved[receiver.ident] = saved  # forward is static: no `self` after it
+            return NONE
         if name in api.PREPARE_METHODS and _prepares(receiver, node):
+            for _, value in args:
+                if type(value) is Module:
+                    # `accelerator.prepare(model)` places the module on the device
+                    self.obs.events.append(Event("prepare", node, value, self.where(st)))
             return self.prepare(args)
         if name in api.UNWRAP_METHODS and args and _prepares(receiver, node):
             # `accelerator.unwrap_model(model)`: the module inside the wrapper, where it is
@@ -899,8 +925,13 @@ class Evaluator:
                 return Iterable(Scalar(), node=node)
             return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed)
         # Tensor methods return tensors where the receiver is, but for the few above.
-        return derived(tensor, node, scalar=tensor.scalar or name in ("sum", "mean") and not args,
-                       dims=_method_dims(tensor, node, name))
+        result = derived(tensor, node, scalar=tensor.scalar or name in ("sum", "mean") and not args,
+                         dims=_method_dims(tensor, node, name))
+        if tensor.why == "output" and (name in api.TENSOR_ONLY_METHODS or "dim" in kwargs):
+            # `model(x).softmax(-1)`, `.argmax(dim=-1)`: what the model answered was a tensor,
+            # and this is a tensor computed from it, where it is
+            return replace(result, why="data", plain=True)
+        return result
 
     def module_method(self, node: Any, module: Module, name: str, args: list, kwargs: dict,
                       st: State) -> Value:
@@ -1299,11 +1330,12 @@ class Evaluator:
             return NONE
         if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES + ("numpy.",)):
             self.note_conversions(node, qualname, args, st)
-            if qualname.startswith(api.HOST_ONLY_PREFIXES) and api.last(qualname)[:1].isupper():
-                # `TSNE(...)`, `KMeans(...)`: an object of that class, whose methods
-                # (`fit_transform`) are the library's too and make host arrays of what they get
+            if qualname.startswith(api.HOST_ONLY_PREFIXES):
+                # `TSNE(...)`, `plt.subplots()`: an object of that library (an estimator, a figure
+                # and its axes), whose methods (`fit_transform`, `ax.hist`) are the library's too
+                # and make host arrays of what they get
                 return Ref(qualname)
-            if qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES):
+            if qualname in api.NUMPY_CONVERTERS:
                 return OPAQUE
         if qualname.startswith("builtins."):
             return self.builtin(node, name, args, kwargs, st)
@@ -1311,6 +1343,10 @@ class Evaluator:
             return args[0][1] if args else OPAQUE
         if name in api.PASS_THROUGH_ITERATORS and args:
             return self.iterable(args[0][1], node)
+        if qualname in api.COLLECTIVES and self.nccl_only():
+            # NCCL carries GPU tensors only: what a collective of an NCCL-only file gets must be
+            # on the device, as if it met a device tensor there
+            self.meet("op", node, _tensor_operands(args, kwargs) + [(node, Tensor(DEVICE, "data", node))], st)
         if api.is_torch(qualname):
             return self.torch_function(node, qualname, args, kwargs, st)
         return self.unknown_result(args, kwargs)
@@ -1458,6 +1494,9 @@ class Evaluator:
                 spelled = dotted(arg_node) or ""
                 if spelled.startswith("self."):
                     self.note_wrapped(spelled)
+            layers = _layers_given(args)
+            if layers is not None:
+                module = module.with_attr(LAYERS, layers)
         return module
 
     def wrap(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
@@ -1798,6 +1837,65 @@ def _autograd_function(info: Any) -> bool:
     """A `torch.autograd.Function` subclass of this file."""
     return any(type(b) is Ref and b.qualname in api.AUTOGRAD_FUNCTIONS or
                type(b) is Klass and _autograd_function(b.info) for b in info.bases)
+
+
+class _Apply(Value):
+    """`Fn.apply` of a custom `torch.autograd.Function` of this file."""
+    __slots__ = ("info",)
+
+    def __init__(self, info: Any) -> None:
+        self.info = info
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Apply and other.info is self.info
+
+    def __hash__(self) -> int:
+        return hash(id(self.info))
+
+
+LAYERS = "<layers>"  # a module container's attribute: the modules it holds, joined
+
+
+def _layers_given(args: list) -> Optional[Module]:
+    """The modules `nn.ModuleList([Block() for _ in range(n)])`, `nn.Sequential(a, b)` or
+    `nn.ModuleDict({...})` is given, joined; None when any of them is unknown."""
+    found: list = []
+    for _, value in args:
+        value = unwrap(value)
+        if type(value) in (Seq, Iterable):
+            value = unwrap(value.element)
+            if type(value) is Seq and value.items is not None and len(value.items) == 2:
+                value = unwrap(value.items[1])  # `ModuleDict({k: m for ...})`'s (key, module) pairs
+        if type(value) is not Module:
+            return None
+        found.append(value)
+    joined = reduce(join, found) if found else None
+    return joined if type(joined) is Module else None
+
+
+def _layer_of(container: Module, node: Any) -> Module:
+    """A layer of a Sequential or a ModuleList (iterated or indexed): the modules it was given,
+    where the container is; a layer of unknown class when they are unknown."""
+    layers = container.attr(LAYERS)
+    if type(layers) is Module:
+        return _follow(layers, container.place)
+    return replace(container, node=node, cls=None, attrs=())
+
+
+def _elementwise(node: Any, left: Tensor, right: Tensor) -> Tensor:
+    """The result of an elementwise operation of two tensors (`a + b`, `a < b`): on the device
+    when either is; else, with a tensor this code made on the CPU (a factory's, an attribute's) or
+    the loader's batch in it, still that one, on the CPU (`torch.eye(n) + A`,
+    `torch.arange(t) < lengths[:, None]`)."""
+    if on_device(left) or on_device(right):
+        return Tensor(DEVICE, "data", node)
+    made = next((t for t in (left, right) if t.why in ("attr", "factory")), None)
+    if made is None and left.place is HOST and right.place is HOST:
+        made = _batch_operand(left, right)  # `x + noise`: still the loader's batch
+    if made is not None and left.place is HOST and right.place is HOST:
+        return derived(made, node, scalar=left.scalar and right.scalar,
+                       dims=None if not (left.dims == 0 and right.dims == 0) else 0)
+    return Tensor(join_place(left.place, right.place), "data", node, scalar=left.scalar and right.scalar)
 
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:

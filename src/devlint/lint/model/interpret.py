@@ -85,9 +85,12 @@ class Interpreter(Evaluator):
         self.early_moves: dict = {}  # (loop, name) -> the statement that moved it before the loop
         self.instances: dict = {}  # class -> the objects this file builds of it, joined
         self.rank_tests: dict = {}  # id(condition) -> whether it is about the rank
+        self.autograd_contexts: dict = {}  # id(autograd Function class) -> the ClassInfo of its ctx
+        self.autograd_saved: dict = {}  # ctx ident -> what forward saved for backward (a Seq)
         self.moved_classes: set = set()
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
+        self.hook_set: dict = {}  # (class, attribute) -> the plain tensor a framework hook set there
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
         self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
@@ -95,6 +98,7 @@ class Interpreter(Evaluator):
         self._node_sets: dict = {}
         self.guessing = 0  # >0 inside the arms of a condition devlint cannot evaluate (a possible guard)
         self.default_device: Optional[Device] = None
+        self.layer_builds: list = []  # classes whose torch layer `__init__` runs their reset now
         self.default_device_set = False
         self.distributed = False
         self.visible_devices = False  # CUDA_VISIBLE_DEVICES: index 0 is each process's own GPU
@@ -154,6 +158,9 @@ class Interpreter(Evaluator):
         if info.cls is not None and (runs_on_device(info.name) or
                                      (info.name == "__init__" and info.cls.is_module)):
             return True  # `__init__` of a module: its containers and plain tensors (DEV009/10)
+        if _framework_hook(info) or (info.cls is not None and info.cls.callback and
+                                     api.FRAMEWORK_HOOKS.match(info.name)):
+            return True  # `on_validation_epoch_end`, `setup`: the trainer runs them
         for word in _identifiers(info.node):
             if word in placed or word in RELEVANT_NAMES:
                 return True
@@ -178,22 +185,31 @@ class Interpreter(Evaluator):
 
     def note_collected(self, cls: ClassInfo, before: Value, after: Value) -> None:
         """A list attribute a method appended to (`self.outputs.append(out)` in a step): what
-        it collects, which another method run on its own (an epoch-end hook) reads."""
+        it collects, which another method run on its own (an epoch-end hook) reads. And a plain
+        tensor a framework hook set (`self.confusion = torch.zeros(...)` in
+        `on_validation_epoch_start`), which the steps the trainer runs after it read."""
         if type(before) not in (Module, Instance) or type(after) not in (Module, Instance):
             return
         for attr, value in after.attrs:
             value, old = unwrap(value), before.attr(attr)
+            if type(value) is Tensor and value.why == "attr" and old is None and cls.framework:
+                self.hook_set[(id(cls), attr)] = value
             if type(value) is Seq and value.items is None and type(old) is Seq and old.items == ():
                 key = (id(cls), attr)
                 known = self.collected.get(key)
                 self.collected[key] = value.element if known is None else join(known, value.element)
 
     def with_collected(self, cls: ClassInfo, obj: Value) -> Value:
-        """`obj` with its empty list attributes holding what other methods appended to them."""
+        """`obj` with its empty list attributes holding what other methods appended to them,
+        and the plain tensors framework hooks set on it."""
         for attr, value in getattr(obj, "attrs", ()):
             element = self.collected.get((id(cls), attr))
             if element is not None and type(value) is Seq and value.items == ():
                 obj = obj.with_attr(attr, Seq(value.kind, None, element, node=value.node))
+        if type(obj) in (Module, Instance):
+            for (ident, attr), value in self.hook_set.items():
+                if ident == id(cls) and obj.attr(attr) is None:
+                    obj = obj.with_attr(attr, value)
         return obj
 
     def note_hook(self, hook: Value) -> None:
@@ -268,6 +284,10 @@ class Interpreter(Evaluator):
             return Scalar(text=string_value(cuda), template=string_value(cuda), node=cuda)
         if annotation is not None and annotation.endswith("DataLoader"):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
+        if name == "batch" and info.cls is not None and info.cls.callback and api.FRAMEWORK_HOOKS.match(info.name):
+            # `on_validation_batch_end(self, trainer, pl_module, outputs, batch, ...)`: the batch
+            # the trainer moved to the module's device before the step
+            return Tensor(Place.DEVICE, "input", info.node, plain=False)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
             observed = self.moved_class(info.cls) or info.cls.framework
             if annotation is None or annotation.rsplit(".", 1)[-1] in TENSOR_ANNOTATIONS:
@@ -761,6 +781,8 @@ class Interpreter(Evaluator):
             info.is_module = any(_is_module_base(b) for b in bases)
             info.framework = any(type(b) is Ref and api.is_framework_module(b.qualname) or
                                  type(b) is Klass and b.info.framework for b in bases)
+            info.callback = any(type(b) is Ref and api.FRAMEWORK_CALLBACKS.match(b.qualname) is not None or
+                                type(b) is Klass and b.info.callback for b in bases)
             info.is_test = bool(names.TEST_NAME.search(info.name)) or any(
                 (type(b) is Ref and b.qualname.endswith("TestCase")) or
                 (type(b) is Klass and b.info.is_test) for b in bases)
@@ -962,7 +984,7 @@ class Interpreter(Evaluator):
             obj = Instance(info, (), ident)
         init = info.lookup("__init__")
         if type(init) is not Func:
-            return obj
+            return self.layer_init(node, info, obj, st)
         if unknown_args:
             values = [obj] + [Opaque(p[0]) for p in init.info.params[1:]
                               if p[1] == "positional" and p[2] is None]
@@ -989,6 +1011,21 @@ class Interpreter(Evaluator):
                 self.obs.events.append(Event("metric", node, built, self.where(st)))
         return built
 
+    def layer_init(self, node: Any, info: ClassInfo, obj: Value, st: State) -> Value:
+        """`Cls(...)` of a torch layer's subclass without an `__init__` of its own: the layer's
+        `__init__` runs, and builds the state with the subclass's `reset_parameters`."""
+        reset = next((api.RESETTING_LAYERS.get(api.last(b.qualname)) for c in info.mro() for b in c.bases
+                      if type(b) is Ref and api.is_module_class(b.qualname)), None)
+        member = info.lookup(reset) if reset else None
+        if type(member) is not Func:
+            return obj
+        self.layer_builds.append(info)
+        try:
+            _, after = self.call_function(member, [obj], {}, node, st)
+        finally:
+            self.layer_builds.pop()
+        return after if type(after) in (Module, Instance) else obj
+
     def super_value(self, st: State) -> Value:
         """`super()`: the first base class of this file, bound to `self`; else unknown."""
         info = self.frame.function
@@ -998,6 +1035,10 @@ class Interpreter(Evaluator):
         for base in info.cls.bases:
             if type(base) is Klass:
                 return _Super(base.info, unwrap(receiver) if receiver is not None else OPAQUE)
+        for base in info.cls.bases:
+            if type(base) is Ref and api.is_module_class(base.qualname):
+                return _LayerSuper(info.cls, unwrap(receiver) if receiver is not None else OPAQUE,
+                                   api.RESETTING_LAYERS.get(api.last(base.qualname)))
         return OPAQUE
 
     def call_method(self, node: Any, receiver: Value, name: str, args: list, kwargs: dict, st: State) -> Value:
@@ -1007,6 +1048,15 @@ class Interpreter(Evaluator):
                 method = Method(member, receiver.receiver, _self_node(self.frame))
                 return self.call_method_value(node, method, args, kwargs, st)
             return NONE
+        if type(receiver) is _LayerSuper:
+            # torch's layers build their state in `__init__` by calling `self.reset_parameters()`:
+            # `super().__init__(...)` of a subclass runs the subclass's override there
+            obj = receiver.receiver
+            cls = obj.cls if type(obj) in (Module, Instance) and obj.cls is not None else receiver.cls
+            member = cls.lookup(receiver.reset) if name == "__init__" and receiver.reset else None
+            if type(member) is Func:
+                self.call_method_value(node, Method(member, obj, _self_node(self.frame)), [], {}, st)
+            return NONE if name == "__init__" else OPAQUE
         return super().call_method(node, receiver, name, args, kwargs, st)
 
     def returned_from_forward(self, node: Any, value: Value, st: State) -> None:
@@ -1092,6 +1142,8 @@ class Interpreter(Evaluator):
             attr = target.attr.value
             if type(owner) in (Module, Tensor):
                 self.note_attach(target, owner, value, st)
+            elif type(target.value) in (cst.Attribute, cst.Subscript):
+                self.note_part_attach(target, value, st)
             if type(owner) in (Opaque, Namespace, ProjectModule) and type(target.value) is cst.Name:
                 # `args.device = torch.device(...)`, `cfg.device = ...` on an imported project
                 # module: the attribute holds it from here on.
@@ -1110,6 +1162,8 @@ class Interpreter(Evaluator):
                     self.eval(element.slice.value, st)
             if type(owner) in (Module, Tensor):  # `model.classifier[6] = nn.Linear(...)`
                 self.note_attach(target, owner, value, st)
+            elif type(target.value) in (cst.Attribute, cst.Subscript):
+                self.note_part_attach(target, value, st)
             if type(owner) is Seq:
                 grown = Seq(owner.kind, None, join(owner.element, value) if owner.items != () else value,
                             node=owner.node)
@@ -1117,13 +1171,31 @@ class Interpreter(Evaluator):
             elif type(owner) is Tensor and not owner.plain and type(value) is Tensor and value.place is Place.DEVICE:
                 self.store(target.value, replace(owner, place=Place.DEVICE, why="moved"), st)
 
+    def note_part_attach(self, target: Any, value: Value, st: State) -> None:
+        """`model.encoder.layer[11].adapter = nn.Linear(...)` on a model of a library's class,
+        whose parts devlint does not know (a module of no class of this file, or an object the
+        code moved whole): the module goes into the model the chain starts from."""
+        root = target.value
+        while type(root) in (cst.Attribute, cst.Subscript):
+            root = root.value
+        if type(root) is cst.Name:
+            owner = unwrap(st.env.get(root.value, OPAQUE))
+            if (type(owner) is Module and owner.cls is None) or \
+                    (type(owner) is Tensor and not owner.plain and owner.why == "moved"):
+                self.note_attach(target, owner, value, st)
+
     def plain_attribute(self, owner: Module, attr: str, value: Value, statement: Any) -> Value:
         """`self.mean = torch.tensor(...)` in `__init__`: a plain attribute, which
-        `model.to(device)` leaves on the CPU (DEV010)."""
+        `model.to(device)` leaves on the CPU (DEV010). Also one computed there from the module's
+        own plain attributes (`self.mask = (self.out_deg[:, None] >= self.in_deg).float()`): the
+        attribute that meets the module's tensors is the new one."""
         info = self.frame.function
-        if type(value) is Tensor and value.why == "factory" and info is not None and \
-                self.building(info, owner.cls) and not owner.cls.moves_itself:
-            return replace(value, why="attr", attr=(owner.cls, attr, statement))
+        if type(value) is Tensor and value.why in ("factory", "attr") and info is not None and \
+                (self.building(info, owner.cls) or _framework_hook(info)) and not owner.cls.moves_itself:
+            # set in a hook the trainer runs after its move (`on_fit_start`): a buffer registered
+            # there would stay on the CPU too
+            after_move = _framework_hook(info) and info.name != "setup"
+            return replace(value, why="attr", attr=(owner.cls, attr, statement, after_move))
         return value
 
     def building(self, info: FuncInfo, cls: ClassInfo) -> bool:
@@ -1131,9 +1203,9 @@ class Interpreter(Evaluator):
         `reset_parameters` (torch's own modules build their state there) that `__init__` calls."""
         if info.name == "__init__":
             return True
-        return info.name in RESETS and info.cls is not None and any(
+        return info.name in RESETS and info.cls is not None and (any(
             f.function is not None and f.function.name == "__init__" and f.function.cls in cls.mro()
-            for f in self.frames)
+            for f in self.frames) or any(built in cls.mro() for built in self.layer_builds))
 
     def rebind_alias(self, ident: int, moved: Value, st: State) -> None:
         """A module moved in place: every name (and attribute of a name) holding it moves too."""
@@ -1269,6 +1341,21 @@ class _Super(Value):
         return hash((id(self.info), self.receiver))
 
 
+class _LayerSuper(Value):
+    """`super()` in a subclass of a torch layer (`nn.Linear`): `reset`, the method the layer's
+    `__init__` builds its state with (`reset_parameters`), or None."""
+    __slots__ = ("cls", "receiver", "reset")
+
+    def __init__(self, cls: ClassInfo, receiver: Value, reset: Optional[str]) -> None:
+        self.cls, self.receiver, self.reset = cls, receiver, reset
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _LayerSuper and other.cls is self.cls and other.receiver == self.receiver
+
+    def __hash__(self) -> int:
+        return hash((id(self.cls), self.receiver))
+
+
 _AUGMENTED = {
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
     cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
@@ -1353,6 +1440,14 @@ def trainer_hook_argument(info: FuncInfo, name: str) -> Optional[Value]:
     return None
 
 
+def _framework_hook(info: FuncInfo) -> bool:
+    """A hook the trainer runs on a framework module (`setup`, `on_fit_start`,
+    `on_validation_epoch_start`): a tensor it sets on `self` without registering it is a plain
+    attribute, which the trainer's move (before or after the hook) leaves on the CPU."""
+    return info.cls is not None and info.cls.framework and (
+        info.name == "setup" or api.FRAMEWORK_HOOKS.match(info.name) is not None)
+
+
 def runs_on_device(method: str) -> bool:
     """`forward`, and Lightning's `training_step`/`validation_step`/...: they see the module's
     tensors on its device."""
@@ -1370,7 +1465,7 @@ def _is_module_base(base: Value) -> bool:
         last = q.rsplit(".", 1)[-1]
         return last.endswith("Module") or last in api.MODULE_CONTAINERS or \
             api.is_framework_module(q) or last in ("PreTrainedModel", "ModelMixin") or \
-            api.THIRD_PARTY_MODULES.match(q) is not None
+            api.THIRD_PARTY_MODULES.match(q) is not None or api.is_module_class(q)
     return False
 
 
@@ -1399,6 +1494,14 @@ def _returned(returns: list) -> Value:
         accel = world(v.accel for (s, _), v in zip(returns, values) if s.accel)
         cpu = world(v.cpu for (s, _), v in zip(returns, values) if s.cpu)
         return Flag(accel, cpu, availability=any(v.availability for v in values))
+    if all(type(v) is Device for v in values):
+        # `if torch.cuda.is_available(): return torch.device("cuda")` then `return
+        # torch.device("cpu")`: each world gets what its returns give, as `a if c else b` does
+        accel = [v for (s, _), v in zip(returns, values) if s.accel]
+        cpu = [v for (s, _), v in zip(returns, values) if s.cpu]
+        chosen, other = _join_all(accel), _join_all(cpu)
+        if accel and cpu and type(chosen) is Device and type(other) is Device:
+            return replace(chosen, cpu=other.cpu)
     return _join_all(values)
 
 
@@ -1427,6 +1530,8 @@ def _unpack(value: Value, position: int, count: int) -> Value:
         # `dtype, device = explicit_types(dtype, device)`: a part of what an unknown call
         # returned is unknown, not whatever its target's name says
         return UNPACKED
+    if kind is Ref and value.qualname.startswith(api.HOST_ONLY_PREFIXES):
+        return value  # `fig, ax = plt.subplots()`: each part is the library's object
     return OPAQUE
 
 

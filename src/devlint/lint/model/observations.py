@@ -161,7 +161,8 @@ class Event:
     params (`m.parameters()`: `subject` the module), state-load (`x.load_state_dict(...)` on
     something that is no module), cast (`t.type(torch.FloatTensor)`: `subject` the tensor,
     `other` the type's node), metric (a metric module built: `torchmetrics.Accuracy(...)`),
-    optimizer (an optimizer built: `torch.optim.AdamW(...)`)."""
+    optimizer (an optimizer built: `torch.optim.AdamW(...)`), prepare (a module handed to
+    accelerate's or Fabric's `prepare`/`setup`, which place it on the device: `subject` the module)."""
 
     kind: str
     node: Any

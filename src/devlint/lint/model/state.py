@@ -196,6 +196,7 @@ class ClassInfo:
     namespace: dict = field(default_factory=dict, repr=False)  # what the class body binds
     is_module: bool = False
     framework: bool = False  # Lightning: the trainer moves it and its batches
+    callback: bool = False  # a Lightning `Callback`: its hooks get the batches the trainer moved
     is_test: bool = False
     needs_cuda: bool = False
     registers_by_hand: bool = False  # add_module / register_module / setattr

@@ -75,6 +75,7 @@ SAME_DEVICE_FUNCTIONS = frozenset(
         "logical_or", "bucketize", "searchsorted", "take_along_dim", "cosine_similarity",
         "pairwise_distance", "linear", "embedding", "conv1d", "conv2d", "conv3d", "bilinear",
         "grad",  # torch.autograd.grad: outputs and grad_outputs
+        "stft", "istft",  # the signal and its `window=`
     }
 )
 # Tensor methods whose tensor arguments must be on the receiver's device.
@@ -84,7 +85,7 @@ SAME_DEVICE_METHODS = frozenset(
         "gather", "index_select", "scatter", "scatter_", "scatter_add", "scatter_add_", "add_",
         "mul_", "sub_", "div_", "where", "masked_select", "maximum", "minimum", "eq", "ne",
         "lt", "le", "gt", "ge", "dot", "index_add", "index_add_", "index_copy", "index_copy_",
-        "masked_scatter", "masked_scatter_", "lerp", "lerp_", "pow", "expand_as", "type_as",
+        "masked_scatter", "masked_scatter_", "lerp", "lerp_", "pow", "expand_as", "type_as", "stft",
     }
 )
 # Arguments that are allowed on another device than the data (metadata, copies).
@@ -109,6 +110,13 @@ PRESERVING_METHODS = frozenset(
         "nonzero", "unique", "type_as", "long_", "abs_", "exp_", "log_", "sqrt_", "T", "mT",
     }
 )
+# Tensor methods no NumPy array, list, dict or image has: called on what a model answered (which
+# may be anything), they prove it a tensor. (A `dim=` keyword proves it too: NumPy says `axis=`.)
+TENSOR_ONLY_METHODS = frozenset(
+    {"detach", "softmax", "log_softmax", "sigmoid", "relu", "float", "long", "int", "bool", "half",
+     "double", "bfloat16", "byte", "unsqueeze", "permute", "contiguous", "expand", "masked_fill",
+     "view_as", "type_as", "clone", "requires_grad_", "logsumexp", "nan_to_num"}
+)
 # Tensor methods whose result is a Python value or lives on the host.
 HOST_RESULT_METHODS = frozenset(
     {"item", "tolist", "size", "dim", "numel", "ndimension", "nelement", "element_size",
@@ -125,6 +133,16 @@ SCALAR_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "requires_grad", "is_cu
 # move could forget, which is all DEV009 asks).
 NOT_MODULES = frozenset({"Parameter", "ParameterList", "ParameterDict", "Module", "init"})
 MODULE_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
+# torch layers whose `__init__` builds their state by calling this method of `self` (a subclass's
+# override of it runs there).
+RESETTING_LAYERS = {
+    **dict.fromkeys(("Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+                     "ConvTranspose2d", "ConvTranspose3d", "Embedding", "EmbeddingBag", "BatchNorm1d",
+                     "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+                     "SyncBatchNorm", "LayerNorm", "GroupNorm", "RMSNorm", "RNN", "LSTM", "GRU",
+                     "RNNCell", "LSTMCell", "GRUCell"), "reset_parameters"),
+    "MultiheadAttention": "_reset_parameters", "Transformer": "_reset_parameters",
+}
 PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
                         "torch.nn.parameter.Buffer", "torch.nn.Buffer"})
 PARAMETER_CONTAINERS = frozenset({"torch.nn.ParameterList", "torch.nn.ParameterDict"})
@@ -174,6 +192,8 @@ GATHER_METHODS = frozenset({"gather", "gather_for_metrics", "reduce", "pad_acros
                             "all_gather"})
 # Base classes whose instances a framework moves, with their batches (Lightning).
 FRAMEWORK_MODULES = re.compile(r"(^|\.)(LightningModule|LightningLite)$")
+# Lightning's callback base: its hooks run in the trainer's loop, beside the module's.
+FRAMEWORK_CALLBACKS = re.compile(r"^(lightning|pytorch_lightning)\.(\w+\.)*Callback$")
 # Trainer classes that place the model and each batch themselves (transformers' `Trainer` and
 # its subclasses, trl's): the hooks below get the model on the device, and `compute_loss` and
 # `training_step` get inputs `_prepare_inputs` already moved; `prediction_step` gets them as the
@@ -242,6 +262,10 @@ FIXED_CUDA_INDEX = re.compile(r"^cuda:(\d+)$")
 SET_DEVICE = frozenset({"torch.cuda.set_device"})
 DEFAULT_DEVICE_SETTERS = frozenset({"torch.set_default_device", "torch.set_default_tensor_type"})
 PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
+# Collectives that move tensors between ranks (through NCCL: GPU tensors only).
+COLLECTIVES = frozenset(f"torch.distributed.{name}" for name in (
+    "all_reduce", "reduce", "broadcast", "all_gather", "all_gather_into_tensor", "reduce_scatter",
+    "reduce_scatter_tensor", "all_to_all_single", "gather", "scatter"))
 
 # --- leaving torch ---------------------------------------------------------------------------
 
@@ -250,7 +274,14 @@ PROCESS_GROUP = frozenset({"torch.distributed.init_process_group"})
 AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
 # Functions that join tensors into one: their result is a tensor whatever went in.
 JOIN_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
-NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.save", "numpy.savetxt"})
+NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.save", "numpy.savetxt"}) | {
+    # NumPy functions that make an array of their argument first (`asarray`), where others hand
+    # a tensor to its own method (`np.mean(t)` calls `t.mean`): a device tensor refuses.
+    f"numpy.{name}" for name in (
+        "concatenate", "stack", "vstack", "hstack", "column_stack", "digitize", "bincount",
+        "histogram", "histogram_bin_edges", "unique", "percentile", "quantile", "median", "sort",
+        "isin", "interp", "corrcoef", "cov", "polyfit", "average", "nanmean", "nanmedian",
+        "nanpercentile", "allclose", "isclose", "array_equal", "savez", "savez_compressed")}
 HOST_ONLY_PREFIXES = ("sklearn.", "matplotlib.", "pandas.", "scipy.", "PIL.")
 # Arguments that must stay on the host whatever the data's device: (callee, position, keyword).
 HOST_ARGUMENT_POSITIONS = {

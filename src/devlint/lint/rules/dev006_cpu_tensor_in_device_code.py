@@ -22,7 +22,11 @@ class CpuTensorInDeviceCode(Rule):
         a tensor on the device: an operand of `+`, `*`, `@` with it, an argument of
         `torch.cat`/`torch.where`/`masked_fill` next to it, an argument of a model that was moved,
         of a submodule inside `forward`, of a loss next to a device output, or a CPU tensor indexed
-        by a device tensor (`schedule[t]`, `torch.eye(n)[labels]`). The factory may sit in a helper
+        by a device tensor (`schedule[t]`, `torch.eye(n)[labels]`), or a tensor handed to a
+        collective (`dist.all_reduce(t)`) in a file whose process groups are NCCL's, which
+        carries GPU tensors only. A custom `autograd.Function` runs `forward` at `Fn.apply(...)`
+        and then `backward`, with gradients where forward's outputs are and the tensors forward
+        saved (`ctx.save_for_backward(...)`). The factory may sit in a helper
         (`init_hidden`, `add_noise(x)`) the device code calls. Inside `forward` the module must be
         one this file moves to a device (or a Lightning module). A model or helper in another file
         of the project that this file moves or calls gets the finding in that file, with this

@@ -16,11 +16,16 @@ class PlainTensorAttribute(Rule):
     fix_kind = Applicability.SAFE
     summary = "A tensor stored as a plain attribute of an `nn.Module` and used in `forward`."
     what = """
-        Inside an `nn.Module` class, finds `self.x = torch.<factory>(...)` in `__init__` (a tensor
-        of one dimension or more made without `device=`, also computed from one or chosen by a
-        conditional expression) when it meets the module's tensors in `forward` (or `forward`
-        returns it), with the module on the device: moved by this file, or, as a module's
-        inputs and parameters live wherever the module is, taken to be there.
+        Inside an `nn.Module` class (a subclass of a torch layer such as `nn.Linear` too), finds
+        `self.x = torch.<factory>(...)` in `__init__` or in the `reset_parameters` it runs (the one
+        a torch layer's own `__init__` calls included) (a tensor of one dimension or more made
+        without `device=`, also computed from one or from the module's plain attributes, or
+        chosen by a conditional expression) when it meets the module's tensors in `forward` (or
+        `forward` returns it), with the module on the device: moved by this file, or, as a
+        module's inputs and parameters live wherever the module is, taken to be there. In a
+        LightningModule, also a tensor set in a hook the trainer runs (`setup`, before its move;
+        `on_fit_start` or `on_validation_epoch_start`, after it, where a buffer registered would
+        stay on the CPU too: the finding asks for `device=self.device` there).
     """
     silent = """
         For `nn.Parameter(...)` and `register_buffer`, for attributes that another method re-creates
@@ -70,19 +75,30 @@ class PlainTensorAttribute(Rule):
             attr = meeting.host.value.attr
             if meeting.host.value.why != "attr" or attr is None or not meeting.where.accel:
                 continue
-            cls, name, statement = attr
+            cls, name, statement, after_move = attr
             if (id(cls), name) in reported or cls.moves_itself:
                 continue
             reported.add((id(cls), name))
             node = _assigned_value(statement) or meeting.host.value.node
-            message = (
-                f"`self.{name}` is a plain tensor attribute of `{cls.name}`: `model.to(device)` "
-                f"leaves it on the CPU while it meets the module's tensors (line {{related_line}}); "
-                f"register it with `self.register_buffer(\"{name}\", ...)`"
-            )
+            if after_move:
+                # set in a hook that runs once the trainer has moved the module: a buffer
+                # registered there would stay on the CPU as well
+                message = (
+                    f"`self.{name}` is a plain tensor attribute of `{cls.name}`, made on the CPU in a "
+                    f"hook that runs after the module was moved, while it meets the module's tensors "
+                    f"(line {{related_line}}); make it with `device=self.device`"
+                )
+                fix = None
+            else:
+                message = (
+                    f"`self.{name}` is a plain tensor attribute of `{cls.name}`: `model.to(device)` "
+                    f"leaves it on the CPU while it meets the module's tensors (line {{related_line}}); "
+                    f"register it with `self.register_buffer(\"{name}\", ...)`"
+                )
+                fix = self.fix_for(name, node, statement)
             yield self.finding(
                 node, message, related_node=meeting.node,
-                related_label="meets device tensors here", fix=self.fix_for(name, node, statement),
+                related_label="meets device tensors here", fix=fix,
             )
 
     @staticmethod

@@ -20,10 +20,17 @@ class NumpyOnDeviceTensor(Rule):
         Finds `.numpy()` called on the output of a model this file moves to a device (also through
         `.detach()`, `.argmax()`, `torch.sigmoid(...)` and the like, in functions or at module level),
         or on a tensor moved with `.to(device)`, with no `.cpu()` in between; and a tensor the code
-        moved to the device handed to `np.array`/`np.asarray`/`np.save`, scikit-learn (its functions
-        and its estimators' methods, `PCA(...).fit_transform(x)`) or matplotlib,
-        or a list of such tensors (per-batch accuracies, detached losses) handed to any NumPy
-        function (`np.mean(accs)`) or to those libraries (`plt.plot(losses)`). A metrics
+        moved to the device handed to `np.array`/`np.asarray`/`np.save` or another NumPy function
+        that makes an array of it first (`np.concatenate`, `np.digitize`, `np.unique`,
+        `np.percentile`, ...), scikit-learn (its functions and its estimators' methods,
+        `PCA(...).fit_transform(x)`) or matplotlib (its functions and its figures' and axes'
+        methods, `ax.hist(x)`), or a list of such tensors (per-batch accuracies, detached losses)
+        handed to any NumPy function (`np.mean(accs)`) or to those libraries (`plt.plot(losses)`).
+        What a model answers may be anything (a detector's dicts), so it counts as a tensor for
+        those converters once a method only tensors have proves it (`.softmax(-1)`,
+        `.detach()`, `.argmax(dim=-1)`: NumPy says `axis=`).
+        Lightning's epoch-end hooks run with the module on the device, and a Lightning
+        `Callback`'s batch hooks get the batch the trainer moved there. A metrics
         or logging helper in another file of the project that gets such a tensor from this file
         has the finding in its own file, with this file's call as where it was reached. Outputs
         collected in a list and concatenated later, and outputs gathered with accelerate's `gather` or

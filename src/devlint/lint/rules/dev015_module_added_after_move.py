@@ -22,8 +22,9 @@ class ModuleAddedAfterMove(Rule):
     what = """
         Finds a module with parameters built on the CPU and set on a model that the code has
         already moved to the device (`model.fc = nn.Linear(...)`, `model.classifier = ...`,
-        `model.add_module("head", ...)`, an adapter layer set as an attribute), where nothing
-        moves the model or the new module afterwards.
+        `model.add_module("head", ...)`, an adapter layer set as an attribute, also into a part
+        of a pretrained model, `model.encoder.layer[11].adapter = ...`), where nothing moves the
+        model or the new module afterwards.
     """
     silent = """
         When the module is added before the move, built on the device (`nn.Linear(...).to(device)`),

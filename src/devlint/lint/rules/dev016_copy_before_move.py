@@ -25,7 +25,8 @@ class CopyBeforeMove(Rule):
     summary = "A copy of a model taken before the model moved is never moved, but meets device tensors."
     what = """
         Finds `ema = copy.deepcopy(model)` (an EMA model, a teacher, a target network) taken
-        while `model` is on the CPU, when `model` is moved to the device afterwards, the copy
+        while `model` is on the CPU, when `model` is moved to the device afterwards (also by
+        accelerate's `prepare`, which places what it is given), the copy
         never is, and the copy then meets device tensors: it is called with them, or its
         parameters are updated from the model's (`ema_p.mul_(d).add_(p, ...)`). torch's
         `AveragedModel(model)` (SWA, EMA) is such a copy too, unless it is given a `device`.
@@ -98,12 +99,18 @@ class CopyBeforeMove(Rule):
 
     @staticmethod
     def later_move(model: Model, source: Module, at: int):
+        """The move of `source` after the copy: a transfer, or accelerate's `prepare` (an
+        Event, whose node is the `prepare` call)."""
         for move in model.obs.transfers:
             before = move.before
             if type(before) is Module and before.ident == source.ident and source.ident and \
                     getattr(move.after, "place", None) is Place.DEVICE and \
                     position(model, move.node) > at:
                 return move
+        for event in model.obs.events:
+            if event.kind == "prepare" and source.ident and event.subject.ident == source.ident and \
+                    position(model, event.node) > at:
+                return event
         return None
 
     @staticmethod
@@ -155,6 +162,8 @@ class CopyBeforeMove(Rule):
 
     @staticmethod
     def fix_for(event: Event, move, model: Model) -> Optional[Fix]:
+        if type(move) is Event:
+            return None  # moved by `prepare`: no device name to move the copy to
         device = moved_device(move.node)
         if not reachable(device, model.bound_at(event.node)):
             return None

@@ -10,8 +10,8 @@ from devlint.lint.model.observations import Meeting, Transfer
 from devlint.lint.model.values import Place
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
-from devlint.lint.rules.ordering import position, same_scope
-from devlint.lint.syntax import dotted
+from devlint.lint.rules.ordering import inside, position, same_scope
+from devlint.lint.syntax import dotted, walk
 
 
 class EncodingTakenBeforeMove(Rule):
@@ -23,7 +23,7 @@ class EncodingTakenBeforeMove(Rule):
         Finds `ids = enc["input_ids"]` (or `enc.input_ids`) taken from a tokenizer's output
         (`return_tensors="pt"`) before `enc = enc.to(device)` or `enc.to(device)`, when `ids`
         then meets the device: it is handed to a model on the device or computed with device
-        tensors.
+        tensors, there or in a function it is handed to after the move (a pooling helper).
     """
     silent = """
         When the tensors are taken after the move (`enc = enc.to(device)` first, then
@@ -80,6 +80,8 @@ class EncodingTakenBeforeMove(Rule):
             if source is None:
                 continue
             move = self.move_between(model, meeting, source, taken)
+            if move is None and not same_scope(model, meeting.where, taken):
+                move = self.moved_then_handed_on(model, source, taken)
             if move is None:
                 continue
             reported.add(id(meeting.host.node))
@@ -95,6 +97,27 @@ class EncodingTakenBeforeMove(Rule):
                 related_node=meeting.node, related_label="meets the device here")
 
     @staticmethod
+    def moved_then_handed_on(model: Model, source: str, taken: Any) -> Optional[Transfer]:
+        """The taken tensor meets the device in a function it is handed to (`mean_pool(hidden,
+        mask)`): the move of `source` after the take, then a call of the same function handing
+        the tensor's name on."""
+        scope = _scope_of(model, taken)
+        name = _bound_name(scope, taken)
+        if name is None:
+            return None
+        start = position(model, taken)
+        for move in model.obs.transfers:
+            at = position(model, move.node)
+            if dotted(move.receiver) != source or getattr(move.after, "place", None) is not Place.DEVICE or \
+                    at <= start or not inside(model, scope, move.node):
+                continue
+            for sub in walk(scope):
+                if type(sub) is cst.Call and position(model, sub) > at and any(
+                        type(arg.value) is cst.Name and arg.value.value == name for arg in sub.args):
+                    return move
+        return None
+
+    @staticmethod
     def move_between(model: Model, meeting: Meeting, source: str, taken: Any) -> Optional[Transfer]:
         start, end = position(model, taken), position(model, meeting.node)
         for move in model.obs.transfers:
@@ -103,6 +126,24 @@ class EncodingTakenBeforeMove(Rule):
             if start < position(model, move.node) < end and same_scope(model, meeting.where, move.node):
                 return move
         return None
+
+
+def _scope_of(model: Model, node: Any) -> Any:
+    """The innermost function definition holding `node`, else the module."""
+    found = model.module
+    for sub in walk(model.module):
+        if type(sub) in (cst.FunctionDef, cst.Lambda) and inside(model, sub, node) and inside(model, found, sub):
+            found = sub
+    return found
+
+
+def _bound_name(scope: Any, taken: Any) -> Optional[str]:
+    """`mask` of `mask = enc["attention_mask"]`."""
+    for sub in walk(scope):
+        if type(sub) is cst.Assign and sub.value is taken and len(sub.targets) == 1 and \
+                type(sub.targets[0].target) is cst.Name:
+            return sub.targets[0].target.value
+    return None
 
 
 def _taken_from(node: Any) -> Optional[str]:

@@ -7,12 +7,11 @@ import libcst as cst
 
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
-from devlint.lint.model.observations import DeviceSpec
 from devlint.lint.model.values import Klass, Ref
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.dev001_hard_coded_cuda import KINDS
 from devlint.lint.rules.fixes import code
-from devlint.lint.rules.ordering import position
+from devlint.lint.rules.ordering import inside, position
 from devlint.lint.syntax import dotted, string_value, walk
 
 # Where CUDA is used, not only named: `torch.device("cuda:0")` alone is a descriptor, which a
@@ -32,8 +31,9 @@ class CudaTestNotSkipped(Rule):
     what = """
         Finds a test that a runner collects (`def test_...` or a `test_...` method of a test
         class in a module the runners collect by default: `test_*.py` and `*_test.py` (pytest),
-        `test*.py` (unittest), a test file by its place too (under `tests/` or `test/`); a
-        `test_...` method of a `unittest.TestCase` anywhere) that names CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`)
+        `test*.py` (unittest); a `test_...` method of a `unittest.TestCase` anywhere) that names
+        CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`, also given
+        as `device=` to a class or function of this file that hands it to torch)
         on a path that a machine without a GPU runs: no skip marker on the test or its class,
         no module-level `pytestmark`, no `pytest.importorskip`, no `skipTest`/`pytest.skip`
         and no `if torch.cuda.is_available():` around it. A test parametrized over devices
@@ -86,25 +86,30 @@ class CudaTestNotSkipped(Rule):
     """
 
     def check(self, model: Model) -> Iterator[RawFinding]:
-        first: dict[int, DeviceSpec] = {}
+        first: dict[int, tuple] = {}  # test -> (its first CUDA use, the test)
         for spec in model.obs.devices:
             if spec.kind not in USES or not spec.where.cpu or not spec.where.in_test:
                 continue
             if spec.where.expect_raise or (spec.kind != ".cuda(device)" and spec.device.cpu != "accel"):
                 continue
             info = spec.where.function
-            if not self.is_test(info, model) or self.guarded(info):
+            if not self.is_test(info, model):
+                # `RollingCache(..., device=torch.device("cuda"))`: the literal is the test's, used
+                # by torch in the code the test calls
+                info = next((f for f in model.interpreter.functions.values() if f.node is not None
+                             and inside(model, f.node, spec.node) and self.is_test(f, model)), None)
+            if info is None or self.guarded(info):
                 continue
             if spec.kind == "device=" and not _torch_call_takes(info.node, spec.node) and \
-                    not _parametrized_into_torch(info.node, spec.node):
+                    not _parametrized_into_torch(info.node, spec.node) and \
+                    not _handed_to_torch_by_callee(model, info.node, spec.node):
                 continue  # `SimpleNamespace(device="cuda")`: a setting, maybe never used
             known = first.get(id(info))
-            if known is None or position(model, spec.node) < position(model, known.node):
-                first[id(info)] = spec
+            if known is None or position(model, spec.node) < position(model, known[0].node):
+                first[id(info)] = (spec, info)
         if not first or self.file_guarded(model):
             return
-        for spec in sorted(first.values(), key=lambda s: position(model, s.node)):
-            info = spec.where.function
+        for spec, info in sorted(first.values(), key=lambda found: position(model, found[0].node)):
             yield self.finding(
                 spec.node,
                 f"test `{info.name}` uses CUDA (`{code(spec.node)}`) and nothing skips it "
@@ -212,6 +217,25 @@ def _torch_call_takes(function: Any, value: Any) -> bool:
             return root in ("torch", "th", "nn", "F") or type(node.func) is cst.Attribute and \
                 node.func.attr.value in ("to", "new_zeros", "new_ones", "new_empty", "new_full",
                                          "new_tensor")
+    return False
+
+
+def _handed_to_torch_by_callee(model: Model, function: Any, value: Any) -> bool:
+    """`device="cuda"` given to a class or function of this file (`RollingCache(4, device=
+    "cuda")`) whose code hands that parameter to torch (`torch.zeros(..., device=device)`)."""
+    for node in walk(function):
+        if type(node) is not cst.Call or type(node.func) is not cst.Name:
+            continue
+        keyword = next((arg.keyword.value for arg in node.args if arg.keyword is not None and
+                        any(sub is value for sub in walk(arg.value))), None)  # `device=torch.device("cuda")` too
+        if keyword is None:
+            continue
+        callee = model.interpreter.module_env.get(node.func.value)
+        kind = type(callee).__name__
+        if kind == "Klass":
+            callee = callee.info.lookup("__init__")
+            kind = type(callee).__name__
+        return kind == "Func" and _torch_call_takes(callee.info.node.body, keyword)
     return False
 
 
