@@ -1408,8 +1408,11 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
         if any(not (type(b) is Klass or (type(b) is Ref and b.qualname.startswith("torch.")))
                for b in cls.bases):
             return False
-        if any(type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS
-               for n in walk(cls.node)):
+        if cls.registers_state is None:
+            cls.registers_state = any(
+                type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS
+                for n in walk(cls.node))
+        if cls.registers_state:
             return False
     for _, value in module.attrs:
         value = unwrap(value)

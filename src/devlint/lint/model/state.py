@@ -204,6 +204,7 @@ class ClassInfo:
     wrapped: set = field(default_factory=set)  # attributes handed to ModuleList & co
     containers: dict = field(default_factory=dict, repr=False)  # attr -> ModuleContainer
     hook_written: set = field(default_factory=set)  # attributes a method registered as a hook sets
+    registers_state: Optional[bool] = None  # its code calls register_buffer & co (once computed)
 
     def mro(self) -> list:
         order, pending = [], [self]
