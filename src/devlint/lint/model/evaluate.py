@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import reduce
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import libcst as cst
 
@@ -439,9 +439,7 @@ class Evaluator:
     def narrow(self, test: Any, body: State, orelse: State) -> None:
         """What `test` proves in each arm: `if isinstance(x, (list, tuple)): x = np.asarray(x)`,
         there x is no tensor."""
-        narrowed = not_a_tensor(test)
-        if narrowed is not None:
-            name, when = narrowed
+        for name, when in _narrowings(test):
             (body if when else orelse).env[name] = OPAQUE
         of_class = self.class_test(test, body)
         if of_class is not None:
@@ -1801,6 +1799,21 @@ def _isinstance_returned(function: cst.FunctionDef) -> Optional[tuple]:
 
 
 _TENSOR_TYPES = re.compile(r"(^|\.)(Tensor|\w+Tensor|Parameter)$")
+
+
+def _narrowings(test: Any) -> Iterator[tuple]:
+    """What `not_a_tensor` proves of a test, through `or` and `and`: past `if x is None or
+    isinstance(x, torch.Tensor): return x`, every part was false, so x is no tensor there."""
+    if type(test) is cst.BooleanOperation:
+        arm = type(test.operator) is cst.And  # `and`: each part holds in the body
+        for part in (test.left, test.right):
+            for name, when in _narrowings(part):
+                if when is arm:
+                    yield name, when
+        return
+    narrowed = not_a_tensor(test)
+    if narrowed is not None:
+        yield narrowed
 
 
 def not_a_tensor(test: Any) -> Optional[tuple]:
