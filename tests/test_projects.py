@@ -169,7 +169,6 @@ def test_a_module_of_a_script_folder_imports_from_the_folder_of_the_script_above
     nested = tmp_path / "sub"
     (nested / "exp").mkdir(parents=True)
     (nested / "exp" / "main.py").write_text("x = 1\n")
-    (tmp_path / "outside").mkdir()
     inner = Project(str(nested))  # a project whose root has no marker: three levels up at most
     assert inner.resolve(str(nested / "exp" / "main.py"), "utils.tools") == str(tmp_path / "utils" / "tools.py")
 

@@ -47,6 +47,8 @@ def _project(root: str) -> "Project":
 class Project:
     def __init__(self, root: str) -> None:
         self.root = root
+        # found by a marker (`.git`, `pyproject.toml`), not the file's own folder for want of one
+        self.marked = any(os.path.exists(os.path.join(root, m)) for m in ROOT_MARKERS)
         src = os.path.join(root, "src")
         self.search = [root] + ([src] if os.path.isdir(src) else [])
 
@@ -74,7 +76,7 @@ class Project:
         here = os.path.dirname(os.path.abspath(importer))
         if os.path.isfile(os.path.join(here, "__init__.py")):
             return None  # a package's module: its absolute imports go through the path
-        bounded = any(os.path.exists(os.path.join(self.root, m)) for m in ROOT_MARKERS)
+        bounded = self.marked
         current = here
         for _ in range(3):
             parent = os.path.dirname(current)

@@ -1972,15 +1972,7 @@ def _unreadable_member(receiver: Value, name: str) -> bool:
     """`name` is no member devlint can read of the receiver's class, which has a base class it
     cannot read (a framework's template, a library's trainer): the method is somewhere there."""
     cls = receiver.cls
-    if cls is None or cls.lookup(name) is not None:
-        return False
-    for info in cls.mro():
-        for base in info.bases:
-            if type(base) is Ref and base.qualname.startswith("torch."):
-                continue
-            if type(base) is not Klass and not (type(base) is Ref and base.qualname in ("object", "builtins.object")):
-                return True
-    return False
+    return cls is not None and cls.lookup(name) is None and not cls.bases_known()
 
 
 def _drawn(value: Value) -> bool:

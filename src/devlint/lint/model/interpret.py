@@ -1402,12 +1402,9 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
     tensor, is not moved by `.to()` anyway), its bases are this file's classes or torch's,
     and nothing in it registers state by hand. Losing one from `parameters()` or a move
     loses nothing (a wrapper of `nn.AvgPool1d`)."""
-    if info.registers_by_hand or info.moves_itself or info.containers:
+    if info.registers_by_hand or info.moves_itself or info.containers or not info.bases_known():
         return False
     for cls in info.mro():
-        if any(not (type(b) is Klass or (type(b) is Ref and b.qualname.startswith("torch.")))
-               for b in cls.bases):
-            return False
         if cls.registers_state is None:
             cls.registers_state = any(
                 type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS

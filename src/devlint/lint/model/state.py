@@ -216,6 +216,13 @@ class ClassInfo:
             pending.extend(b.info for b in info.bases if type(b).__name__ == "Klass")
         return order
 
+    def bases_known(self) -> bool:
+        """Every base class up the hierarchy is one devlint reads (the project's) or torch's:
+        no method or state of it is hidden in a framework's template or a library's class."""
+        return all(type(b).__name__ == "Klass" or (type(b).__name__ == "Ref" and (
+            b.qualname.startswith("torch.") or b.qualname in ("object", "builtins.object")))
+            for info in self.mro() for b in info.bases)
+
     def lookup(self, name: str) -> Optional[Value]:
         for info in self.mro():
             if name in info.namespace:

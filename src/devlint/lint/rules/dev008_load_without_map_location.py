@@ -78,6 +78,7 @@ class LoadWithoutMapLocation(Rule):
         reported: set[int] = set()
         restored = None
         groups: dict = {}  # (the function, every rank) -> its loads, in the model's order
+        written: dict = {}  # id(module) -> the file names its saves write, read once
         for load in model.obs.loads:
             if id(load.node) in reported or not load.tensors:
                 continue  # an LR scheduler's state: no tensor to restore anywhere
@@ -92,7 +93,7 @@ class LoadWithoutMapLocation(Rule):
                 continue  # this code wrote that file from CPU tensors: they load on the CPU
             on_every_rank = every_rank and self.loads_on_every_rank(load)
             if not on_every_rank and not (model.fallback and self.restores_saved_devices(
-                    load, model)):
+                    load, model, written)):
                 continue
             reported.add(id(load.node))
             function = load.where.function
@@ -137,7 +138,7 @@ class LoadWithoutMapLocation(Rule):
                             related_label="another load without map_location", fix=fix)
 
     @staticmethod
-    def restores_saved_devices(load: Load, model: Model) -> bool:
+    def restores_saved_devices(load: Load, model: Model, written: dict) -> bool:
         """A load that a machine without a GPU reaches, of a file this code did not write
         itself (a resume from its own checkpoint runs where it was saved). The code is the
         load's whole module, its functions this run never reaches included: a file its module
@@ -149,7 +150,9 @@ class LoadWithoutMapLocation(Rule):
         owner = load.where.function.owner if load.where.function is not None else None
         module = owner.module if owner is not None else model.module
         name = file_name(load.path)
-        if name is None or name not in written_names(module):
+        if id(module) not in written:
+            written[id(module)] = written_names(module)
+        if name is None or name not in written[id(module)]:
             return True
         # its own file, unless a run of this code writes it from device state (a GPU run's
         # checkpoint, read back by the same code on a machine without one)
@@ -267,8 +270,14 @@ def file_name(path: Value) -> Optional[str]:
     """The file a path names, when its last part is written out (`{}/model.pth` -> `model.pth`)."""
     if type(path) is not Scalar or path.template is None:
         return None
-    name = path.template.replace("\\", "/").rsplit("/", 1)[-1]
-    return name if "{}" not in name and "." in name.strip(".") else None
+    name = _base_name(path.template)
+    return name if name is not None and "{}" not in name else None
+
+
+def _base_name(path: str) -> Optional[str]:
+    """`model.pth` of `out/model.pth` (or `out\\model.pth`); None when it names no file."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name if "." in name.strip(".") else None
 
 
 def written_names(module: cst.Module) -> frozenset:
@@ -278,11 +287,10 @@ def written_names(module: cst.Module) -> frozenset:
     for node in walk(module):
         if type(node) is cst.Call and (dotted(node.func) or "").endswith("save") and len(node.args) > 1:
             for inner in walk(node.args[1].value):
-                if type(inner) is cst.SimpleString:
-                    text = inner.evaluated_value
-                    name = text.replace("\\", "/").rsplit("/", 1)[-1] if isinstance(text, str) else ""
-                    if "." in name.strip("."):
-                        names.add(name)
+                text = inner.evaluated_value if type(inner) is cst.SimpleString else None
+                name = _base_name(text) if isinstance(text, str) else None
+                if name is not None:
+                    names.add(name)
     return frozenset(names)
 
 

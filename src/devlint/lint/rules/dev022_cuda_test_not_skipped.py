@@ -87,17 +87,20 @@ class CudaTestNotSkipped(Rule):
 
     def check(self, model: Model) -> Iterator[RawFinding]:
         first: dict[int, tuple] = {}  # test -> (its first CUDA use, the test)
+        called = None  # the names the module calls with arguments, read once
         for spec in model.obs.devices:
             if spec.kind not in USES or not spec.where.cpu or not spec.where.in_test:
                 continue
             if spec.where.expect_raise or (spec.kind != ".cuda(device)" and spec.device.cpu != "accel"):
                 continue
             info = spec.where.function
-            if not self.is_test(info, model):
+            called = _called_with_arguments(model.module) if called is None else called
+            if not self.is_test(info, model, called):
                 # `RollingCache(..., device=torch.device("cuda"))`: the literal is the test's, used
                 # by torch in the code the test calls
                 info = next((f for f in model.interpreter.functions.values() if f.node is not None
-                             and inside(model, f.node, spec.node) and self.is_test(f, model)), None)
+                             and inside(model, f.node, spec.node) and self.is_test(f, model, called)),
+                            None)
             if info is None or self.guarded(info):
                 continue
             if spec.kind == "device=" and not _torch_call_takes(info.node, spec.node) and \
@@ -118,15 +121,16 @@ class CudaTestNotSkipped(Rule):
                 fix=None if _parametrized_into_torch(info.node, spec.node) else self.fix_for(info, model))
 
     @staticmethod
-    def is_test(info: Any, model: Model) -> bool:
+    def is_test(info: Any, model: Model, called: frozenset) -> bool:
         """A test a runner collects: a `test...` function or method of a test class in a test
         module, or a `test...` method of a `unittest.TestCase` anywhere. A script's own
-        `def test(model, loader):` is its evaluation step, not a test."""
+        `def test(model, loader):` is its evaluation step, not a test (`called`: the names the
+        module calls with arguments)."""
         if info is None or type(info.node) is not cst.FunctionDef or not info.name.startswith("test"):
             return False
         if info.cls is not None and _testcase(info.cls):
             return True
-        if info.cls is None and _called_with_arguments(model.module, info.name):
+        if info.cls is None and info.name in called:
             return False  # `test(model, loader)` called by the script's `main`: its eval step
         return model.test_file and collected_name(model.path) and (
             info.cls is None or info.cls.is_test)
@@ -172,11 +176,11 @@ def collected_name(path: str) -> bool:
     return name.endswith(".py") and (name.startswith("test") or name.endswith("_test.py"))
 
 
-def _called_with_arguments(module: cst.Module, name: str) -> bool:
-    """The module itself calls `name(...)` with arguments: a function of the script's own
+def _called_with_arguments(module: cst.Module) -> frozenset:
+    """The names the module itself calls with arguments: a function of the script's own
     (`test(model, test_loader)` from `main`), which no runner would call that way."""
-    return any(type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == name
-               and node.args for node in walk(module))
+    return frozenset(node.func.value for node in walk(module)
+                     if type(node) is cst.Call and type(node.func) is cst.Name and node.args)
 
 
 def _unittest(info: Any) -> bool:
