@@ -2,7 +2,7 @@
 its peers: one interleaved session over each tree, every row its own process tree.
 
     python benchmarks/project_cost.py [TREE ...] [--rounds N] [--jobs J] [--peers-bin DIR]
-                                      [--skip ROW]
+                                      [--skip ROW] [--flake8-alone PYTHON]
 
 TREE defaults to the installed torch package (found without importing torch); a TREE may hold
 many projects (the ecosystem check's sdists: each finds its own root). Each round runs, per
@@ -10,7 +10,9 @@ tree and in this order: a bare `libcst.parse_module` of every `.py` file devlint
 one child process), `devlint check --no-cache --no-project`, `devlint check --no-cache`
 (project mode, the default), `devlint check` with a fresh cache and again warm, `flake8
 --select DEV` (the plugin) with a fresh devlint cache and again warm, and TorchFix where its
-command is found (PATH or --peers-bin). devlint and flake8 get the same number of processes
+command is found (PATH or --peers-bin). `--flake8-alone PYTHON`: an interpreter with the same
+flake8 and no devlint adds a row for flake8's own checkers, so the plugin's share of a flake8 run
+(the flake8 row less that one) is set against `devlint check`. devlint and flake8 get the same number of processes
 (`--jobs`, default every core). CPU seconds are user + system of the whole process tree (pool
 workers included), wall seconds and peak memory (the largest single process) come from wait4.
 Medians over the rounds; ratios are within the session, never across sessions (the machine's
@@ -37,6 +39,7 @@ WARM = "devlint, warm cache"
 FLAKE8 = "flake8 --select DEV, cold"
 FLAKE8_WARM = "flake8 --select DEV, warm cache"
 TORCHFIX = "TorchFix"
+FLAKE8_ALONE = "flake8 alone (no devlint)"
 
 
 def torch_tree() -> Path:
@@ -59,7 +62,8 @@ def measure(command: list[str], env: dict, cwd: str) -> tuple[float, float, floa
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 
 
-def rows(tree: Path, scratch: Path, listing: Path, jobs: int, torchfix: str | None) -> list:
+def rows(tree: Path, scratch: Path, listing: Path, jobs: int, torchfix: str | None,
+         flake8_alone: str | None = None) -> list:
     py = sys.executable
     check = [py, "-m", "devlint", "check", "-q", "--exit-zero", "-j", str(jobs)]
     flake8 = [py, "-m", "flake8", "--isolated", "--select", "DEV", "--exit-zero", "-j", str(jobs)]
@@ -75,6 +79,9 @@ def rows(tree: Path, scratch: Path, listing: Path, jobs: int, torchfix: str | No
         (FLAKE8, flake8 + [str(tree)], {"DEVLINT_CACHE_DIR": str(scratch / "flake8-cache")}),
         (FLAKE8_WARM, flake8 + [str(tree)], {"DEVLINT_CACHE_DIR": str(scratch / "flake8-cache")}),
     ]
+    if flake8_alone:
+        # no PYTHONPATH: devlint's source tree holds its entry point, and flake8 would load it
+        out.append((FLAKE8_ALONE, [flake8_alone] + flake8[1:] + [str(tree)], {"PYTHONPATH": ""}))
     if torchfix:
         out.append((TORCHFIX, [torchfix, str(tree)], {}))
     return out
@@ -87,6 +94,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=0, help="processes (0: every core)")
     parser.add_argument("--peers-bin", help="a directory holding torchfix")
     parser.add_argument("--skip", action="append", default=[], help="a row to leave out")
+    parser.add_argument("--flake8-alone", metavar="PYTHON",
+                        help="an interpreter with flake8 and without devlint")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
     from devlint.workspace.discovery import iter_files
@@ -104,7 +113,7 @@ def main() -> None:
             listing.write_text("\n".join(map(str, files)), encoding="utf-8")
             results: dict[str, list] = {}
             for round_no in range(args.rounds):
-                for row, command, extra in rows(tree, scratch, listing, jobs, torchfix):
+                for row, command, extra in rows(tree, scratch, listing, jobs, torchfix, args.flake8_alone):
                     if row in args.skip:
                         continue
                     measured = measure(command, dict(env, **extra), cwd=name)
@@ -134,8 +143,15 @@ def main() -> None:
         print(f"- project mode / --no-project: {ratio(PROJECT, NO_PROJECT)} (goal <= 1.3x)")
         print(f"- TorchFix / project mode: {ratio(TORCHFIX, PROJECT)} (goal >= 15x)")
         print(f"- flake8 cold / devlint cold: {ratio(FLAKE8, PROJECT)} (goal <= 1.2x)")
-        print(f"- flake8 warm / devlint warm: {ratio(FLAKE8_WARM, WARM)} (goal <= 1.2x)",
-              flush=True)
+        print(f"- flake8 warm / devlint warm: {ratio(FLAKE8_WARM, WARM)} (goal <= 1.2x)")
+        if FLAKE8_ALONE in medians and PROJECT in medians and medians[PROJECT][0]:
+            alone = medians[FLAKE8_ALONE][0]
+            for row, against in ((FLAKE8, PROJECT), (FLAKE8_WARM, WARM)):
+                if row in medians and medians[against][0]:
+                    share = medians[row][0] - alone
+                    print(f"- the plugin's share of {row} ({share:.1f} CPU s) / {against}: "
+                          f"{share / medians[against][0]:.2f}x (goal <= 1.2x)")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -411,3 +411,40 @@ def test_a_second_flake8_run_in_one_process_sees_a_changed_dependency(tmp_path: 
     (tmp_path / "settings.py").write_text("import torch\n\nDEVICE = torch.device('cpu')\n",
                                           encoding="utf-8")
     assert dev_codes() == []
+
+
+COUNTING = textwrap.dedent("""\
+    import os, sys
+    import devlint.lint.analyze as analyze
+
+    real = analyze.analyze_bytes
+
+    def counted(data, path, *args, **kwargs):
+        with open(os.environ["ANALYSES_LOG"], "a") as log:
+            log.write(os.path.basename(str(path)) + "\\n")
+        return real(data, path, *args, **kwargs)
+
+    analyze.analyze_bytes = counted
+    from flake8.main.cli import main
+    main(sys.argv[1:])
+    """)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_one_flake8_run_analyses_each_file_once(jobs: str, tmp_path: Path) -> None:
+    """The main process checks the run's files before flake8's workers start, and each
+    worker's `run()` takes its file's findings, and what the importers' runs show in it, from
+    there: evaluate.py and train.py, which import model.py, are not analysed again for
+    model.py's sake (each flake8 worker did so before, twice the CPU of `devlint check`)."""
+    import shutil
+
+    shutil.copytree(FIXTURES / "projects" / "forward_noise", tmp_path / "p")
+    log = tmp_path / "analyses.log"
+    env = dict(os.environ, DEVLINT_CACHE_DIR=str(tmp_path / "cache"), ANALYSES_LOG=str(log))
+    result = subprocess.run([sys.executable, "-c", COUNTING, "--isolated", "--select", "DEV",
+                             "--jobs", jobs, "."], cwd=tmp_path / "p", env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in result.stderr, result
+    assert "DEV006" in result.stdout and "(reached from " in result.stdout, result
+    analysed = log.read_text().split()
+    assert sorted(analysed) == ["evaluate.py", "model.py", "train.py"], analysed

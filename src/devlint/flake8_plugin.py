@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
 from devlint import __version__
@@ -32,12 +33,15 @@ class DevlintChecker:
         """`DEV` lies inside flake8's `D` namespace: `--extend-ignore D`, the usual way to turn
         off pydocstyle, drops every devlint finding too. Say so once, with the remedy."""
         _RUN_FILES.clear()  # a new run (flake8 as a library may run again in one process)
+        if "devlint.workspace.cache" in sys.modules:  # loaded only where a file was analysed
+            sys.modules["devlint.workspace.cache"].new_process_run()
         shadow = shadowing_ignore(options)
         if shadow and not os.environ.get(_WARNED):
             os.environ[_WARNED] = "1"
             print(f"devlint: warning: flake8 ignores {shadow!r}, which also drops every devlint "
                   f"finding ({code_range()}); add `extend-select = DEV` to the flake8 config "
                   "(or pass --extend-select DEV) to keep them", file=sys.stderr)
+        warm_cache(options)
 
     def __init__(self, tree: Any, lines: Sequence[str], filename: str) -> None:
         # flake8 wants `tree` to classify this as a tree plugin; devlint parses with libcst.
@@ -54,6 +58,52 @@ class DevlintChecker:
         for finding in own + routed:
             # devlint columns are 1-based, flake8's are 0-based.
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+
+
+def warm_cache(options: Any) -> None:
+    """One analysis per flake8 run: before flake8 hands its files to its workers, the main
+    process checks them as `devlint check` does (its process pool, the importers of the files
+    included) and writes the results to devlint's cache, where each worker's `run()` then
+    finds its file's findings and what the importers' runs show in it. Without this, every
+    worker analysed the importers of its files again, and the plugin cost about twice
+    `devlint check`. Only an optimisation: anything unusual (standard input, a flake8 whose
+    options differ, DEV not selected, a worker that parses the options again under `spawn`)
+    leaves the workers to analyse as before."""
+    import multiprocessing
+
+    if multiprocessing.current_process().name != "MainProcess":
+        return
+    try:
+        from flake8 import utils
+        from flake8.discover_files import expand_paths
+        from flake8.style_guide import Decision, DecisionEngine
+
+        if utils.is_using_stdin(options.filenames):
+            return
+        if DecisionEngine(options).decision_for("DEV001") is Decision.Ignored:
+            return
+        names = expand_paths(paths=options.filenames, stdin_display_name=options.stdin_display_name,
+                             filename_patterns=options.filename,
+                             exclude=[*options.exclude, *options.extend_exclude])
+        jobs = (os.cpu_count() or 1) if options.jobs.is_auto else options.jobs.n_jobs
+    except Exception:  # another flake8: the workers analyse as before
+        return
+    files = [Path(name) for name in names if name.endswith(".py") and os.path.isfile(name)]
+    if len(files) < 2:  # one file: its run in `run()` costs the same
+        return
+    from devlint.lint.runner import check_project
+    from devlint.workspace.cache import process_cache
+    from devlint.workspace.importers import context_files
+
+    selection = _get_selection()
+    cache = process_cache()
+    try:
+        for _ in check_project(files, lambda _: selection, cache, max(1, min(jobs, len(files))),
+                               context=context_files(files)):
+            pass
+    except Exception:  # the workers meet it again, and report it per file as they always did
+        return
+    cache.save()  # for workers that start afresh (`spawn`); forked ones have it in memory
 
 
 def code_range() -> str:
@@ -87,8 +137,6 @@ def _own_findings(text: str, filename: str) -> list:
 def _through_cache(filename: str, text: Optional[str] = None):
     """The outcome of `devlint check`'s own cached run of `filename` (its findings in other
     files' code included), or None: not a file on disk, or (`text`) not what flake8 read."""
-    from pathlib import Path
-
     from devlint.lint.parse import SourceError, decode_source
     from devlint.lint.runner import check_files
     from devlint.workspace.cache import process_cache

@@ -99,7 +99,7 @@ class Cache:
         return cache
 
     def get(self, key: str, path: str) -> Optional[list[Finding]]:
-        rows = self.entries.get(key)
+        rows = self.added.get(key, self.entries.get(key))  # this run's own results too
         if rows is None:
             return None
         standing_on = self.dependencies.get(key)
@@ -188,6 +188,14 @@ def process_cache() -> Cache:
         _PROCESS_CACHE.append(cache)
         Finalize(None, cache.save, exitpriority=10)  # its error: the next run computes again
     return _PROCESS_CACHE[0]
+
+
+def new_process_run() -> None:
+    """A new run in a process whose cache stays open (flake8 used as a library runs again):
+    the project files it read may have changed since, so what it remembers of their digests
+    goes; its entries stay, each asked again whether what it stood on still holds."""
+    for cache in _PROCESS_CACHE:
+        cache.digests.clear()
 
 
 def default_directory(project_root: Optional[Path]) -> Path:
