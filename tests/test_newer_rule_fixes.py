@@ -137,3 +137,26 @@ def test_fix_writes_the_documented_edit(code: str) -> None:
     assert expected in outcome.text, outcome.text
     again = analyze_source(outcome.text, name, Selection(select=(code,)))
     assert not [f for f in again if f.fix is not None], "the fix is not idempotent"
+
+
+def test_a_factory_without_a_device_keyword_gets_no_device_fix() -> None:
+    """`torch.from_numpy(a, device=...)` raises TypeError: DEV006 says to move the tensor and
+    offers no edit; and `arr.device` of a NumPy input is never the device it names."""
+    source = HEADER + textwrap.dedent("""
+        import numpy as np
+
+
+        class ArrayInput(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(3, 3)
+
+            def forward(self, arr: np.ndarray):
+                return self.proj(torch.from_numpy(arr))
+
+
+        model = ArrayInput().to(device)
+        """)
+    findings = [f for f in analyze_source(source, "t.py", Selection()) if f.code == "DEV006"]
+    assert len(findings) == 1 and findings[0].fix is None, findings
+    assert "`.to(...)`" in findings[0].message and "arr.device" not in findings[0].message

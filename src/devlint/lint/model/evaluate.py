@@ -1120,13 +1120,18 @@ class Evaluator:
 
     def data_of_unknown_place(self, name: str) -> bool:
         """`ar.device` where `ar` was only ever picked out of data devlint knows nothing of
-        (`ar = atomrefs[p]`, `ar = ar[z]`): that is where the data is, which is unknown.
+        (`ar = atomrefs[p]`, `ar = ar[z]`), or an input of a module's `forward` its caller
+        handed unknown: that is where the data is, which is unknown.
         Settings, models and parameters (`args.device`, `self.device`, `model.device`) and
         tensors the function computed keep the convention that they hold the device."""
         owner, _, attr = name.rpartition(".")
         info = self.frame.function
-        if attr != "device" or not owner.isidentifier() or info is None or owner not in info.locals \
-                or any(p[0] == owner for p in info.params):
+        if attr != "device" or not owner.isidentifier() or info is None:
+            return False
+        if info.name == "forward" and info.cls is not None and info.cls.is_module and \
+                any(p[0] == owner for p in info.params[1:]):
+            return True  # `input.device` in a module's forward: where its caller put the input
+        if owner not in info.locals or any(p[0] == owner for p in info.params):
             return False
         return _only_picked(info, owner)
 
@@ -1313,7 +1318,11 @@ class Evaluator:
             return Scalar(template="/".join(_template(v) for _, v in args) if args else None,
                           per_rank=_per_rank(*args))
         if qualname in api.DEFAULT_DEVICE_SETTERS:
-            if args:
+            if args and _cuda_tensor_type(args[0][1]):
+                # `torch.set_default_tensor_type("torch.cuda.FloatTensor")`: factories make CUDA
+                # tensors from here on, as under `torch.set_default_device("cuda")`
+                self.default_device_set = True
+            elif args:
                 target = self.device_target(args[0][0], args[0][1], st, "torch.set_default_device")
                 if target is not None and target[0] is DEVICE:
                     self.default_device_set = True
@@ -1575,7 +1584,9 @@ class Evaluator:
         backend = kwargs.get("backend") or (args[0] if args else None)
         if backend is not None and type(backend[1]) is Scalar and backend[1].text == "nccl" and \
                 backend[1].node is not None:
-            if st.cpu:
+            if st.cpu or (st.accel and self.gpu_only_rest):
+                # the file's CPU path meets NCCL, or stopped for want of CUDA on the way to it
+                # (`torch.cuda.set_device(rank)` first, as torchrun scripts do): GPU-only
                 self.nccl_required = True
 
     def iterable(self, value: Value, node: Any) -> Value:
@@ -2066,6 +2077,13 @@ def _prepares(receiver: Value, node: Any) -> bool:
     if type(receiver) is Ref:
         return receiver.qualname.startswith(("accelerate", "lightning", "pytorch_lightning"))
     return "accelerat" in spelled or "fabric" in spelled
+
+
+def _cuda_tensor_type(value: Value) -> bool:
+    """`"torch.cuda.FloatTensor"` or `torch.cuda.FloatTensor`: a legacy CUDA tensor type."""
+    text = value.text if type(value) is Scalar else value.qualname if type(value) is Ref else None
+    prefix, _, name = (text or "").rpartition(".")
+    return prefix == "torch.cuda" and name in api.LEGACY_CUDA_TYPES
 
 
 def _nccl_only(module: Any) -> bool:

@@ -106,6 +106,9 @@ class Interpreter(Evaluator):
         self.nccl_required = False
         self.exiting = False
         self.requires_cuda = False  # set by a torch.cuda call that needs a GPU, per statement
+        # Blocks whose rest runs only on a GPU: the CPU world stopped at a statement of their own
+        # (`assert torch.cuda.is_available()`, `torch.cuda.set_device(rank)`), not at a branch.
+        self.gpu_only_rest = 0
         self.cuda_only_module = False  # the module imports a CUDA-only package
         self.calls = 0
         self.depth = 0
@@ -298,10 +301,19 @@ class Interpreter(Evaluator):
     # --- blocks and statements --------------------------------------------------------------
 
     def block(self, statements: Any, st: State) -> State:
-        for statement in statements:
-            if not st.live:
-                break
-            st = self.statement_(statement, st)
+        gpu_only = 0
+        try:
+            for statement in statements:
+                if not st.live:
+                    break
+                cpu = st.cpu
+                st = self.statement_(statement, st)
+                if cpu and not st.cpu and st.accel and not gpu_only and \
+                        type(statement) is cst.SimpleStatementLine:
+                    gpu_only = 1
+                    self.gpu_only_rest += 1
+        finally:
+            self.gpu_only_rest -= gpu_only
         return st
 
     def suite(self, suite: Any, st: State) -> State:
@@ -788,7 +800,8 @@ class Interpreter(Evaluator):
                 (type(b) is Klass and b.info.is_test) for b in bases)
             info.needs_cuda = (names.CUDA_PURPOSE.search(info.name) is not None and
                                not info.is_test) or any(  # `class TestCuda` runs without a GPU too
-                _gpu_marker(d.decorator) for d in node.decorators)  # `@ray.remote(num_gpus=1)`
+                _gpu_marker(d.decorator) for d in node.decorators) or (  # `@ray.remote(num_gpus=1)`
+                not info.is_test and _constructed_only_with_cuda(node, st.env))
             self.classes[id(node)] = info
             outer = self.frame
             self.frame = Frame(None, cls=info)
@@ -1761,6 +1774,32 @@ def _default(name: str, value: Value) -> Value:
         # caller on a machine without a GPU passes the CPU's choice
         return Flag(choice, not choice)
     return value
+
+
+def _constructed_only_with_cuda(node: cst.ClassDef, env: dict) -> bool:
+    """The class's `__init__` makes a call that needs a GPU on its straight path
+    (`self.stream = torch.cuda.Stream()`, the CUDA prefetchers): no object of it exists on a
+    machine without one, so its methods run only with a GPU."""
+    init = next((s for s in node.body.body if type(s) is cst.FunctionDef and
+                 s.name.value == "__init__"), None)
+    if init is None or type(init.body) is not cst.IndentedBlock:
+        return False
+    for statement in init.body.body:
+        if type(statement) is not cst.SimpleStatementLine:
+            if any(type(n) in (cst.Return, cst.Raise) for n in walk(statement)):
+                return False  # what follows may be skipped
+            continue
+        for sub in walk(statement):
+            if type(sub) is not cst.Call:
+                continue
+            spelled = dotted(sub.func) or ""
+            root, _, rest = spelled.partition(".")
+            bound = env.get(root)
+            qualname = f"{bound.qualname}.{rest}" if type(bound) is Ref and rest else \
+                bound.qualname if type(bound) is Ref else spelled
+            if qualname in api.CUDA_REQUIRING:
+                return True
+    return False
 
 
 def _gpu_marker(decorator: Any) -> bool:

@@ -23,7 +23,7 @@ FACTORIES = frozenset(
 # `probs` is).
 SAMPLERS = frozenset({"normal", "bernoulli", "multinomial", "poisson"})
 # Packages that need a CUDA GPU to import or use: past their import, code runs only with one.
-CUDA_ONLY_PACKAGES = frozenset({"tensorrt", "pycuda", "cupy", "torch_tensorrt", "flash_attn",
+CUDA_ONLY_PACKAGES = frozenset({"tensorrt", "pycuda", "cupy", "torch_tensorrt", "torch2trt", "flash_attn",
                                 "apex", "triton", "xformers", "cuda", "nvidia", "unsloth",
                                 "setGPU"})  # setGPU picks the freest GPU through nvidia-smi
 # Packages that give each worker process its own GPU as device 0 (Ray's num_gpus).

@@ -10,6 +10,9 @@ from devlint.lint.rules.dev005_discarded_to import DiscardedTo
 from devlint.lint.rules.fixes import add_keyword_fix, meeting_device
 from devlint.lint.syntax import dotted
 
+# Factories that take no `device=` (a TypeError): the tensor is moved after, never made there.
+NO_DEVICE_KEYWORD = frozenset({"from_numpy", "frombuffer", "from_dlpack"})
+
 
 class CpuTensorInDeviceCode(Rule):
     code = "DEV006"
@@ -28,7 +31,8 @@ class CpuTensorInDeviceCode(Rule):
         and then `backward`, with gradients where forward's outputs are and the tensors forward
         saved (`ctx.save_for_backward(...)`). The factory may sit in a helper
         (`init_hidden`, `add_noise(x)`) the device code calls. Inside `forward` the module must be
-        one this file moves to a device (or a Lightning module). A model or helper in another file
+        one this file moves to a device (or a Lightning module), or one nothing in this file
+        builds (a library's module: whoever uses it moves it). A model or helper in another file
         of the project that this file moves or calls gets the finding in that file, with this
         file's call as where it was reached.
     """
@@ -101,12 +105,16 @@ class CpuTensorInDeviceCode(Rule):
                 continue
             reported.add(id(factory))
             device = self.device_for(meeting, model.bound_at(factory))
+            keyword = (dotted(factory.func) or "").rsplit(".", 1)[-1] not in NO_DEVICE_KEYWORD
             message = (
                 f"`{dotted(factory.func)}(...)` makes this tensor on the CPU, but it meets "
                 f"{self.other_phrase(meeting)} on line {{related_line}}; "
-                + (f"create it with `device={device}`" if device else
+                + ("move it to their device (`.to(...)`)" if not keyword else
+                   f"create it with `device={device}`" if device else
                    "create it on their device (`device=`)")
             )
+            if not keyword:
+                device = None  # `torch.from_numpy(a, device=...)` is a TypeError: no fix
             yield self.finding(
                 factory, message, related_node=meeting.node,
                 related_label="meets device tensors here", fix=self.fix_for(factory, device),
@@ -118,9 +126,9 @@ class CpuTensorInDeviceCode(Rule):
         whatever moved it. Elsewhere, the device the other side was moved to."""
         function = meeting.where.function
         if function is not None and function.name == "forward" and len(function.params) > 1:
-            first = function.params[1][0]
-            if first in bound and function.params[1][1] == "positional":
-                return f"{first}.device"
+            first, kind, _, annotation = function.params[1][:4]
+            if first in bound and kind == "positional" and annotation in (None, "torch.Tensor"):
+                return f"{first}.device"  # not `arr.device` of `forward(self, arr: np.ndarray)`
         return meeting_device(meeting, bound)
 
     @staticmethod
