@@ -1111,7 +1111,8 @@ class Evaluator:
             if names.DTYPE_NAME.search(names.last_part(value.name)):
                 return None
             if self.data_of_unknown_place(value.name):
-                return None
+                # moved where the data is: an unknown place (not a dtype, which moves nothing)
+                return Place.UNKNOWN, Device(None, None, node, spelled=value.name)
             if names.names_device(value.name) or value.name in ("gpu", "rank", "local_rank", "args.gpu"):
                 # a name is no literal: `cuda_device` may hold whatever its code chose there
                 device = Device("accel", None, node, spelled=value.name)
@@ -1120,17 +1121,22 @@ class Evaluator:
 
     def data_of_unknown_place(self, name: str) -> bool:
         """`ar.device` where `ar` was only ever picked out of data devlint knows nothing of
-        (`ar = atomrefs[p]`, `ar = ar[z]`), or an input of a module's `forward` its caller
-        handed unknown: that is where the data is, which is unknown.
+        (`ar = atomrefs[p]`, `ar = ar[z]`), or a tensor parameter (annotated so, or an input of
+        a module's `forward`) its caller handed unknown: that is where the data is, unknown.
         Settings, models and parameters (`args.device`, `self.device`, `model.device`) and
         tensors the function computed keep the convention that they hold the device."""
         owner, _, attr = name.rpartition(".")
         info = self.frame.function
         if attr != "device" or not owner.isidentifier() or info is None:
             return False
-        if info.name == "forward" and info.cls is not None and info.cls.is_module and \
-                any(p[0] == owner for p in info.params[1:]):
-            return True  # `input.device` in a module's forward: where its caller put the input
+        param = next((p for p in info.params if p[0] == owner), None)
+        if param is not None and (
+                (param[3] or "").rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS or
+                (info.name == "forward" and info.cls is not None and info.cls.is_module and
+                 param is not info.params[0])):
+            # `input.device` of a tensor parameter (`input: Tensor`, an input of a module's
+            # forward) handed unknown: where its caller put it
+            return True
         if owner not in info.locals or any(p[0] == owner for p in info.params):
             return False
         return _only_picked(info, owner)
@@ -1489,8 +1495,9 @@ class Evaluator:
                 weight_node, weight = args[0]
             if is_tensor(weight):
                 buffer = replace(weight, why="weight", node=weight_node)
-                # A loss has no parameters: its weight, a buffer, is where it was made.
-                module = replace(module, place=weight.place if weight.place in (HOST, DEVICE) else HOST)
+                # A loss has no parameters: its weight, a buffer, is where it was made (a
+                # weight of unknown place, `w.to(labels.device)`, leaves the loss's unknown).
+                module = replace(module, place=weight.place)
                 self.bound_here(node, st)
                 self.obs.losses.append(LossBuilt(node, weight_node, weight, keyword, self.where(st),
                                                  self.devices_in_reach(st)))

@@ -293,7 +293,7 @@ class Interpreter(Evaluator):
             return Tensor(Place.DEVICE, "input", info.node, plain=False)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
             observed = self.moved_class(info.cls) or info.cls.framework
-            if annotation is None or annotation.rsplit(".", 1)[-1] in TENSOR_ANNOTATIONS:
+            if annotation is None or annotation.rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS:
                 return Tensor(Place.DEVICE, "input", info.node, plain=info.name == "forward",
                               assumed=not observed)
         return Opaque(name)
@@ -1823,7 +1823,6 @@ def _identifiers(node: Any) -> Iterator[str]:
             yield sub.value
 
 
-TENSOR_ANNOTATIONS = ("Tensor", "FloatTensor", "LongTensor")
 
 
 def _annotation(node: Any) -> str:
@@ -1836,7 +1835,7 @@ def _annotation(node: Any) -> str:
     for sub in walk(node):
         if type(sub) in (cst.Name, cst.Attribute):
             name = dotted(sub)
-            if name is not None and name.rsplit(".", 1)[-1] in TENSOR_ANNOTATIONS:
+            if name is not None and name.rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS:
                 return name
     return "?"
 

@@ -22,6 +22,8 @@ FACTORIES = frozenset(
 # Samplers that are factories only without a tensor argument (`multinomial(probs)` samples where
 # `probs` is).
 SAMPLERS = frozenset({"normal", "bernoulli", "multinomial", "poisson"})
+# Annotations that say a parameter is a tensor (`x: Tensor`, `torch.FloatTensor`).
+TENSOR_ANNOTATIONS = ("Tensor", "FloatTensor", "LongTensor")
 # Packages that need a CUDA GPU to import or use: past their import, code runs only with one.
 CUDA_ONLY_PACKAGES = frozenset({"tensorrt", "pycuda", "cupy", "torch_tensorrt", "torch2trt", "flash_attn",
                                 "apex", "triton", "xformers", "cuda", "nvidia", "unsloth",
