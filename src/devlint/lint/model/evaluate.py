@@ -207,7 +207,7 @@ class Evaluator:
     def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
         found = module.attr(attr) if not _hook_written(module.cls, attr) else OPAQUE
         if found is not None:
-            return _follow(found, module.place)
+            return _follow(found, module.place, module.moved_at)
         if module.cls is not None:
             member = module.cls.lookup(attr)
             if type(member) is Func:
@@ -946,6 +946,12 @@ class Evaluator:
                     # tensors on the device
                     self.note_host_call(node, module, _tensor_operands(args, kwargs), st)
                 return self.call_method_value(node, Method(member, module, node.func.value), args, kwargs, st)
+        if name in ("append", "insert", "extend") and args:
+            # `model.heads.append(nn.Linear(...))`: a ModuleList (Sequential) registers what it
+            # is given, where that was made
+            added = args[-1][1]
+            for part in (added.items or ()) if type(added) is Seq and name == "extend" else (added,):
+                self.note_attach(node, module, part, st)
         if name in api.SELF_RETURNING_METHODS:
             return module
         if name in api.PARAMETER_METHODS or name in api.NAMED_PARAMETER_METHODS:
@@ -1924,13 +1930,16 @@ def _spelled(node: Any) -> Optional[str]:
     return dotted(node) if node is not None else None
 
 
-def _follow(value: Value, place: Place) -> Value:
+def _follow(value: Value, place: Place, moved_at: Any = None) -> Value:
     """A module's parameters, buffers and submodules live where the module does; plain tensor
-    attributes stay where they were made. One registered on some paths only (a `Maybe`) too."""
+    attributes stay where they were made. One registered on some paths only (a `Maybe`) too.
+    A submodule was put there by its model's move (`moved_at`, when the model's is known)."""
     if type(value) is Maybe:
-        inner = _follow(value.value, place)
+        inner = _follow(value.value, place, moved_at)
         return value if inner is value.value else Maybe(inner)
     if type(value) is Module:
+        if moved_at is not None and place is DEVICE and value.moved_at is None:
+            return replace(value, place=place, moved_at=moved_at)
         return value if value.place is place else replace(value, place=place)
     if type(value) is Tensor and value.why in ("param", "weight"):
         return value if value.place is place else replace(value, place=place)
