@@ -711,11 +711,14 @@ class Evaluator:
         forward = info.lookup("forward")
         result, _ = self.call_function(forward, [ctx] + [v for _, v in args], _kw(kwargs), node, st)
         saved = self.autograd_saved.pop(ctx.ident, None)
+        kept = self.autograd_kept.pop(ctx.ident, {})
         backward = info.lookup("backward")
         if type(backward) is Func:
             outputs = unwrap(result).items if type(unwrap(result)) is Seq else (unwrap(result),)
             grads = [Tensor(o.place, "data", node) if is_tensor(o) else OPAQUE for o in outputs or ()]
             ctx = ctx.with_attr("saved_tensors", saved) if saved is not None else ctx
+            for attr, value in kept.items():
+                ctx = ctx.with_attr(attr, value)
             self.call_function(backward, [ctx] + grads, {}, node, st)
         return result
 

@@ -87,6 +87,7 @@ class Interpreter(Evaluator):
         self.rank_tests: dict = {}  # id(condition) -> whether it is about the rank
         self.autograd_contexts: dict = {}  # id(autograd Function class) -> the ClassInfo of its ctx
         self.autograd_saved: dict = {}  # ctx ident -> what forward saved for backward (a Seq)
+        self.autograd_kept: dict = {}  # ctx ident -> {attr: value} forward set on ctx (`ctx.scale = t`)
         self.moved_classes: set = set()
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
@@ -1149,6 +1150,8 @@ class Interpreter(Evaluator):
                 # module: the attribute holds it from here on.
                 st.env[f"{target.value.value}.{attr}"] = value
                 return
+            if type(owner) is Instance and any(c is owner.cls for c in self.autograd_contexts.values()):
+                self.autograd_kept.setdefault(owner.ident, {})[attr] = value  # read by `backward`
             if type(owner) in (Module, Instance):
                 if type(owner) is Module and owner.cls is not None:
                     self.note_container(owner, attr, value, statement)
