@@ -1197,7 +1197,7 @@ class Interpreter(Evaluator):
                 (self.building(info, owner.cls) or _framework_hook(info)) and not owner.cls.moves_itself:
             # set in a hook the trainer runs after its move (`on_fit_start`): a buffer registered
             # there would stay on the CPU too
-            after_move = _framework_hook(info) and info.name != "setup"
+            after_move = _framework_hook(info) and info.name not in BUILD_HOOKS
             return replace(value, why="attr", attr=(owner.cls, attr, statement, after_move))
         return value
 
@@ -1443,12 +1443,17 @@ def trainer_hook_argument(info: FuncInfo, name: str) -> Optional[Value]:
     return None
 
 
+# Hooks the trainer runs on a framework module before it moves the module: where its layers and
+# state are built (`configure_model`, for sharded or lazily built models) or set up.
+BUILD_HOOKS = frozenset({"setup", "configure_model", "configure_sharded_model"})
+
+
 def _framework_hook(info: FuncInfo) -> bool:
-    """A hook the trainer runs on a framework module (`setup`, `on_fit_start`,
+    """A hook the trainer runs on a framework module (`setup`, `configure_model`, `on_fit_start`,
     `on_validation_epoch_start`): a tensor it sets on `self` without registering it is a plain
     attribute, which the trainer's move (before or after the hook) leaves on the CPU."""
     return info.cls is not None and info.cls.framework and (
-        info.name == "setup" or api.FRAMEWORK_HOOKS.match(info.name) is not None)
+        info.name in BUILD_HOOKS or api.FRAMEWORK_HOOKS.match(info.name) is not None)
 
 
 def runs_on_device(method: str) -> bool:
