@@ -1435,8 +1435,9 @@ class Evaluator:
             keep = next((t for t in tensors if t.why == "attr"), first)
             made = derived(keep, node, place=place, why=keep.why
                            if keep.why in ("factory", "batch", "attr") else "data")
-            # `torch.cat(outputs)`: whatever the model answered, a join's result is a tensor
-            return replace(made, plain=True) if name in api.JOIN_FUNCTIONS else made
+            # `torch.cat(outputs)`, `torch.sigmoid(model(x))`: whatever the model answered, a
+            # torch function's result (a join's too) is a tensor
+            return made if name in api.TUPLE_RESULT_FUNCTIONS else replace(made, plain=True)
         return Tensor(place, "data", node)
 
     def factory(self, node: Any, name: str, args: list, kwargs: dict, st: State) -> Value:
