@@ -777,7 +777,11 @@ class Evaluator:
             return result
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer module's output
-        return Tensor(module.place, "output", node, plain=False, device=getattr(module, "device", None),
+        # a torch layer answers one tensor (`nn.Linear`), as a tensor-only method proves a
+        # model's answer one; a model may answer anything
+        proven = getattr(module, "answers_tensor", False)
+        return Tensor(module.place, "data" if proven else "output", node, plain=proven,
+                      device=getattr(module, "device", None),
                       assumed=getattr(module, "assumed", False),
                       moved_at=getattr(module, "moved_at", None))
 
@@ -1475,7 +1479,9 @@ class Evaluator:
 
     def module_constructor(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
         module = Module(HOST, node, ident=id(node),
-                        stateless=api.STATELESS_MODULES.match(api.last(qualname)) is not None)
+                        stateless=api.STATELESS_MODULES.match(api.last(qualname)) is not None,
+                        answers_tensor=qualname.startswith("torch.nn.") and "return_indices" not in kwargs
+                        and api.last(qualname) not in api.NON_TENSOR_ANSWER_LAYERS)
         if "device" in kwargs and not api.is_loss_class(qualname):
             # `nn.Linear(4, 2, device=device)`: its parameters are made there
             target = self.device_target(kwargs["device"][0], kwargs["device"][1], st, "device=")

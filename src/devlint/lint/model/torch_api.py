@@ -274,6 +274,14 @@ COLLECTIVES = frozenset(f"torch.distributed.{name}" for name in (
 AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
 # Functions that join tensors into one: their result is a tensor whatever went in.
 JOIN_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
+# torch.nn layers whose answer is not one tensor: recurrent layers and attention answer tuples,
+# `Identity` and the containers answer what they were given or what their last layer answers.
+# Every other layer of torch.nn refuses what is not a tensor and answers one.
+NON_TENSOR_ANSWER_LAYERS = frozenset(
+    {"RNN", "LSTM", "GRU", "RNNBase", "MultiheadAttention", "Identity", "Sequential", "ModuleList",
+     "ModuleDict", "ParameterList", "ParameterDict", "DataParallel", "DistributedDataParallel",
+     "AdaptiveLogSoftmaxWithLoss", "Module"}
+)
 # torch functions that answer a tuple (or a named tuple) of tensors, not one tensor. Every other
 # torch function of tensors (`torch.sigmoid(out)`, `F.softmax(out, -1)`) refuses what is not a
 # tensor and answers one: given what a model answered, it proves that a tensor.
