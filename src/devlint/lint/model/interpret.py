@@ -778,7 +778,7 @@ class Interpreter(Evaluator):
         info = self.classes.get(id(node))
         if info is None:
             bases = tuple(self.value(b.value, st) for b in node.bases)
-            info = ClassInfo(node, node.name.value, bases)
+            info = ClassInfo(node, node.name.value, bases, owner=self)
             info.is_module = any(_is_module_base(b) for b in bases)
             info.framework = any(type(b) is Ref and api.is_framework_module(b.qualname) or
                                  type(b) is Klass and b.info.framework for b in bases)
@@ -978,6 +978,7 @@ class Interpreter(Evaluator):
     def construct(self, node: Any, info: ClassInfo, args: list, kwargs: dict, st: State,
                   unknown_args: bool = False) -> Value:
         """`Cls(...)`: the object `__init__` leaves behind."""
+        self.note_foreign_class(node, info)
         ident = id(node)
         if info.is_module:
             obj: Value = Module(Place.HOST, node, cls=info, ident=ident)
@@ -1011,6 +1012,23 @@ class Interpreter(Evaluator):
                 self.bound_here(node, st)  # a fix moves the metric right there
                 self.obs.events.append(Event("metric", node, built, self.where(st)))
         return built
+
+    def note_foreign_class(self, node: Any, info: ClassInfo) -> None:
+        """An object of another file's class (a config dataclass): the devices its class body
+        names are that file's code, which this call runs; a finding on one of them (a `"cuda"`
+        default, DEV001) is that file's, reached from here."""
+        owner = info.owner
+        if owner is None or owner is self or self.summarising:
+            return
+        literals = [unwrap(v).node for c in info.mro() for v in c.namespace.values()
+                    if (type(unwrap(v)) is Device or type(unwrap(v)) is Scalar and unwrap(v).text)
+                    and unwrap(v).node is not None]
+        if not literals:
+            return
+        self.foreign_owners.setdefault(id(owner), owner)
+        if self.foreign_depth == 0:
+            for literal in literals:
+                self.reached.setdefault(id(literal), node)
 
     def layer_init(self, node: Any, info: ClassInfo, obj: Value, st: State) -> Value:
         """`Cls(...)` of a torch layer's subclass without an `__init__` of its own: the layer's
