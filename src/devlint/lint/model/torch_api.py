@@ -272,8 +272,6 @@ COLLECTIVES = frozenset(f"torch.distributed.{name}" for name in (
 # Calls that convert a tensor to numpy (and fail on a device tensor), by qualified prefix.
 # Base classes of custom autograd functions: `Fn.apply(...)` runs `Fn.forward(ctx, ...)`.
 AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
-# Functions that join tensors into one: their result is a tensor whatever went in.
-JOIN_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
 # torch.nn layers whose answer is not one tensor: recurrent layers and attention answer tuples,
 # `Identity` and the containers answer what they were given or what their last layer answers.
 # Every other layer of torch.nn refuses what is not a tensor and answers one.
