@@ -207,7 +207,7 @@ class Evaluator:
     def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
         found = module.attr(attr) if not _hook_written(module.cls, attr) else OPAQUE
         if found is not None:
-            return _follow(found, module.place)
+            return _follow(found, module.place, module.moved_at)
         if module.cls is not None:
             member = module.cls.lookup(attr)
             if type(member) is Func:
@@ -711,11 +711,14 @@ class Evaluator:
         forward = info.lookup("forward")
         result, _ = self.call_function(forward, [ctx] + [v for _, v in args], _kw(kwargs), node, st)
         saved = self.autograd_saved.pop(ctx.ident, None)
+        kept = self.autograd_kept.pop(ctx.ident, {})
         backward = info.lookup("backward")
         if type(backward) is Func:
             outputs = unwrap(result).items if type(unwrap(result)) is Seq else (unwrap(result),)
             grads = [Tensor(o.place, "data", node) if is_tensor(o) else OPAQUE for o in outputs or ()]
             ctx = ctx.with_attr("saved_tensors", saved) if saved is not None else ctx
+            for attr, value in kept.items():
+                ctx = ctx.with_attr(attr, value)
             self.call_function(backward, [ctx] + grads, {}, node, st)
         return result
 
@@ -774,7 +777,11 @@ class Evaluator:
             return result
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer module's output
-        return Tensor(module.place, "output", node, plain=False, device=getattr(module, "device", None),
+        # a torch layer answers one tensor (`nn.Linear`), as a tensor-only method proves a
+        # model's answer one; a model may answer anything
+        proven = getattr(module, "answers_tensor", False)
+        return Tensor(module.place, "data" if proven else "output", node, plain=proven,
+                      device=getattr(module, "device", None),
                       assumed=getattr(module, "assumed", False),
                       moved_at=getattr(module, "moved_at", None))
 
@@ -946,6 +953,12 @@ class Evaluator:
                     # tensors on the device
                     self.note_host_call(node, module, _tensor_operands(args, kwargs), st)
                 return self.call_method_value(node, Method(member, module, node.func.value), args, kwargs, st)
+        if name in ("append", "insert", "extend") and args:
+            # `model.heads.append(nn.Linear(...))`: a ModuleList (Sequential) registers what it
+            # is given, where that was made
+            added = args[-1][1]
+            for part in (added.items or ()) if type(added) is Seq and name == "extend" else (added,):
+                self.note_attach(node, module, part, st)
         if name in api.SELF_RETURNING_METHODS:
             return module
         if name in api.PARAMETER_METHODS or name in api.NAMED_PARAMETER_METHODS:
@@ -1441,8 +1454,9 @@ class Evaluator:
             keep = next((t for t in tensors if t.why == "attr"), first)
             made = derived(keep, node, place=place, why=keep.why
                            if keep.why in ("factory", "batch", "attr") else "data")
-            # `torch.cat(outputs)`: whatever the model answered, a join's result is a tensor
-            return replace(made, plain=True) if name in api.JOIN_FUNCTIONS else made
+            # `torch.cat(outputs)`, `torch.sigmoid(model(x))`: whatever the model answered, a
+            # torch function's result (a join's too) is a tensor
+            return made if name in api.TUPLE_RESULT_FUNCTIONS else replace(made, plain=True)
         return Tensor(place, "data", node)
 
     def factory(self, node: Any, name: str, args: list, kwargs: dict, st: State) -> Value:
@@ -1480,7 +1494,9 @@ class Evaluator:
 
     def module_constructor(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
         module = Module(HOST, node, ident=id(node),
-                        stateless=api.STATELESS_MODULES.match(api.last(qualname)) is not None)
+                        stateless=api.STATELESS_MODULES.match(api.last(qualname)) is not None,
+                        answers_tensor=qualname.startswith("torch.nn.") and "return_indices" not in kwargs
+                        and api.last(qualname) not in api.NON_TENSOR_ANSWER_LAYERS)
         if "device" in kwargs and not api.is_loss_class(qualname):
             # `nn.Linear(4, 2, device=device)`: its parameters are made there
             target = self.device_target(kwargs["device"][0], kwargs["device"][1], st, "device=")
@@ -1942,13 +1958,16 @@ def _spelled(node: Any) -> Optional[str]:
     return dotted(node) if node is not None else None
 
 
-def _follow(value: Value, place: Place) -> Value:
+def _follow(value: Value, place: Place, moved_at: Any = None) -> Value:
     """A module's parameters, buffers and submodules live where the module does; plain tensor
-    attributes stay where they were made. One registered on some paths only (a `Maybe`) too."""
+    attributes stay where they were made. One registered on some paths only (a `Maybe`) too.
+    A submodule was put there by its model's move (`moved_at`, when the model's is known)."""
     if type(value) is Maybe:
-        inner = _follow(value.value, place)
+        inner = _follow(value.value, place, moved_at)
         return value if inner is value.value else Maybe(inner)
     if type(value) is Module:
+        if moved_at is not None and place is DEVICE and value.moved_at is None:
+            return replace(value, place=place, moved_at=moved_at)
         return value if value.place is place else replace(value, place=place)
     if type(value) is Tensor and value.why in ("param", "weight"):
         return value if value.place is place else replace(value, place=place)

@@ -87,6 +87,7 @@ class Interpreter(Evaluator):
         self.rank_tests: dict = {}  # id(condition) -> whether it is about the rank
         self.autograd_contexts: dict = {}  # id(autograd Function class) -> the ClassInfo of its ctx
         self.autograd_saved: dict = {}  # ctx ident -> what forward saved for backward (a Seq)
+        self.autograd_kept: dict = {}  # ctx ident -> {attr: value} forward set on ctx (`ctx.scale = t`)
         self.moved_classes: set = set()
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
@@ -789,7 +790,7 @@ class Interpreter(Evaluator):
         info = self.classes.get(id(node))
         if info is None:
             bases = tuple(self.value(b.value, st) for b in node.bases)
-            info = ClassInfo(node, node.name.value, bases)
+            info = ClassInfo(node, node.name.value, bases, owner=self)
             info.is_module = any(_is_module_base(b) for b in bases)
             info.framework = any(type(b) is Ref and api.is_framework_module(b.qualname) or
                                  type(b) is Klass and b.info.framework for b in bases)
@@ -990,6 +991,7 @@ class Interpreter(Evaluator):
     def construct(self, node: Any, info: ClassInfo, args: list, kwargs: dict, st: State,
                   unknown_args: bool = False) -> Value:
         """`Cls(...)`: the object `__init__` leaves behind."""
+        self.note_foreign_class(node, info)
         ident = id(node)
         if info.is_module:
             obj: Value = Module(Place.HOST, node, cls=info, ident=ident)
@@ -1023,6 +1025,23 @@ class Interpreter(Evaluator):
                 self.bound_here(node, st)  # a fix moves the metric right there
                 self.obs.events.append(Event("metric", node, built, self.where(st)))
         return built
+
+    def note_foreign_class(self, node: Any, info: ClassInfo) -> None:
+        """An object of another file's class (a config dataclass): the devices its class body
+        names are that file's code, which this call runs; a finding on one of them (a `"cuda"`
+        default, DEV001) is that file's, reached from here."""
+        owner = info.owner
+        if owner is None or owner is self or self.summarising:
+            return
+        literals = [unwrap(v).node for c in info.mro() for v in c.namespace.values()
+                    if (type(unwrap(v)) is Device or type(unwrap(v)) is Scalar and unwrap(v).text)
+                    and unwrap(v).node is not None]
+        if not literals:
+            return
+        self.foreign_owners.setdefault(id(owner), owner)
+        if self.foreign_depth == 0:
+            for literal in literals:
+                self.reached.setdefault(id(literal), node)
 
     def layer_init(self, node: Any, info: ClassInfo, obj: Value, st: State) -> Value:
         """`Cls(...)` of a torch layer's subclass without an `__init__` of its own: the layer's
@@ -1162,6 +1181,8 @@ class Interpreter(Evaluator):
                 # module: the attribute holds it from here on.
                 st.env[f"{target.value.value}.{attr}"] = value
                 return
+            if type(owner) is Instance and any(c is owner.cls for c in self.autograd_contexts.values()):
+                self.autograd_kept.setdefault(owner.ident, {})[attr] = value  # read by `backward`
             if type(owner) in (Module, Instance):
                 if type(owner) is Module and owner.cls is not None:
                     self.note_container(owner, attr, value, statement)
@@ -1207,7 +1228,7 @@ class Interpreter(Evaluator):
                 (self.building(info, owner.cls) or _framework_hook(info)) and not owner.cls.moves_itself:
             # set in a hook the trainer runs after its move (`on_fit_start`): a buffer registered
             # there would stay on the CPU too
-            after_move = _framework_hook(info) and info.name != "setup"
+            after_move = _framework_hook(info) and info.name not in BUILD_HOOKS
             return replace(value, why="attr", attr=(owner.cls, attr, statement, after_move))
         return value
 
@@ -1453,12 +1474,17 @@ def trainer_hook_argument(info: FuncInfo, name: str) -> Optional[Value]:
     return None
 
 
+# Hooks the trainer runs on a framework module before it moves the module: where its layers and
+# state are built (`configure_model`, for sharded or lazily built models) or set up.
+BUILD_HOOKS = frozenset({"setup", "configure_model", "configure_sharded_model"})
+
+
 def _framework_hook(info: FuncInfo) -> bool:
-    """A hook the trainer runs on a framework module (`setup`, `on_fit_start`,
+    """A hook the trainer runs on a framework module (`setup`, `configure_model`, `on_fit_start`,
     `on_validation_epoch_start`): a tensor it sets on `self` without registering it is a plain
     attribute, which the trainer's move (before or after the hook) leaves on the CPU."""
     return info.cls is not None and info.cls.framework and (
-        info.name == "setup" or api.FRAMEWORK_HOOKS.match(info.name) is not None)
+        info.name in BUILD_HOOKS or api.FRAMEWORK_HOOKS.match(info.name) is not None)
 
 
 def runs_on_device(method: str) -> bool:

@@ -274,8 +274,24 @@ COLLECTIVES = frozenset(f"torch.distributed.{name}" for name in (
 # Calls that convert a tensor to numpy (and fail on a device tensor), by qualified prefix.
 # Base classes of custom autograd functions: `Fn.apply(...)` runs `Fn.forward(ctx, ...)`.
 AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
-# Functions that join tensors into one: their result is a tensor whatever went in.
-JOIN_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
+# torch.nn layers whose answer is not one tensor: recurrent layers and attention answer tuples,
+# `Identity` and the containers answer what they were given or what their last layer answers.
+# Every other layer of torch.nn refuses what is not a tensor and answers one.
+NON_TENSOR_ANSWER_LAYERS = frozenset(
+    {"RNN", "LSTM", "GRU", "RNNBase", "MultiheadAttention", "Identity", "Sequential", "ModuleList",
+     "ModuleDict", "ParameterList", "ParameterDict", "DataParallel", "DistributedDataParallel",
+     "AdaptiveLogSoftmaxWithLoss", "Module"}
+)
+# torch functions that answer a tuple (or a named tuple) of tensors, not one tensor. Every other
+# torch function of tensors (`torch.sigmoid(out)`, `F.softmax(out, -1)`) refuses what is not a
+# tensor and answers one: given what a model answered, it proves that a tensor.
+TUPLE_RESULT_FUNCTIONS = frozenset(
+    {"max", "min", "sort", "topk", "kthvalue", "median", "nanmedian", "mode", "split", "chunk",
+     "unbind", "tensor_split", "hsplit", "vsplit", "dsplit", "std_mean", "var_mean", "aminmax",
+     "broadcast_tensors", "meshgrid", "frexp", "histogram", "unique", "unique_consecutive", "lu",
+     "qr", "svd", "eig", "eigh", "slogdet", "lstsq", "cummax", "cummin", "nonzero", "where",
+     "geqrf", "triangular_solve", "svd_lowrank", "pca_lowrank", "lobpcg", "split_with_sizes"}
+)
 NUMPY_CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.save", "numpy.savetxt"}) | {
     # NumPy functions that make an array of their argument first (`asarray`), where others hand
     # a tensor to its own method (`np.mean(t)` calls `t.mean`): a device tensor refuses.

@@ -172,6 +172,7 @@ class Module(_Attributes, Value):
     spelled: Optional[str] = None
     stateless: bool = False  # no parameters or buffers (ReLU, pooling)
     host_lengths: bool = False  # CTCLoss: its length arguments may stay on the CPU
+    answers_tensor: bool = False  # a torch layer whose answer is one tensor (`nn.Linear`)
 
 
 @dataclass(frozen=True)
@@ -344,6 +345,7 @@ def _join_module(a: Module, b: Module) -> Module:
         _same(a.spelled, b.spelled),
         a.stateless and b.stateless,
         a.host_lengths and b.host_lengths,
+        a.answers_tensor and b.answers_tensor,
     )
 
 

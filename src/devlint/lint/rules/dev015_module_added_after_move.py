@@ -160,7 +160,8 @@ def _root_name(node: Any) -> Optional[str]:
 
 def _moved_name(move: Any, name: str) -> str:
     func = getattr(move, "func", None)
-    return (dotted(func.value) if type(func) is cst.Attribute else None) or name
+    # a model moved as it was built (`Net().to(device)`) is the model the chain starts from
+    return (dotted(func.value) if type(func) is cst.Attribute else None) or name.split(".", 1)[0]
 
 
 def _covers(receiver: str, name: str) -> bool:
@@ -173,5 +174,5 @@ def _expressions(statement: Any, node: Any) -> Iterator[Any]:
     for small in getattr(statement, "body", ()):
         if type(small) is cst.Assign and any(t.target is node for t in small.targets):
             yield small.value
-    if type(node) is cst.Call and len(node.args) >= 2:
-        yield node.args[-1].value  # `add_module(name, m)`, `setattr(model, name, m)`
+    if type(node) is cst.Call and node.args:
+        yield node.args[-1].value  # `add_module(name, m)`, `setattr(model, name, m)`, `append(m)`

@@ -10,7 +10,7 @@ from devlint.lint.model.observations import Event, Transfer
 from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
-from devlint.lint.rules.ordering import position, same_scope, spelled_like
+from devlint.lint.rules.ordering import inside, position, same_scope, spelled_like
 from devlint.lint.syntax import dotted, walk
 
 PARAMETER_CALLS = frozenset({"parameters", "named_parameters"})
@@ -86,6 +86,8 @@ class OptimizerStateBeforeMove(Rule):
             if owner is None:
                 continue
             move = self.first_move(model, owner, event, at)
+            if move is None and not self.moved_before(model, owner, event, at):
+                move = self.moved_by_caller(model, owner, event)
             if move is None:
                 continue
             reported.add(id(event.node))
@@ -125,6 +127,41 @@ class OptimizerStateBeforeMove(Rule):
                     later is None or where < position(model, later.node)):
                 later = move
         return later
+
+    @staticmethod
+    def moved_before(model: Model, owner: str, event: Event, at: int) -> bool:
+        """A move of the model to the device before the load, in the load's function."""
+        return any(dotted(move.receiver) == owner and position(model, move.node) < at and
+                   getattr(move.after, "place", None) is Place.DEVICE and
+                   same_scope(model, event.where, move.node) for move in model.obs.transfers)
+
+    @staticmethod
+    def moved_by_caller(model: Model, owner: str, event: Event) -> Optional[Transfer]:
+        """The load runs in a function that returns the model (`return model, optimizer`, a
+        `build()` that restores both); a caller that binds what it returns and moves that model
+        afterwards (`model, optimizer = build(); model.to(device)`) moves it after the load."""
+        function = event.where.function
+        if function is None or function.cls is not None:
+            return None
+        index = _returned_at(function.node, owner)
+        if index is None:
+            return None
+        for caller in walk(model.module):
+            if type(caller) not in (cst.FunctionDef, cst.Module) or caller is function.node:
+                continue
+            for small in _own_statements(caller):
+                bound = _bound_from_call(small, function.name, index)
+                if bound is None:
+                    continue
+                at = position(model, small)
+                for move in model.obs.transfers:
+                    before = move.before
+                    if dotted(move.receiver) == bound and position(model, move.node) > at and \
+                            getattr(move.after, "place", None) is Place.DEVICE and \
+                            type(before) is Module and before.place is Place.HOST and \
+                            not before.assumed and _innermost_function(model, move.node) is caller:
+                        return move
+        return None
 
     @staticmethod
     def fix_for(model: Model, event: Event, move: Transfer, name: str) -> Optional[Fix]:
@@ -177,6 +214,60 @@ def _assignments(model: Model) -> list:
                 owner = owners.pop() if len(owners) == 1 and None not in owners else None
                 found.append((position(model, small), dotted(small.targets[0].target), owner))
     found.sort(key=lambda entry: entry[0])
+    return found
+
+
+def _returned_at(function: Any, name: str) -> Optional[int]:
+    """Where a function returns `name`: -1 for `return name`, i for the i-th item of a returned
+    tuple, None when it does not return it."""
+    for node in walk(function):
+        if type(node) is not cst.Return or node.value is None:
+            continue
+        if type(node.value) is cst.Name and node.value.value == name:
+            return -1
+        if type(node.value) is cst.Tuple:
+            for i, element in enumerate(node.value.elements):
+                if type(element.value) is cst.Name and element.value.value == name:
+                    return i
+    return None
+
+
+def _own_statements(scope: Any) -> list:
+    """The small statements of a function (or the module level), not of functions inside it."""
+    found, pending = [], [scope]
+    while pending:
+        node = pending.pop()
+        for child in node.children:
+            if type(child) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                continue
+            if type(child) is cst.Assign:
+                found.append(child)
+            else:
+                pending.append(child)
+    return found
+
+
+def _bound_from_call(assign: Any, function: str, index: int) -> Optional[str]:
+    """The name `x, model = build()` binds to what `build` returns at `index` (-1: all of it)."""
+    call = assign.value
+    if type(call) is not cst.Call or type(call.func) is not cst.Name or call.func.value != function or \
+            len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    if index == -1:
+        return target.value if type(target) is cst.Name else None
+    if type(target) in (cst.Tuple, cst.List) and index < len(target.elements):
+        element = target.elements[index].value
+        return element.value if type(element) is cst.Name else None
+    return None
+
+
+def _innermost_function(model: Model, node: Any) -> Any:
+    """The function definition (or the module) whose own code holds `node`."""
+    found = model.module
+    for function in walk(model.module):
+        if type(function) is cst.FunctionDef and inside(model, function, node):
+            found = function  # the walk is pre-order: an inner definition comes later
     return found
 
 
