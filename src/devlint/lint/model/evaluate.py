@@ -729,6 +729,10 @@ class Evaluator:
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer's BatchEncoding
         if callee.name and names.names_loss(callee.name):
+            if len(args) == 4 and not kwargs:
+                # `criterion(log_probs, targets, input_lengths, target_lengths)`: CTC's
+                # signature, the one loss of four tensors, whose lengths may stay on the CPU
+                operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, callee.name, None, operands, st)
         if callee.name and names.names_model(callee.name):
             # A model's parameters live on one device: device and CPU inputs cannot both be right.

@@ -82,6 +82,8 @@ class LoadWithoutMapLocation(Rule):
         for load in model.obs.loads:
             if id(load.node) in reported or not load.tensors:
                 continue  # an LR scheduler's state: no tensor to restore anywhere
+            if load.node.args and OPTIONS_FILE.search(code(load.node.args[0].value)):
+                continue  # `training_args.bin`: a run's saved options, no tensor in them
             if restored is None:
                 restored = restoring_loads(model.module)
             if id(load.node) not in restored and not self.names_a_checkpoint(load) and not any(
@@ -196,6 +198,10 @@ class LoadWithoutMapLocation(Rule):
 # A path that names what a training run saves: a checkpoint, weights, a model.
 CHECKPOINT_WORDS = re.compile(r"ckpt|checkpoint|resume|pretrain|weight|snapshot|model|state|"
                               r"\.pth|\.bin|\.tar", re.I)
+# Files named for a run's options (`training_args.bin`, `hparams.pt`): an argparse Namespace
+# or a dict of settings, saved beside the weights, with no tensor in it.
+OPTIONS_FILE = re.compile(r"""(^|[\W_])(args|hparams|hyperparams|opts|options|config|settings)"""
+                          r"""\.(bin|pt|pth|pkl)\b""", re.I)
 # Calls that restore state into a module or an optimizer.
 STATE_RESTORERS = frozenset({"load_state_dict", "load_checkpoint", "set_state_dict"})
 # Uses that show a loaded object is a pickled module.

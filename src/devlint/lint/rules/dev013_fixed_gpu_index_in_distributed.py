@@ -67,6 +67,9 @@ class FixedGpuIndexInDistributed(Rule):
                 continue
             if id(spec.where.function) in parallel:
                 continue
+            owner = getattr(spec.where.function, "owner", None)
+            if owner is not None and owner.visible_devices:
+                continue  # another file's code, which pins one GPU per process itself
             reported.add(id(spec.node))
             message = (
                 f"`{code(spec.node)}` names one fixed GPU in code that runs once per process: "
