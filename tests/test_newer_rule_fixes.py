@@ -160,3 +160,19 @@ def test_a_factory_without_a_device_keyword_gets_no_device_fix() -> None:
     findings = [f for f in analyze_source(source, "t.py", Selection()) if f.code == "DEV006"]
     assert len(findings) == 1 and findings[0].fix is None, findings
     assert "`.to(...)`" in findings[0].message and "arr.device" not in findings[0].message
+
+
+def test_a_legacy_typed_constructor_gets_no_device_fix() -> None:
+    """`torch.LongTensor(x, device="cuda")` raises ("legacy constructor expects device type:
+    cpu"): DEV006 says to move the tensor and offers no edit."""
+    source = HEADER + textwrap.dedent("""
+        def validate(model, criterion, loader, device):
+            for images, labels in loader:
+                images = images.to(device)
+                preds = model(images)
+                target = torch.LongTensor(labels)
+                print(criterion(preds, target).item())
+        """)
+    findings = [f for f in analyze_source(source, "t.py", Selection()) if f.code == "DEV006"]
+    assert len(findings) == 1 and findings[0].fix is None, findings
+    assert "`.to(...)`" in findings[0].message

@@ -729,9 +729,7 @@ class Evaluator:
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer's BatchEncoding
         if callee.name and names.names_loss(callee.name):
-            if len(args) == 4 and not kwargs:
-                # `criterion(log_probs, targets, input_lengths, target_lengths)`: CTC's
-                # signature, the one loss of four tensors, whose lengths may stay on the CPU
+            if _ctc_shaped(args, kwargs):
                 operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, callee.name, None, operands, st)
         if callee.name and names.names_model(callee.name):
@@ -752,7 +750,7 @@ class Evaluator:
             if type(getattr(node, "func", None)) in (cst.Name, cst.Attribute):
                 self.store(node.func, module, st)
         if type(module) is Module and module.loss:
-            if module.host_lengths:
+            if module.host_lengths or _ctc_shaped(args, kwargs):
                 operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, spelled, module, operands, st)
         checks = module.place is DEVICE and not getattr(module, "moves_inputs", False)
@@ -2056,6 +2054,13 @@ def _item(seq: Seq, index: Any, key_node: Any) -> Value:
 
 def _kw(kwargs: dict) -> dict:
     return {k: v for k, (_, v) in kwargs.items()}
+
+
+def _ctc_shaped(args: list, kwargs: dict) -> bool:
+    """`criterion(log_probs, targets, input_lengths, target_lengths)`: CTC's signature, the one
+    loss of four tensors (a criterion that is CTC on one path and another loss on the other
+    included)."""
+    return len(args) == 4 and not kwargs
 
 
 def _ctc_operands(args: list, kwargs: dict) -> list:

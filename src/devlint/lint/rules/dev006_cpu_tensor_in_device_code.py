@@ -4,14 +4,17 @@ from typing import Iterator, Optional
 
 from devlint.core.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
+from devlint.lint.model.torch_api import LEGACY_HOST_TYPES
 from devlint.lint.model.observations import Meeting
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.dev005_discarded_to import DiscardedTo
 from devlint.lint.rules.fixes import add_keyword_fix, meeting_device
 from devlint.lint.syntax import dotted
 
-# Factories that take no `device=` (a TypeError): the tensor is moved after, never made there.
-NO_DEVICE_KEYWORD = frozenset({"from_numpy", "frombuffer", "from_dlpack"})
+# Factories that take no `device=` (a TypeError), and the legacy typed constructors, which
+# refuse any device but the CPU (`torch.LongTensor(x, device="cuda")` raises): the tensor is
+# moved after, never made there.
+NO_DEVICE_KEYWORD = frozenset({"from_numpy", "frombuffer", "from_dlpack"}) | LEGACY_HOST_TYPES
 
 
 class CpuTensorInDeviceCode(Rule):
