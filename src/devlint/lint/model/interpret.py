@@ -802,7 +802,7 @@ class Interpreter(Evaluator):
             info.needs_cuda = (names.CUDA_PURPOSE.search(info.name) is not None and
                                not info.is_test) or any(  # `class TestCuda` runs without a GPU too
                 _gpu_marker(d.decorator) for d in node.decorators) or (  # `@ray.remote(num_gpus=1)`
-                not info.is_test and _constructed_only_with_cuda(node, st.env))
+                not info.is_test and self.constructed_only_with_cuda(node, st))
             self.classes[id(node)] = info
             outer = self.frame
             self.frame = Frame(None, cls=info)
@@ -1025,6 +1025,27 @@ class Interpreter(Evaluator):
                 self.bound_here(node, st)  # a fix moves the metric right there
                 self.obs.events.append(Event("metric", node, built, self.where(st)))
         return built
+
+    def constructed_only_with_cuda(self, node: cst.ClassDef, st: State) -> bool:
+        """The class's `__init__` makes a call that needs a GPU on its straight path
+        (`self.stream = torch.cuda.Stream()`, the CUDA prefetchers): no object of it exists on a
+        machine without one, so its methods run only with a GPU."""
+        init = next((s for s in node.body.body if type(s) is cst.FunctionDef and
+                     s.name.value == "__init__"), None)
+        if init is None or type(init.body) is not cst.IndentedBlock:
+            return False
+        names_only = State(st.env, True, False)  # what the callee names, not a run of it
+        for statement in init.body.body:
+            if type(statement) is not cst.SimpleStatementLine:
+                if any(type(n) in (cst.Return, cst.Raise) for n in walk(statement)):
+                    return False  # what follows may be skipped
+                continue
+            for sub in walk(statement):
+                if type(sub) is cst.Call and type(sub.func) in (cst.Name, cst.Attribute):
+                    callee = self.value(sub.func, names_only)
+                    if type(callee) is Ref and callee.qualname in api.CUDA_REQUIRING:
+                        return True
+        return False
 
     def note_foreign_class(self, node: Any, info: ClassInfo) -> None:
         """An object of another file's class (a config dataclass): the devices its class body
@@ -1802,32 +1823,6 @@ def _default(name: str, value: Value) -> Value:
     return value
 
 
-def _constructed_only_with_cuda(node: cst.ClassDef, env: dict) -> bool:
-    """The class's `__init__` makes a call that needs a GPU on its straight path
-    (`self.stream = torch.cuda.Stream()`, the CUDA prefetchers): no object of it exists on a
-    machine without one, so its methods run only with a GPU."""
-    init = next((s for s in node.body.body if type(s) is cst.FunctionDef and
-                 s.name.value == "__init__"), None)
-    if init is None or type(init.body) is not cst.IndentedBlock:
-        return False
-    for statement in init.body.body:
-        if type(statement) is not cst.SimpleStatementLine:
-            if any(type(n) in (cst.Return, cst.Raise) for n in walk(statement)):
-                return False  # what follows may be skipped
-            continue
-        for sub in walk(statement):
-            if type(sub) is not cst.Call:
-                continue
-            spelled = dotted(sub.func) or ""
-            root, _, rest = spelled.partition(".")
-            bound = env.get(root)
-            qualname = f"{bound.qualname}.{rest}" if type(bound) is Ref and rest else \
-                bound.qualname if type(bound) is Ref else spelled
-            if qualname in api.CUDA_REQUIRING:
-                return True
-    return False
-
-
 def _gpu_marker(decorator: Any) -> bool:
     """`@requires_cuda`, `@gpu_test(gpu_count=1)`, `@RunIf(min_cuda_gpus=1)`,
     `@ray.remote(num_gpus=1)`: the code runs only where a GPU is."""
@@ -1849,8 +1844,6 @@ def _identifiers(node: Any) -> Iterator[str]:
             yield sub.value
 
 
-
-
 def _annotation(node: Any) -> str:
     """A parameter's annotation as a qualname: `torch.Tensor`; for a written type that is not a
     name, the tensor type it names (`Optional[Tensor]` -> `Tensor`), else `?`: annotated, and
@@ -1864,7 +1857,6 @@ def _annotation(node: Any) -> str:
             if name is not None and name.rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS:
                 return name
     return "?"
-
 
 
 def is_main_test(test: Any) -> bool:
