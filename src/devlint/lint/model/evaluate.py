@@ -145,7 +145,7 @@ class Evaluator:
         if attr == "is_cuda" and kind in (Opaque, Namespace, Instance):
             # Whatever it is, nothing is on a GPU where there is none: `'cuda' if x.is_cuda
             # else 'cpu'` is a fallback.
-            return Flag(None, False, availability=True)
+            return Flag(None, False, availability=True, of_data=True)
         if kind is Ref:
             return Ref(f"{base.qualname}.{attr}")
         if kind is ProjectModule:
@@ -197,7 +197,7 @@ class Evaluator:
         if attr in api.SCALAR_ATTRIBUTES:
             if attr == "is_cuda":
                 return Flag(tensor.place is DEVICE if tensor.place in (HOST, DEVICE) else None, False,
-                            availability=True)
+                            availability=True, of_data=True)
             return Scalar()
         if not tensor.plain:
             # `batch.input_ids`, `outputs.logits`: a tensor of the object, where it is.
@@ -432,7 +432,7 @@ class Evaluator:
         self.guessing -= unknown
         self.ifexp_depth -= 1
         self.rank_guard -= rank
-        if test.accel is True and test.cpu is False and test.availability:
+        if test.accel is True and test.cpu is False and test.availability and not test.of_data:
             self.fallback = True  # `x.cuda() if use_cuda else x`: the CPU takes the other arm
         return _choose(test, body, orelse)
 
@@ -1328,7 +1328,7 @@ class Evaluator:
             self.obs.loads.append(Load(node, args[0][1] if args else OPAQUE, self.where(st),
                                        "map_location" in kwargs or len(args) >= 2
                                        or "**" in kwargs or "*" in kwargs,
-                                       self.devices_in_reach(st)))
+                                       self.devices_in_reach(st), ranked=self.distributed))
             return OPAQUE
         if qualname in api.SAVE:
             path = args[1][1] if len(args) > 1 else kwargs.get("f", (None, OPAQUE))[1]
@@ -1538,12 +1538,25 @@ class Evaluator:
                 self.device_spec(literal, keyword, Device("accel", "accel", node,
                                  int(literal.value)), st, fixed=True)
         inner = args[0][1] if args else kwargs.get("module", (None, OPAQUE))[1]
+        if qualname in api.DDP and type(node) is cst.Call and gpu_device_ids(node) and st.cpu:
+            self.needs_gpu_module(node)
         self.bound_here(node, st)  # a fix at the wrap may name what is bound there
         self.obs.wraps.append(Wrap(node, qualname, inner, self.where(st), ids is not None))
         if type(inner) is not Module:
             inner = Module(Place.UNKNOWN, node)
         moves = qualname in api.INPUT_MOVING_WRAPPERS or "device_ids" in kwargs
         return replace(inner, moves_inputs=moves or inner.moves_inputs)
+
+    def needs_gpu_module(self, node: Any) -> None:
+        """`DistributedDataParallel(net.cuda(), device_ids=[rank])` raises for a module on the
+        CPU ("device_ids ... only work with ... GPU modules"): the call needs a GPU, so the CPU
+        world stops here, and the `.cuda()` inside it is what the call requires, not a literal a
+        fallback could replace (the DDP trainer class of a file another one launches with NCCL)."""
+        self.requires_cuda = True
+        inside = {id(sub) for sub in walk(node)}
+        for index, spec in enumerate(self.obs.devices):
+            if id(spec.node) in inside and spec.where.cpu:
+                self.obs.devices[index] = replace(spec, where=replace(spec.where, cpu=False))
 
     def loader(self, node: Any, args: list, kwargs: dict, st: State) -> Value:
         """A DataLoader yields CPU batches, unless its dataset already holds device tensors or
@@ -2359,3 +2372,11 @@ Evaluator._dispatch = {
     cst.StarredElement: lambda self, node, st: self.eval(node.value, st),
     cst.Yield: lambda self, node, st: self.yielded(node, st),
 }
+
+def gpu_device_ids(call: cst.Call) -> bool:
+    """`DistributedDataParallel(net, device_ids=[rank])`: a list of GPUs, which only a module on
+    a GPU accepts (see `Evaluator.needs_gpu_module`)."""
+    ids = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "device_ids"),
+               call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None else None)
+    return type(ids) in (cst.List, cst.Tuple) and bool(ids.elements)
+

@@ -22,7 +22,7 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.evaluate import NONE, Evaluator, trainer_class
+from devlint.lint.model.evaluate import NONE, Evaluator, gpu_device_ids, trainer_class
 from devlint.lint.model.observations import Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -568,7 +568,9 @@ class Interpreter(Evaluator):
             sure = st.sure and body.cpu and body.sure and orelse.cpu and orelse.sure
             if sure != joined.sure:
                 joined = joined.copy(sure=sure)
-        if test.accel is True and test.cpu is False and test.availability and joined.cpu:
+        if test.accel is True and test.cpu is False and test.availability and not test.of_data and \
+                joined.cpu:
+            # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose)
             self.fallback = True  # `if torch.cuda.is_available(): model.cuda()`: a choice
         return joined
 
@@ -1043,7 +1045,8 @@ class Interpreter(Evaluator):
             for sub in walk(statement):
                 if type(sub) is cst.Call and type(sub.func) in (cst.Name, cst.Attribute):
                     callee = self.value(sub.func, names_only)
-                    if type(callee) is Ref and callee.qualname in api.CUDA_REQUIRING:
+                    if type(callee) is Ref and (callee.qualname in api.CUDA_REQUIRING or
+                                                callee.qualname in api.DDP and gpu_device_ids(sub)):
                         return True
         return False
 
@@ -1869,3 +1872,4 @@ def is_main_test(test: Any) -> bool:
     sides = (test.left, target.comparator)
     return any(type(side) is cst.Name and side.value == "__name__" for side in sides) and \
         any(string_value(side) == "__main__" for side in sides)
+

@@ -109,6 +109,9 @@ class Load:
     map_location: bool
     devices: tuple = ()
     tensors: bool = True  # False: what it reads holds no tensors (an LR scheduler's state)
+    # a process group was started, or the rank read, on the way here: the load runs per rank
+    # (a notebook's single-process `load_trained_model()` beside a spawned worker does not)
+    ranked: bool = True
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,9 @@ class Flag(Value):
     accel: Optional[bool]
     cpu: Optional[bool]
     availability: bool = field(default=False, compare=False)  # asks whether a GPU is there
+    # asks where a value already is (`x.is_cuda`): code that follows its data, not a choice of
+    # device for the program (the data's placer made that one)
+    of_data: bool = field(default=False, compare=False)
 
 
 UNKNOWN_FLAG = Flag(None, None)

@@ -37,7 +37,9 @@ class HardCodedCuda(Rule):
         flag derived from it, such as `args.cuda`), in a conditional expression with a CPU arm, in
         an if/elif/else fallback chain, after `assert torch.cuda.is_available()` or an exit without
         CUDA, after a `torch.cuda` call that needs a GPU (`set_device`, `current_device`,
-        `synchronize`), after importing a CUDA-only package (TensorRT, Triton, flash-attn), inside
+        `synchronize`) or a `DistributedDataParallel(..., device_ids=[rank])` (it takes only a module
+        on a GPU, so the `.cuda()` inside it is required, and so is a GPU for the class whose
+        constructor wraps it), after importing a CUDA-only package (TensorRT, Triton, flash-attn), inside
         `FakeTensorMode`. Also in a parameter's default value (the caller chooses), in functions and
         classes CUDA-specific by purpose (`def cuda(self)`, `class CudaPrefetcher`, a `gpu_id`
         parameter, GPU markers such as `@gpu_test(...)`, `@RunIf(min_cuda_gpus=1)`,

@@ -24,7 +24,8 @@ class LoadWithoutMapLocation(Rule):
         Finds `torch.load(...)` with no `map_location` (keyword or second positional argument) in a
         file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
         meant to run on a CPU-only machine as well; and in a file that runs once per rank (it starts
-        a process group or reads `LOCAL_RANK`), where every rank loads onto the GPU that saved the
+        a process group or reads `LOCAL_RANK` before the load, on the path that reaches it: a
+        function the file's single process calls beside a spawned worker is no rank's), where every rank loads onto the GPU that saved the
         checkpoint (cuda:0, rank 0's), its own checkpoints included, unless the file is the
         rank's own (its path is built from the rank).
     """
@@ -187,8 +188,9 @@ class LoadWithoutMapLocation(Rule):
         file it reads was written by one of them: its own saves do not make it safe. A path
         built from the rank (`f"queue{rank}.pth"`) is a file of each rank's own, which that
         rank wrote from its own GPU and loads back onto it."""
-        return not (load.map_location or load.where.in_test or load.where.rank_guarded
-                    or not load.node.args or type(load.path) is Scalar and load.path.per_rank)
+        return load.ranked and not (
+            load.map_location or load.where.in_test or load.where.rank_guarded
+            or not load.node.args or type(load.path) is Scalar and load.path.per_rank)
 
     @staticmethod
     def fix_for(load: Load, target: str) -> Optional[Fix]:
