@@ -62,3 +62,25 @@ def test_a_few_nodes_asked_alone_match(text: str) -> None:
     got = spans_of(module, chosen)
     assert set(got) >= set(chosen)
     assert [as_tuple(got[n]) for n in chosen] == [as_tuple(expected[n]) for n in chosen]
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_CASES) + [p.name for p in SOURCES[::7]])
+def test_an_edited_buffer_parsed_in_pieces_gets_the_spans_of_a_whole_codegen(name: str) -> None:
+    """The editor's buffer: pieces kept from the keystroke before keep their spans, moved by the
+    lines above them (a piece edited or a line added above shifts the rest)."""
+    from devlint.lint.parse import PieceParser, parse_module
+    import ast
+
+    text = EDGE_CASES.get(name) or next(p for p in SOURCES if p.name == name).read_text(encoding="utf-8")
+    parser = PieceParser()
+    parser.parse(text, ast.parse(text))  # the version before the keystroke
+    newline = "\r\n" if "\r\n" in text else "\r" if "\r" in text else "\n"
+    edited = f"import os{newline}{newline}" + text  # every piece moves two lines down
+    module = parser.parse(edited, ast.parse(edited))
+    nodes = [n for n in walk(module) if n is not module]  # findings sit in statements
+    whole = reference(parse_module(edited))
+    found = spans_of(module, nodes)
+    expected = reference(module)
+    assert {as_tuple(found[n]) for n in nodes if n in expected} == {as_tuple(expected[n]) for n in nodes if n in expected}
+    assert all(as_tuple(found[n]) == as_tuple(expected[n]) for n in nodes if n in expected)
+    assert len(whole) == len(expected)

@@ -19,7 +19,8 @@ from typing import Iterator
 import libcst as cst
 
 from devlint.core.limits import Unanalysable, check_size, deep_recursion, screen
-from devlint.core.lines import line_number, split_lines
+from devlint.core.lines import line_number, line_starts, split_lines
+from devlint.lint.positions import register_layout
 from devlint.lint.traverse import NODE_TYPES
 
 
@@ -197,16 +198,23 @@ class PieceParser:
             # ended) as another piece's: the whole text, as it is
             return parse_module(text)
         body: list = []
-        for index, module in enumerate(modules):
+        layout, line = [], 1
+        for index, (piece, module) in enumerate(zip(pieces, modules)):
             statements = list(module.body)
+            stands_for = {}
             if index and module.header:  # its leading lines: the first statement's, whole
                 statements[0] = statements[0].with_changes(
                     leading_lines=(*module.header, *statements[0].leading_lines))
+                stands_for[statements[0]] = module.body[0]  # the same syntactic span
             body += statements
-        return cst.Module(body=body, header=first.header, footer=last.footer,
-                          encoding=first.encoding, default_indent=first.default_indent,
-                          default_newline=first.default_newline,
-                          has_trailing_newline=last.has_trailing_newline)
+            layout.append((module, line, stands_for))
+            line += len(line_starts(piece)) - 1  # its line breaks, as libcst counts them
+        whole = cst.Module(body=body, header=first.header, footer=last.footer,
+                           encoding=first.encoding, default_indent=first.default_indent,
+                           default_newline=first.default_newline,
+                           has_trailing_newline=last.has_trailing_newline)
+        register_layout(whole, layout)
+        return whole
 
     def _piece(self, piece: str, copy: int) -> cst.Module:
         module = self.pieces.get((piece, copy))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 import libcst as cst
@@ -67,7 +68,9 @@ class FixedGpuOrdinal(Rule):
         if model.distributed or model.visible_devices:
             return
         specs = [s for s in model.obs.devices if s.fixed_index and s.device.index is not None]
-        choices = [] if model.interpreter.test_depth else list(availability_choices(model.module))
+        choices = [] if model.interpreter.test_depth or not ORDINAL_TEXT.search(model.text) else \
+            list(availability_choices(model.module))  # (a walk of the whole tree: only where
+        # the text names a GPU by number at all)
         numbers = {s.device.index for s in specs} | {index for _, index in choices}
         if len(numbers) != 1 or not next(iter(numbers)):
             return  # none, GPU 0, or several GPUs named on purpose (model or pipeline parallelism)
@@ -101,6 +104,9 @@ class FixedGpuOrdinal(Rule):
             if type(node) is cst.SimpleString and "CUDA_VISIBLE_DEVICES" in (string_value(node) or ""):
                 return True
         return False
+
+
+ORDINAL_TEXT = re.compile(r"cuda:\d")
 
 
 def availability_choices(module: cst.Module) -> Iterator[tuple[cst.SimpleString, int]]:
