@@ -82,6 +82,7 @@ EVERY_RANK_LOAD = textwrap.dedent("""\
     dist.init_process_group("nccl")
     rank = dist.get_rank()
     world_size = dist.get_world_size()
+    torch.cuda.set_device(rank)  # each rank's own GPU: cuda:0 is rank 0's
     model = torch.nn.Linear(4, 2).cuda()
     state = torch.load({path})
     model.load_state_dict(state)

@@ -14,6 +14,14 @@ from devlint.lint.rules.fixes import add_keyword_fix, code, first_device
 from devlint.lint.syntax import dotted, walk
 
 
+# Where the file gives each rank a GPU of its own (`set_device`, `device_ids=[...]`, a device
+# built from a number or the rank, `LOCAL_RANK`): only then is cuda:0 another rank's GPU. The
+# one-process-per-node ImageNet scripts put every process on its node's cuda:0 (`model.cuda()`,
+# `DistributedDataParallel(model)` over all local GPUs), where the checkpoint loads anyway.
+RANK_GPU = re.compile(r"set_device\(|device_ids\s*=\s*(?!None)[\[(A-Za-z]|LOCAL_RANK|cuda:\{|cuda:%|"
+                      r"[\"']cuda:[\"']\s*\+|\.cuda\(\s*(?!non_blocking|async|\))[A-Za-z_]|"
+                      r"device\(\s*[\"']cuda[\"']\s*,")
+
 class LoadWithoutMapLocation(Rule):
     code = "DEV008"
     name = "load-without-map-location"
@@ -25,7 +33,8 @@ class LoadWithoutMapLocation(Rule):
         file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
         meant to run on a CPU-only machine as well; and in a file that runs once per rank (it starts
         a process group or reads `LOCAL_RANK` before the load, on the path that reaches it: a
-        function the file's single process calls beside a spawned worker is no rank's), where every rank loads onto the GPU that saved the
+        function the file's single process calls beside a spawned worker is no rank's) and gives each
+        rank a GPU of its own (`set_device`, `device_ids=[...]`, a device from the rank), where every rank loads onto the GPU that saved the
         checkpoint (cuda:0, rank 0's), its own checkpoints included, unless the file is the
         rank's own (its path is built from the rank).
     """
@@ -73,7 +82,8 @@ class LoadWithoutMapLocation(Rule):
     """
 
     def check(self, model: Model) -> Iterator[RawFinding]:
-        every_rank = model.distributed and not model.visible_devices
+        every_rank = model.distributed and not model.visible_devices and \
+            RANK_GPU.search(model.text) is not None
         if not model.fallback and not every_rank:
             return
         reported: set[int] = set()
