@@ -207,6 +207,8 @@ class Evaluator:
     def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
         found = module.attr(attr) if not _hook_written(module.cls, attr) else OPAQUE
         if found is not None:
+            if type(found) is Tensor and attr in _applied(module.cls):
+                found = replace(found, why="param")  # moved by the class's own `_apply`
             return _follow(found, module.place, module.moved_at)
         if module.cls is not None:
             member = module.cls.lookup(attr)
@@ -1987,6 +1989,20 @@ def _follow(value: Value, place: Place, moved_at: Any = None) -> Value:
     if type(value) is Tensor and value.why in ("param", "weight"):
         return value if value.place is place else replace(value, place=place)
     return value
+
+
+def _applied(cls: Any) -> frozenset:
+    """The attributes a module class's own `_apply` reassigns (`self.noise = fn(self.noise)`):
+    `.to()`, `.cuda()` and `.half()` run `_apply`, so those move with the parameters."""
+    if cls is None:
+        return frozenset()
+    member = cls.lookup("_apply")
+    if type(member) is not Func or type(member.info.node) is not cst.FunctionDef:
+        return frozenset()
+    return frozenset(
+        target.target.attr.value for sub in walk(member.info.node.body) if type(sub) is cst.Assign
+        for target in sub.targets if type(target.target) is cst.Attribute
+        and type(target.target.value) is cst.Name and target.target.value.value == "self")
 
 
 def trainer_class(cls: Any) -> bool:

@@ -140,13 +140,17 @@ class Interpreter(Evaluator):
         # A private helper (`_attention(q, k, v)`) is called by this file's code: its callers'
         # arguments decide its paths (`is_causal` left at False), so it runs alone only if no
         # run of a public function or method reached it.
-        functions = sorted(self.functions.values(), key=lambda info: _private(info.name))
-        for info in functions:
-            if id(info) in self.analyzed or info.node is None or type(info.node) is cst.Lambda:
-                continue
-            if info.never_runs or not self.may_observe(info, placed):
-                continue
-            self.run_alone(info)
+        functions = [info for info in sorted(self.functions.values(), key=lambda info: _private(info.name))
+                     if id(info) not in self.analyzed and info.node is not None and
+                     type(info.node) is not cst.Lambda and not info.never_runs and
+                     self.may_observe(info, placed)]
+        # Callers first: a helper another of them calls (`train_one_epoch(model, ...)` from
+        # `main`, which wraps the model in DDP) gets its arguments from that call, and runs
+        # alone only if no caller's run reached it.
+        called = _called_by_others(functions)
+        for info in sorted(functions, key=lambda info: id(info) in called):
+            if id(info) not in self.analyzed:
+                self.run_alone(info)
 
     def placed_globals(self) -> frozenset:
         """Module-level names holding something on the device, a device, a loader or a model."""
@@ -445,7 +449,7 @@ class Interpreter(Evaluator):
         roots = {m.split(".", 1)[0] for m in modules}
         if roots & api.PER_PROCESS_GPU_PACKAGES:
             self.visible_devices = True
-        if roots & api.CUDA_ONLY_PACKAGES:
+        if roots & api.CUDA_ONLY_PACKAGES or any(api.CUDA_EXTENSION_NAME.match(r) for r in roots):
             if self.frame.function is None and self.frame.cls is None:
                 self.cuda_only_module = True  # its functions are kernels or wrappers of them
             return State(st.env, st.accel, False)
@@ -527,6 +531,10 @@ class Interpreter(Evaluator):
         finally:
             self.self_test -= own
 
+    def placements(self) -> tuple:
+        """How many devices named and tensors moved so far: what a branch adds is what it placed."""
+        return len(self.obs.devices), len(self.obs.transfers), len(self.obs.wraps)
+
     def in_package(self) -> bool:
         """Whether the checked file is a module of a package (an `__init__.py` beside it): it is
         imported, not run, and its `if __name__ == "__main__":` block is its author's self-test
@@ -552,7 +560,9 @@ class Interpreter(Evaluator):
         entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
         self.narrow(node.test, entry, other)
+        placed = self.placements()
         body = self.suite(node.body, entry)
+        placed = self.placements() != placed  # the body placed something: a choice of device
         if node.orelse is None:
             orelse = other
         elif type(node.orelse) is cst.If:
@@ -569,8 +579,9 @@ class Interpreter(Evaluator):
             if sure != joined.sure:
                 joined = joined.copy(sure=sure)
         if test.accel is True and test.cpu is False and test.availability and not test.of_data and \
-                joined.cpu:
-            # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose)
+                joined.cpu and placed:
+            # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose; a
+            # branch that only logs memory or sets cudnn flags chooses no device)
             self.fallback = True  # `if torch.cuda.is_available(): model.cuda()`: a choice
         return joined
 
@@ -1835,6 +1846,19 @@ def _gpu_marker(decorator: Any) -> bool:
     return type(decorator) is cst.Call and any(
         a.keyword is not None and names.CUDA_PURPOSE.search(a.keyword.value) and
         not (type(a.value) is cst.Integer and a.value.value == "0") for a in decorator.args)
+
+
+def _called_by_others(functions: list) -> set:
+    """The module-level functions among `functions` whose name another of them holds."""
+    named = {info.name: info for info in functions if info.cls is None}
+    if len(functions) < 2 or not named:
+        return set()
+    called = set()
+    for info in functions:
+        for sub in walk(info.node):
+            if type(sub) is cst.Name and sub.value in named and named[sub.value] is not info:
+                called.add(id(named[sub.value]))
+    return called
 
 
 def _identifiers(node: Any) -> Iterator[str]:

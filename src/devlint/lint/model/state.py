@@ -8,7 +8,9 @@ from typing import Any, Optional
 import libcst as cst
 
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.values import Device, Flag, Instance, Maybe, Module, Scalar, Value, join, unwrap
+from devlint.lint.model.values import (
+    Device, Flag, Instance, Maybe, Module, Opaque, Ref, Scalar, Value, join, unwrap,
+)
 
 
 class State:
@@ -78,6 +80,10 @@ def join_states(states: list) -> State:
                 kind = type(unwrap(value))
             if kind in (Device, Flag):
                 env[name] = _with_cpu_world(value, [_device_string(s.env.get(name)) for s in cpu_paths])
+            elif kind is Ref and any(unwrap(s.env.get(name)) != unwrap(value) for s in cpu_paths):
+                # `prefix = torch.cuda` where a GPU is, `torch` where none is: what it names
+                # (`prefix.LongTensor`) differs by world, and one value cannot say both
+                env[name] = Opaque(name)
             elif kind in (Instance, Module) and unwrap(value).attrs:
                 # `self.device = "cuda:0"` after `assert torch.cuda.is_available()`, the CPU
                 # in the other arm: an object's devices and flags keep both worlds too

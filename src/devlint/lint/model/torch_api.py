@@ -28,6 +28,8 @@ TENSOR_ANNOTATIONS = ("Tensor", "FloatTensor", "LongTensor")
 CUDA_ONLY_PACKAGES = frozenset({"tensorrt", "pycuda", "cupy", "torch_tensorrt", "torch2trt", "flash_attn",
                                 "apex", "triton", "xformers", "cuda", "nvidia", "unsloth",
                                 "setGPU"})  # setGPU picks the freest GPU through nvidia-smi
+# Compiled CUDA extensions named for it (`knn_cuda`, `pointnet2_cuda`, `cuda_ext`): CUDA-only too.
+CUDA_EXTENSION_NAME = re.compile(r"^(\w+_cuda|cuda_\w+)$")
 # Packages that give each worker process its own GPU as device 0 (Ray's num_gpus).
 PER_PROCESS_GPU_PACKAGES = frozenset({"ray"})
 # Contexts where tensors are fakes or meta tensors: a device literal allocates nothing.

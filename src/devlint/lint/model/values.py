@@ -292,6 +292,12 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     if type(a) is Maybe or type(b) is Maybe:
         return Maybe(join(unwrap(a), unwrap(b)))
     if type(a) is not type(b):
+        # `if args.distributed: model = DDP(model, device_ids=[gpu])` over a model whose kind
+        # the other path did not prove (DDP wraps only modules): a model that may move its
+        # inputs itself, where, unknown
+        wrapped = next((v for v in (a, b) if type(v) is Module and v.moves_inputs), None)
+        if wrapped is not None:
+            return replace(wrapped, place=Place.UNKNOWN, moved_at=None, device=None)
         return OPAQUE
     joiner = _JOINERS.get(type(a))
     return joiner(a, b) if joiner is not None else OPAQUE

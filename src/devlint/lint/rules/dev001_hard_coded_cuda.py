@@ -39,7 +39,8 @@ class HardCodedCuda(Rule):
         CUDA, after a `torch.cuda` call that needs a GPU (`set_device`, `current_device`,
         `synchronize`) or a `DistributedDataParallel(..., device_ids=[rank])` (it takes only a module
         on a GPU, so the `.cuda()` inside it is required, and so is a GPU for the class whose
-        constructor wraps it), after importing a CUDA-only package (TensorRT, Triton, flash-attn), inside
+        constructor wraps it), after importing a CUDA-only package (TensorRT, Triton, flash-attn, a compiled
+        extension named for CUDA such as `knn_cuda`), inside
         `FakeTensorMode`. Also in a parameter's default value (the caller chooses), in functions and
         classes CUDA-specific by purpose (`def cuda(self)`, `class CudaPrefetcher`, a `gpu_id`
         parameter, GPU markers such as `@gpu_test(...)`, `@RunIf(min_cuda_gpus=1)`,
