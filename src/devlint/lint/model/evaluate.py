@@ -2064,10 +2064,11 @@ def _ctc_shaped(args: list, kwargs: dict) -> bool:
 
 
 def _ctc_operands(args: list, kwargs: dict) -> list:
-    """CTC loss: `input_lengths` and `target_lengths` may be CPU tensors whatever the device
-    of the log-probabilities (PyTorch documents it; cuDNN's CTC even wants them there)."""
-    kept = {k: v for k, v in kwargs.items() if k not in ("input_lengths", "target_lengths")}
-    return _tensor_operands(list(args)[:2], kept)
+    """CTC loss: `targets`, `input_lengths` and `target_lengths` may be CPU tensors whatever the
+    device of the log-probabilities (PyTorch documents it for the lengths and copies CPU targets to
+    the log-probabilities' device for its own kernel; cuDNN's CTC even wants them all there)."""
+    kept = {k: v for k, v in kwargs.items() if k not in ("targets", "input_lengths", "target_lengths")}
+    return _tensor_operands(list(args)[:1], kept)
 
 
 def _tensor_operands(args: list, kwargs: dict, flatten: bool = True) -> list:
