@@ -1521,6 +1521,10 @@ class Evaluator:
                                                  self.devices_in_reach(st)))
                 return replace(module, loss=True, weight=buffer)
             return replace(module, loss=True, host_lengths=api.last(qualname) == "CTCLoss")
+        if api.last(qualname) == "Sequential" and args and "*" not in kwargs and \
+                getattr(unwrap(args[-1][1]), "answers_tensor", False):
+            # `nn.Sequential(conv, relu, nn.Sigmoid())` answers what its last layer answers
+            module = replace(module, answers_tensor=True)
         if api.last(qualname) in api.MODULE_CONTAINERS:
             for arg_node, _ in list(args) + [kwargs[k] for k in ("*",) if k in kwargs]:
                 spelled = dotted(arg_node) or ""
