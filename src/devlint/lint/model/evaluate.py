@@ -1928,10 +1928,11 @@ def _layers_given(args: list) -> Optional[Module]:
 
 def _layer_of(container: Module, node: Any) -> Module:
     """A layer of a Sequential or a ModuleList (iterated or indexed): the modules it was given,
-    where the container is; a layer of unknown class when they are unknown."""
+    where the container is, put there by the container's move; a layer of unknown class when
+    they are unknown."""
     layers = container.attr(LAYERS)
     if type(layers) is Module:
-        return _follow(layers, container.place)
+        return _follow(layers, container.place, container.moved_at)
     return replace(container, node=node, cls=None, attrs=())
 
 
