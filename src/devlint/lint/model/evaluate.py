@@ -1523,6 +1523,10 @@ class Evaluator:
                                                  self.devices_in_reach(st)))
                 return replace(module, loss=True, weight=buffer)
             return replace(module, loss=True, host_lengths=api.last(qualname) == "CTCLoss")
+        if api.last(qualname) == "Sequential" and args and "*" not in kwargs and \
+                getattr(unwrap(args[-1][1]), "answers_tensor", False):
+            # `nn.Sequential(conv, relu, nn.Sigmoid())` answers what its last layer answers
+            module = replace(module, answers_tensor=True)
         if api.last(qualname) in api.MODULE_CONTAINERS:
             for arg_node, _ in list(args) + [kwargs[k] for k in ("*",) if k in kwargs]:
                 spelled = dotted(arg_node) or ""
@@ -1939,10 +1943,11 @@ def _layers_given(args: list) -> Optional[Module]:
 
 def _layer_of(container: Module, node: Any) -> Module:
     """A layer of a Sequential or a ModuleList (iterated or indexed): the modules it was given,
-    where the container is; a layer of unknown class when they are unknown."""
+    where the container is, put there by the container's move; a layer of unknown class when
+    they are unknown."""
     layers = container.attr(LAYERS)
     if type(layers) is Module:
-        return _follow(layers, container.place)
+        return _follow(layers, container.place, container.moved_at)
     return replace(container, node=node, cls=None, attrs=())
 
 
@@ -2093,10 +2098,11 @@ def _ctc_shaped(args: list, kwargs: dict) -> bool:
 
 
 def _ctc_operands(args: list, kwargs: dict) -> list:
-    """CTC loss: `input_lengths` and `target_lengths` may be CPU tensors whatever the device
-    of the log-probabilities (PyTorch documents it; cuDNN's CTC even wants them there)."""
-    kept = {k: v for k, v in kwargs.items() if k not in ("input_lengths", "target_lengths")}
-    return _tensor_operands(list(args)[:2], kept)
+    """CTC loss: `targets`, `input_lengths` and `target_lengths` may be CPU tensors whatever the
+    device of the log-probabilities (PyTorch documents it for the lengths and copies CPU targets to
+    the log-probabilities' device for its own kernel; cuDNN's CTC even wants them all there)."""
+    kept = {k: v for k, v in kwargs.items() if k not in ("targets", "input_lengths", "target_lengths")}
+    return _tensor_operands(list(args)[:1], kept)
 
 
 def _tensor_operands(args: list, kwargs: dict, flatten: bool = True) -> list:

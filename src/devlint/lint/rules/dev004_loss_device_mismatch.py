@@ -24,9 +24,10 @@ class LossDeviceMismatch(Rule):
         call, by a dict comprehension or a helper that takes `device`), when the loader, its
         `collate_fn` or a device wrapper yields device tensors, for batch objects that move in
         place, under `accelerator.prepare` and in Lightning steps, for 0-dim CPU tensors (PyTorch
-        lets a CPU scalar meet CUDA tensors), next to a tensor made on the device of data whose
-        place is unknown (`device=ref.device` of a value picked out of an unknown dict), and in
-        CPU-only scripts.
+        lets a CPU scalar meet CUDA tensors), for the targets and lengths of a CTC loss (PyTorch
+        copies CPU targets to the log-probabilities' device itself; cuDNN's CTC wants them on the
+        CPU), next to a tensor made on the device of data whose place is unknown
+        (`device=ref.device` of a value picked out of an unknown dict), and in CPU-only scripts.
     """
     why = """
         The logits live on the GPU because the model does; the labels came from the loader and

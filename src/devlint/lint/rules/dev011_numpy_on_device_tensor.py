@@ -28,7 +28,9 @@ class NumpyOnDeviceTensor(Rule):
         handed to any NumPy function (`np.mean(accs)`) or to those libraries (`plt.plot(losses)`).
         What a model answers may be anything (a detector's dicts), so it counts as a tensor for
         those converters once a method only tensors have proves it (`.softmax(-1)`,
-        `.detach()`, `.argmax(dim=-1)`: NumPy says `axis=`).
+        `.detach()`, `.argmax(dim=-1)`: NumPy says `axis=`), or once the model is known to answer
+        one: a `torch.nn` layer other than the recurrent ones, attention and the containers, or an
+        `nn.Sequential` whose last layer is such a layer (`nn.Sequential(..., nn.Sigmoid())`).
         Lightning's epoch-end hooks run with the module on the device, and a Lightning
         `Callback`'s batch hooks get the batch the trainer moved there. A metrics
         or logging helper in another file of the project that gets such a tensor from this file

@@ -23,8 +23,9 @@ class ModuleAddedAfterMove(Rule):
         Finds a module with parameters built on the CPU and set on a model that the code has
         already moved to the device (`model.fc = nn.Linear(...)`, `model.classifier = ...`,
         `model.add_module("head", ...)`, an adapter layer set as an attribute, also into a part
-        of a pretrained model, `model.encoder.layer[11].adapter = ...`), where nothing moves the
-        model or the new module afterwards.
+        of a pretrained model, `model.encoder.layer[11].adapter = ...`, or into a layer taken
+        from a moved `nn.Sequential` or `ModuleList`, `for block in model: block.q = LoRA(block.q)`),
+        where nothing moves the model or the new module afterwards.
     """
     silent = """
         When the module is added before the move, built on the device (`nn.Linear(...).to(device)`),
@@ -126,12 +127,16 @@ class ModuleAddedAfterMove(Rule):
     @staticmethod
     def moved_later(model: Model, event: Event, name: str, at: int) -> bool:
         ident = getattr(event.subject, "ident", 0)
+        # a layer read from a moved container (`for block in model:`) was put on the device by
+        # the container's move: moving that container again moves the layer too
+        placed_by = getattr(event.subject, "moved_at", None)
         for move in model.obs.transfers:
             if position(model, move.node) <= at:
                 continue
             before, receiver = move.before, dotted(move.receiver) or ""
             if _covers(receiver, name) or receiver.startswith(name + ".") or (
-                    ident and type(before) is Module and before.ident == ident):
+                    ident and type(before) is Module and before.ident == ident) or (
+                    placed_by is not None and type(before) is Module and before.moved_at is placed_by):
                 return True
         return False
 
