@@ -934,7 +934,8 @@ class Evaluator:
                 return Iterable(Scalar(), node=node)
             return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed)
         # Tensor methods return tensors where the receiver is, but for the few above.
-        result = derived(tensor, node, scalar=tensor.scalar or name in ("sum", "mean") and not args,
+        result = derived(tensor, node, scalar=tensor.scalar or name in api.FULL_REDUCTIONS and not args
+                         and not ({"dim", "axis"} & kwargs.keys()),
                          dims=_method_dims(tensor, node, name))
         if tensor.why == "output" and (name in api.TENSOR_ONLY_METHODS or "dim" in kwargs):
             # `model(x).softmax(-1)`, `.argmax(dim=-1)`: what the model answered was a tensor,
@@ -1458,6 +1459,10 @@ class Evaluator:
             keep = next((t for t in tensors if t.why == "attr"), first)
             made = derived(keep, node, place=place, why=keep.why
                            if keep.why in ("factory", "batch", "attr") else "data")
+            if name in api.FULL_REDUCTIONS and len(args) == 1 and not ({"dim", "axis"} & kwargs.keys()):
+                # `torch.mean(torch.var(stack, dim=0))`: one number, a 0-dim tensor, which may
+                # meet tensors on any device
+                made = replace(made, scalar=True, dims=0)
             # `torch.cat(outputs)`, `torch.sigmoid(model(x))`: whatever the model answered, a
             # torch function's result (a join's too) is a tensor
             return made if name in api.TUPLE_RESULT_FUNCTIONS else replace(made, plain=True)

@@ -531,10 +531,6 @@ class Interpreter(Evaluator):
         finally:
             self.self_test -= own
 
-    def placements(self) -> tuple:
-        """How many devices named and tensors moved so far: what a branch adds is what it placed."""
-        return len(self.obs.devices), len(self.obs.transfers), len(self.obs.wraps)
-
     def in_package(self) -> bool:
         """Whether the checked file is a module of a package (an `__init__.py` beside it): it is
         imported, not run, and its `if __name__ == "__main__":` block is its author's self-test
@@ -560,9 +556,7 @@ class Interpreter(Evaluator):
         entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
         self.narrow(node.test, entry, other)
-        placed = self.placements()
         body = self.suite(node.body, entry)
-        placed = self.placements() != placed  # the body placed something: a choice of device
         if node.orelse is None:
             orelse = other
         elif type(node.orelse) is cst.If:
@@ -579,9 +573,8 @@ class Interpreter(Evaluator):
             if sure != joined.sure:
                 joined = joined.copy(sure=sure)
         if test.accel is True and test.cpu is False and test.availability and not test.of_data and \
-                joined.cpu and placed:
-            # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose; a
-            # branch that only logs memory or sets cudnn flags chooses no device)
+                joined.cpu:
+            # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose)
             self.fallback = True  # `if torch.cuda.is_available(): model.cuda()`: a choice
         return joined
 

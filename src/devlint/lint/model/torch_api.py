@@ -19,6 +19,9 @@ FACTORIES = frozenset(
         "empty_strided", "frombuffer", "hann_window", "hamming_window", "scalar_tensor",
     }
 )
+# Reductions that, without `dim`, answer one number (a 0-dim tensor).
+FULL_REDUCTIONS = frozenset({"sum", "mean", "var", "std", "prod", "max", "min", "amax", "amin", "norm",
+                             "median", "all", "any", "nansum", "nanmean", "count_nonzero"})
 # Samplers that are factories only without a tensor argument (`multinomial(probs)` samples where
 # `probs` is).
 SAMPLERS = frozenset({"normal", "bernoulli", "multinomial", "poisson"})
