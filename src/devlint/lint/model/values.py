@@ -285,9 +285,12 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return a
     # `x if cond else None`: None meets no tensor, so the value is what the other path holds;
     # and `[collate, None]`: None is never called, so a function or None is the function.
-    if _is_none(a) and type(b) in (Tensor, Module, Device, Func, Partial):
+    # A loader or a list of batches or None (`get_loader(val) if val is not None else None`) is
+    # the loader wherever it is iterated.
+    kinds = (Tensor, Module, Device, Func, Partial, Seq, Iterable)
+    if _is_none(a) and type(b) in kinds:
         return b
-    if _is_none(b) and type(a) in (Tensor, Module, Device, Func, Partial):
+    if _is_none(b) and type(a) in kinds:
         return a
     if type(a) is Maybe or type(b) is Maybe:
         return Maybe(join(unwrap(a), unwrap(b)))
