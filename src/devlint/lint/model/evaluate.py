@@ -22,7 +22,7 @@ from devlint.lint.model.observations import (
 )
 from devlint.lint.model.state import ClassInfo, State, device_of_text, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
-    OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Maybe, Method, Module,
+    OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module,
     Namespace, Opaque, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
     join_place, unwrap,
     with_place,
@@ -110,6 +110,8 @@ class Evaluator:
 
     def lookup(self, name: str, st: State) -> Value:
         found = st.env.get(name)
+        if type(found) is Lazy:
+            found = st.env[name] = self.resolved(found)
         if found is not None:
             return found
         frame = self.frame
@@ -119,7 +121,10 @@ class Evaluator:
             return frame.closure[name]
         owner = frame.function.owner if frame.function is not None else None
         # A function of another file reads that file's globals.
-        found = (owner.module_env if owner is not None and owner is not self else self.module_env).get(name)
+        env = owner.module_env if owner is not None and owner is not self else self.module_env
+        found = env.get(name)
+        if type(found) is Lazy:
+            found = env[name] = self.resolved(found)
         if found is not None:
             return found
         if name in BUILTINS:

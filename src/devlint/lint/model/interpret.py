@@ -28,8 +28,8 @@ from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
 )
 from devlint.lint.model.values import (
-    OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Maybe, Method, Module, Namespace, Opaque,
-    Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
+    OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module, Namespace,
+    Opaque, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
 )
 from devlint.lint.syntax import dotted, string_value, walk
 
@@ -475,8 +475,11 @@ class Interpreter(Evaluator):
             name = alias.name.value if type(alias.name) is cst.Name else dotted(alias.name) or ""
             bound = alias.asname.name.value if alias.asname is not None else name
             fallback = Ref(f"{module}.{name}" if module else name)
-            st.env[bound] = self.module_member(source.path, name, fallback) if source is not None \
-                else fallback
+            if source is not None and self.summarising and source.path.endswith(".py"):
+                st.env[bound] = Lazy(source.path, name, fallback)
+            else:
+                st.env[bound] = self.module_member(source.path, name, fallback) if source is not None \
+                    else fallback
         return st
 
     # --- the project's other files ----------------------------------------------------------
@@ -509,7 +512,7 @@ class Interpreter(Evaluator):
 
         summary = self.summary_of(path)
         if summary is not None:
-            found = summary.env.get(name)
+            found = self.resolved(summary.env.get(name))
             if found is not None and type(found) is not Maybe:
                 return found
         base = os.path.dirname(path) if path.endswith("__init__.py") else path
@@ -519,6 +522,22 @@ class Interpreter(Evaluator):
             if child is not None:
                 return ProjectModule(child)
         return fallback
+
+    def resolved(self, value: Optional[Value]) -> Optional[Value]:
+        """A `Lazy` name read now, through its re-exports (`module_member` resolves the next
+        one); a cycle of re-exports is unknown."""
+        if type(value) is not Lazy:
+            return value
+        resolving = self.__dict__.setdefault("_resolving", set())
+        key = (value.path, value.name)
+        if key in resolving:
+            return value.fallback
+        resolving.add(key)
+        try:
+            found = self.module_member(value.path, value.name, value.fallback)
+        finally:
+            resolving.discard(key)
+        return found.fallback if type(found) is Lazy else found
 
     # --- compound statements ----------------------------------------------------------------
 

@@ -214,6 +214,17 @@ class Seq(Value):
 
 
 @dataclass(frozen=True)
+class Lazy(Value):
+    """A name a summarised module imports from another project file, read only when some code
+    uses it (`lookup`): a summary's own imports are most of a project run's parses, and most of
+    them are names the importer's code never reaches."""
+
+    path: str
+    name: str
+    fallback: Value = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Ref(Value):
     """An imported module or name, by its qualified name (`torch.nn.Linear`). `cpu`: what a
     choice by a device condition gives on a machine without a GPU (`torch.FloatTensor` for
