@@ -1539,7 +1539,7 @@ class Evaluator:
             module = replace(module, answers_tensor=True)
         if api.last(qualname) in api.MODULE_CONTAINERS:
             for arg_node, _ in list(args) + [kwargs[k] for k in ("*",) if k in kwargs]:
-                spelled = dotted(arg_node) or ""
+                spelled = dotted(_container_source(arg_node)) or ""
                 if spelled.startswith("self."):
                     self.note_wrapped(spelled)
             layers = _layers_given(args)
@@ -2412,3 +2412,17 @@ def gpu_device_ids(call: cst.Call) -> bool:
                call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None else None)
     return type(ids) in (cst.List, cst.Tuple) and bool(ids.elements)
 
+
+def _container_source(node: Any) -> Any:
+    """The container a wrapper's argument reads: `self.convs` of `list(self.convs.values())`,
+    `self.blocks.values()` or `tuple(self.layers)` (monodepth2's pose network registers its
+    dict of convolutions as `nn.ModuleList(list(self.convs.values()))`)."""
+    while type(node) is cst.Call:
+        if type(node.func) is cst.Name and node.func.value in ("list", "tuple") and len(node.args) == 1:
+            node = node.args[0].value
+        elif type(node.func) is cst.Attribute and node.func.attr.value in ("values", "items") and \
+                not node.args:
+            node = node.func.value
+        else:
+            break
+    return node

@@ -476,7 +476,7 @@ class Interpreter(Evaluator):
             bound = alias.asname.name.value if alias.asname is not None else name
             fallback = Ref(f"{module}.{name}" if module else name)
             if source is not None and self.summarising and source.path.endswith(".py"):
-                st.env[bound] = Lazy(source.path, name, fallback)
+                st.env[bound] = Lazy(source.path, name, fallback, self.levels)
             else:
                 st.env[bound] = self.module_member(source.path, name, fallback) if source is not None \
                     else fallback
@@ -533,9 +533,11 @@ class Interpreter(Evaluator):
         if key in resolving:
             return value.fallback
         resolving.add(key)
+        levels, self.levels = self.levels, value.levels  # as deep as its importer would read
         try:
             found = self.module_member(value.path, value.name, value.fallback)
         finally:
+            self.levels = levels
             resolving.discard(key)
         return found.fallback if type(found) is Lazy else found
 
@@ -1839,7 +1841,9 @@ def _assigned_attributes(function: Any, owner: str) -> set:
 
 def _default(name: str, value: Value) -> Value:
     """A parameter's default: `device="cuda"` is the caller's to override, not a choice."""
-    if type(value) is Scalar and value.text and api.DEVICE_LITERAL.match(value.text):
+    if type(value) is Scalar and value.text and api.DEVICE_LITERAL.match(value.text) or \
+            type(value) is Device and value.accel == "accel" and value.node is not None:
+        # (`device: torch.device = torch.device("cuda")`, keyword-only too)
         return Device("accel", None, None, spelled=name)
     choice = names.device_flag(name)
     if choice is not None and type(value) in (Scalar, Flag):

@@ -222,6 +222,7 @@ class Lazy(Value):
     path: str
     name: str
     fallback: Value = field(compare=False, repr=False)
+    levels: int = 0  # the depth of summaries left to the module that imported it
 
 
 @dataclass(frozen=True)
