@@ -19,7 +19,7 @@ from devlint.lint.syntax import dotted, walk
 # one-process-per-node ImageNet scripts put every process on its node's cuda:0 (`model.cuda()`,
 # `DistributedDataParallel(model)` over all local GPUs), where the checkpoint loads anyway.
 RANK_GPU = re.compile(r"set_device\(|device_ids\s*=\s*(?!None)[\[(A-Za-z]|LOCAL_RANK|cuda:\{|cuda:%|"
-                      r"[\"']cuda:[\"']\s*\+|\.cuda\(\s*(?!non_blocking|async|\))[A-Za-z_]|"
+                      r"[\"']cuda:[\"']\s*\+|\.cuda\(\s*[\w.]*rank|"
                       r"device\(\s*[\"']cuda[\"']\s*,")
 
 class LoadWithoutMapLocation(Rule):
