@@ -34,6 +34,7 @@ class DevlintChecker:
         off pydocstyle, drops every devlint finding too. Say so once, with the remedy."""
         _RUN_FILES.clear()  # a new run (flake8 as a library may run again in one process)
         _RUN_OUTCOMES.clear()
+        _RUN_ROUTED.clear()
         if "devlint.workspace.cache" in sys.modules:  # loaded only where a file was analysed
             sys.modules["devlint.workspace.cache"].new_process_run()
         shadow = shadowing_ignore(options)
@@ -160,7 +161,7 @@ def _through_cache(filename: str, text: Optional[str] = None):
 def routed_to(filename: str) -> list:
     from devlint.lint.routed import routed_to as routed
 
-    return routed(filename, _get_selection(), _importer_outcome, _RUN_FILES)
+    return routed(filename, _get_selection(), _importer_outcome, _RUN_FILES, _RUN_ROUTED)
 
 
 def _importer_outcome(filename: str):
@@ -176,6 +177,7 @@ def _importer_outcome(filename: str):
 # run still holds (a fifth of the plugin's time when each read them again).
 _RUN_FILES: dict = {}
 _RUN_OUTCOMES: dict = {}  # importer path -> its outcome through the cache, this run
+_RUN_ROUTED: dict = {}  # (importer path, selection) -> its findings in other files, this run
 
 
 def shadowing_ignore(options: Any) -> str:

@@ -16,7 +16,8 @@ from devlint.workspace.project import (
 _RUNS: dict = {}  # (importer, selection) -> (its findings in other files, what they stood on)
 
 
-def routed_to(filename: str, selection, cached=None, seen_files: Optional[dict] = None) -> list:
+def routed_to(filename: str, selection, cached=None, seen_files: Optional[dict] = None,
+              memo: Optional[dict] = None) -> list:
     """What the runs of the project files importing `filename` show in its code (a CPU tensor
     in a `forward` that train.py's values reach), named and deduplicated as `devlint check`
     reports it. Each importer's run is kept per process while its bytes and what it stood on
@@ -24,14 +25,15 @@ def routed_to(filename: str, selection, cached=None, seen_files: Optional[dict] 
     cache (`runner.FileOutcome`, its findings in other files' code included), or None.
     `seen_files`: what the caller's run has read of the project's files so far
     (`workspace.project.still_holds`), for a caller whose files do not change during a run
-    (flake8); by default they are read again."""
+    (flake8); by default they are read again. `memo`: a dict the caller keeps for one run whose
+    files do not change, where each importer's findings are kept."""
     if filename in ("stdin", "-") or not filename.endswith(".py") or not os.path.isfile(filename):
         return []
     target = same_file(filename)
     found, seen = [], set()
     seen_files = {} if seen_files is None else seen_files
     for importer in context_files([filename]):
-        for finding in _foreign_findings(str(importer), selection, cached, seen_files):
+        for finding in _foreign_findings(str(importer), selection, cached, seen_files, memo):
             spot = (finding.line, finding.column, finding.code)
             if same_file(finding.path) == target and spot not in seen:
                 seen.add(spot)
@@ -39,8 +41,19 @@ def routed_to(filename: str, selection, cached=None, seen_files: Optional[dict] 
     return sorted(found, key=lambda f: (f.line, f.column, f.code))
 
 
-def _foreign_findings(path: str, selection, cached=None, seen_files: Optional[dict] = None) -> list:
-    from devlint.lint.model.summaries import recording
+def _foreign_findings(path: str, selection, cached=None, seen_files: Optional[dict] = None,
+                      memo: Optional[dict] = None) -> list:
+    """An importer's findings in other files' code; once per run where the caller keeps a
+    `memo` for the run (flake8: every file an importer imports asks for it)."""
+    if memo is None:
+        return _foreign_findings_of(path, selection, cached, seen_files)
+    key = (path, selection)
+    if key not in memo:
+        memo[key] = _foreign_findings_of(path, selection, cached, seen_files)
+    return memo[key]
+
+
+def _foreign_findings_of(path: str, selection, cached=None, seen_files: Optional[dict] = None) -> list:
     from devlint.lint.prefilter import REQUIREMENTS, could_match
 
     data = readable_source(path)
@@ -59,6 +72,7 @@ def _foreign_findings(path: str, selection, cached=None, seen_files: Optional[di
             _RUNS[key] = (foreign, digest, outcome.dependencies or [])
         return foreign
     from devlint.lint.analyze import analyze_bytes
+    from devlint.lint.model.summaries import recording  # the engine, only for a run
     from devlint.lint.notebooks import analyze_notebook
 
     analyze = analyze_notebook if path.endswith(".ipynb") else analyze_bytes
