@@ -1398,7 +1398,10 @@ class Evaluator:
             if converts and _device_tensor_for_sure(value):
                 self.obs.conversions.append(Conversion(node, operand_node, value, self.where(st)))
             elif type(value) is Seq and value.kind in ("list", "tuple") and \
-                    _device_tensor_for_sure(value.element):
+                    _device_tensor_for_sure(value.element) and not (
+                        qualname.startswith("PIL.") and unwrap(value.element).scalar):
+                # (PIL reads coordinates one number at a time with `float()`, which a 0-dim
+                # device tensor answers: `draw.line((x0, y0, x1, y1))` of topk indices)
                 self.obs.conversions.append(Conversion(node, operand_node, value.element, self.where(st),
                                                        held=True))
 
