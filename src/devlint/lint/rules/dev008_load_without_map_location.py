@@ -8,7 +8,7 @@ import libcst as cst
 from devlint.core.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Load
-from devlint.lint.model.values import Opaque, Place, Scalar, Tensor, Value
+from devlint.lint.model.values import Opaque, Place, Scalar, Seq, Tensor, Value, unwrap
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import add_keyword_fix, code, first_device
 from devlint.lint.syntax import dotted, walk
@@ -189,8 +189,9 @@ class LoadWithoutMapLocation(Rule):
 
     @staticmethod
     def saved_on_host(save) -> bool:
-        value = save.value
-        return type(value) is Tensor and value.place is Place.HOST and not value.assumed
+        """What was saved is CPU tensors: one, or a display of them (`{"memory_bank": bank}`,
+        with numbers or strings beside them)."""
+        return _on_host(save.value, nested=True)
 
     @staticmethod
     def loads_on_every_rank(load: Load) -> bool:
@@ -205,6 +206,16 @@ class LoadWithoutMapLocation(Rule):
     @staticmethod
     def fix_for(load: Load, target: str) -> Optional[Fix]:
         return add_keyword_fix(load.node, f"map_location={target}", f"load onto {target}")
+
+
+def _on_host(value, nested: bool = False) -> bool:
+    if type(value) is Tensor:
+        return value.place is Place.HOST and not value.assumed
+    if nested and type(value) is Seq and value.items:
+        items = [unwrap(v) for v in value.items]
+        return any(type(v) is Tensor for v in items) and all(
+            type(v) is Scalar or _on_host(v) for v in items)
+    return False
 
 
 # A path that names what a training run saves: a checkpoint, weights, a model.
