@@ -30,7 +30,9 @@ class HardCodedCuda(Rule):
         one finding, on the first literal a run reaches that no `# noqa` silences, which counts
         the others; its fix moves them all to one `device` (in a notebook, whose cells run one at a time, one
         finding per cell). In a file that does choose one somewhere, each literal that bypasses
-        the choice is a slip of its own and a finding of its own.
+        the choice is a slip of its own and a finding of its own. A `"cuda"` default of a
+        config class in another file (`device: str = "cuda"` in a dataclass) is reported there,
+        once a script that builds the config places something with it.
     """
     silent = """
         Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
