@@ -54,6 +54,8 @@ def debounce_from_environment(default: float = DEBOUNCE_S) -> float:
     except ValueError:
         return default
     return value / 1000 if 0 <= value <= 5000 else default
+
+
 CONFIG_FILE = "pyproject.toml"
 NOTEBOOKS = types.NotebookDocumentSyncOptions(
     notebook_selector=[types.NotebookDocumentFilterWithCells(

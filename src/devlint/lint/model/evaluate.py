@@ -109,9 +109,7 @@ class Evaluator:
         return self.lookup(node.value, st)
 
     def lookup(self, name: str, st: State) -> Value:
-        found = st.env.get(name)
-        if type(found) is Lazy:
-            found = st.env[name] = self.resolved(found)
+        found = self.read(st.env, name)
         if found is not None:
             return found
         frame = self.frame
@@ -121,10 +119,8 @@ class Evaluator:
             return frame.closure[name]
         owner = frame.function.owner if frame.function is not None else None
         # A function of another file reads that file's globals.
-        env = owner.module_env if owner is not None and owner is not self else self.module_env
-        found = env.get(name)
-        if type(found) is Lazy:
-            found = env[name] = self.resolved(found)
+        found = self.read(owner.module_env if owner is not None and owner is not self else
+                          self.module_env, name)
         if found is not None:
             return found
         if name in BUILTINS:
@@ -136,6 +132,13 @@ class Evaluator:
         if name == "__name__":
             return Scalar(text="__main__")
         return Opaque(name)
+
+    def read(self, env: dict, name: str) -> Optional[Value]:
+        """`name` in `env`, a `Lazy` import read now and kept read."""
+        found = env.get(name)
+        if type(found) is Lazy:
+            found = env[name] = self.resolved(found)
+        return found
 
     def _attribute(self, node: cst.Attribute, st: State) -> Value:
         if type(node.value) is cst.Name:
@@ -939,8 +942,7 @@ class Evaluator:
                 return Iterable(Scalar(), node=node)
             return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed)
         # Tensor methods return tensors where the receiver is, but for the few above.
-        result = derived(tensor, node, scalar=tensor.scalar or name in api.FULL_REDUCTIONS and not args
-                         and not ({"dim", "axis"} & kwargs.keys()),
+        result = derived(tensor, node, scalar=tensor.scalar or _full_reduction(name, args, kwargs),
                          dims=_method_dims(tensor, node, name))
         if tensor.why == "output" and (name in api.TENSOR_ONLY_METHODS or "dim" in kwargs):
             # `model(x).softmax(-1)`, `.argmax(dim=-1)`: what the model answered was a tensor,
@@ -1467,7 +1469,7 @@ class Evaluator:
             keep = next((t for t in tensors if t.why == "attr"), first)
             made = derived(keep, node, place=place, why=keep.why
                            if keep.why in ("factory", "batch", "attr") else "data")
-            if name in api.FULL_REDUCTIONS and len(args) == 1 and not ({"dim", "axis"} & kwargs.keys()):
+            if len(args) == 1 and _full_reduction(name, args[1:], kwargs):
                 # `torch.mean(torch.var(stack, dim=0))`: one number, a 0-dim tensor, which may
                 # meet tensors on any device
                 made = replace(made, scalar=True, dims=0)
@@ -1557,7 +1559,7 @@ class Evaluator:
                 self.device_spec(literal, keyword, Device("accel", "accel", node,
                                  int(literal.value)), st, fixed=True)
         inner = args[0][1] if args else kwargs.get("module", (None, OPAQUE))[1]
-        if qualname in api.DDP and type(node) is cst.Call and gpu_device_ids(node) and st.cpu:
+        if qualname in api.DDP and ids is not None and _names_gpus(ids[0]) and st.cpu:
             self.needs_gpu_module(node)
         self.bound_here(node, st)  # a fix at the wrap may name what is bound there
         self.obs.wraps.append(Wrap(node, qualname, inner, self.where(st), ids is not None))
@@ -2408,12 +2410,24 @@ Evaluator._dispatch = {
     cst.Yield: lambda self, node, st: self.yielded(node, st),
 }
 
+
 def gpu_device_ids(call: cst.Call) -> bool:
     """`DistributedDataParallel(net, device_ids=[rank])`: a list of GPUs, which only a module on
     a GPU accepts (see `Evaluator.needs_gpu_module`)."""
     ids = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "device_ids"),
                call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None else None)
+    return _names_gpus(ids)
+
+
+def _names_gpus(ids: Any) -> bool:
+    """A `device_ids` written as a list or tuple with elements."""
     return type(ids) in (cst.List, cst.Tuple) and bool(ids.elements)
+
+
+def _full_reduction(name: str, operands: list, kwargs: dict) -> bool:
+    """`x.mean()`, `torch.var(x)`: a reduction over every element (no `dim`), one number, a
+    0-dim tensor. `operands`: the arguments besides the tensor reduced."""
+    return name in api.FULL_REDUCTIONS and not operands and not ({"dim", "axis"} & kwargs.keys())
 
 
 def _container_source(node: Any) -> Any:

@@ -114,6 +114,7 @@ class Interpreter(Evaluator):
         self.calls = 0
         self.depth = 0
         self.foreign_depth = 0
+        self.resolving: set = set()  # the `Lazy` names being read now: a re-export cycle stops
         self.foreign_calls = 0
         # Another file's code run from here: its interpreters (for their trees and paths), and
         # for each node observed there, the call at this file's own line that reached it.
@@ -528,18 +529,17 @@ class Interpreter(Evaluator):
         one); a cycle of re-exports is unknown."""
         if type(value) is not Lazy:
             return value
-        resolving = self.__dict__.setdefault("_resolving", set())
         key = (value.path, value.name)
-        if key in resolving:
+        if key in self.resolving:
             return value.fallback
-        resolving.add(key)
+        self.resolving.add(key)
         levels, self.levels = self.levels, value.levels  # as deep as its importer would read
         try:
             found = self.module_member(value.path, value.name, value.fallback)
         finally:
             self.levels = levels
-            resolving.discard(key)
-        return found.fallback if type(found) is Lazy else found
+            self.resolving.discard(key)
+        return found
 
     # --- compound statements ----------------------------------------------------------------
 
@@ -1912,4 +1912,3 @@ def is_main_test(test: Any) -> bool:
     sides = (test.left, target.comparator)
     return any(type(side) is cst.Name and side.value == "__name__" for side in sides) and \
         any(string_value(side) == "__main__" for side in sides)
-

@@ -15,12 +15,14 @@ from devlint.lint.syntax import dotted, walk
 
 
 # Where the file gives each rank a GPU of its own (`set_device`, `device_ids=[...]`, a device
-# built from a number or the rank, `LOCAL_RANK`): only then is cuda:0 another rank's GPU. The
+# built from the rank, `LOCAL_RANK`): only then is cuda:0 another rank's GPU. The
 # one-process-per-node ImageNet scripts put every process on its node's cuda:0 (`model.cuda()`,
-# `DistributedDataParallel(model)` over all local GPUs), where the checkpoint loads anyway.
+# or `.cuda(args.gpu)` by hand, and `DistributedDataParallel(model)` over all local GPUs),
+# where the checkpoint loads anyway.
 RANK_GPU = re.compile(r"set_device\(|device_ids\s*=\s*(?!None)[\[(A-Za-z]|LOCAL_RANK|cuda:\{|cuda:%|"
                       r"[\"']cuda:[\"']\s*\+|\.cuda\(\s*[\w.]*rank|"
                       r"device\(\s*[\"']cuda[\"']\s*,")
+
 
 class LoadWithoutMapLocation(Rule):
     code = "DEV008"
@@ -33,9 +35,9 @@ class LoadWithoutMapLocation(Rule):
         file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
         meant to run on a CPU-only machine as well; and in a file that runs once per rank (it starts
         a process group or reads `LOCAL_RANK` before the load, on the path that reaches it: a
-        function the file's single process calls beside a spawned worker is no rank's) and gives each
-        rank a GPU of its own (`set_device`, `device_ids=[...]`, a device from the rank), where every rank loads onto the GPU that saved the
-        checkpoint (cuda:0, rank 0's), its own checkpoints included, unless the file is the
+        function the file's single process calls beside a spawned worker is no rank's) and gives
+        each rank a GPU of its own (`set_device`, `device_ids=[...]`, a device from the rank),
+        where every rank loads onto the GPU that saved the checkpoint (cuda:0, rank 0's), its own checkpoints included, unless the file is the
         rank's own (its path is built from the rank).
     """
     silent = """

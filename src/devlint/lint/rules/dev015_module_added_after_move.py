@@ -23,10 +23,10 @@ class ModuleAddedAfterMove(Rule):
         Finds a module with parameters built on the CPU and set on a model that the code has
         already moved to the device (`model.fc = nn.Linear(...)`, `model.classifier = ...`,
         `model.add_module("head", ...)`, `model.layers.append(...)` on a moved `ModuleList`, an
-        adapter layer set as an attribute, also into a part
-        of a pretrained model, `model.encoder.layer[11].adapter = ...`, or into a layer taken
-        from a moved `nn.Sequential` or `ModuleList`, `for block in model: block.q = LoRA(block.q)`),
-        where nothing moves the model or the new module afterwards.
+        adapter layer set as an attribute, also into a part of a pretrained model,
+        `model.encoder.layer[11].adapter = ...`, or into a layer taken from a moved
+        `nn.Sequential` or `ModuleList`, `for block in model: block.q = LoRA(block.q)`), where
+        nothing moves the model or the new module afterwards.
     """
     silent = """
         When the module is added before the move, built on the device (`nn.Linear(...).to(device)`),

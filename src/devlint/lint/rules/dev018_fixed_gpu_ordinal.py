@@ -68,9 +68,9 @@ class FixedGpuOrdinal(Rule):
         if model.distributed or model.visible_devices:
             return
         specs = [s for s in model.obs.devices if s.fixed_index and s.device.index is not None]
+        # (a walk of the whole tree: only where the text names a GPU by number at all)
         choices = [] if model.interpreter.test_depth or not ORDINAL_TEXT.search(model.text) else \
-            list(availability_choices(model.module))  # (a walk of the whole tree: only where
-        # the text names a GPU by number at all)
+            list(availability_choices(model.module))
         numbers = {s.device.index for s in specs} | {index for _, index in choices}
         if len(numbers) != 1 or not next(iter(numbers)):
             return  # none, GPU 0, or several GPUs named on purpose (model or pipeline parallelism)
