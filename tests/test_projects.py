@@ -173,6 +173,41 @@ def test_a_module_of_a_script_folder_imports_from_the_folder_of_the_script_above
     assert inner.resolve(str(nested / "exp" / "main.py"), "utils.tools") == str(tmp_path / "utils" / "tools.py")
 
 
+def test_an_unmarked_tree_finds_a_package_module_s_imports_above_its_top_package(tmp_path) -> None:
+    """A tree with no `.git` or `pyproject.toml` (a copied folder, an unpacked archive):
+    `exp/exp_informer.py` in the package `exp` is imported from the folder above `exp/`, so its
+    `from utils.tools import EarlyStopping` is `utils/tools.py` there. The root was `exp/`
+    itself, the import stayed unknown, and the checkpoint that `EarlyStopping` saves in the same
+    run was reported as a load of a GPU checkpoint on a CPU machine (Informer2020, DEV008)."""
+    from devlint.workspace.project import project_of, project_root
+
+    for name in ("exp/__init__.py", "exp/deep/__init__.py", "utils/__init__.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "utils" / "tools.py").write_text(
+        "import torch\n\n\nclass EarlyStopping:\n"
+        "    def __call__(self, loss, model, path):\n"
+        "        torch.save(model.state_dict(), path + '/' + 'checkpoint.pth')\n")
+    (tmp_path / "exp" / "exp_a.py").write_text(
+        "import os\n\nimport torch\n\nfrom utils.tools import EarlyStopping\n\n"
+        "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n\n\n"
+        "def train(root):\n"
+        "    path = os.path.join(root, 'run')\n"
+        "    stopper = EarlyStopping()\n"
+        "    for epoch in range(3):\n"
+        "        stopper(1.0, model, path)\n"
+        "    model.load_state_dict(torch.load(path + '/' + 'checkpoint.pth'))\n\n\n"
+        "train('out')\n")
+    assert project_root(str(tmp_path / "exp" / "deep")) == str(tmp_path)
+    assert project_root(str(tmp_path)) == str(tmp_path)  # no package: the folder itself
+    assert project_of(str(tmp_path / "exp" / "exp_a.py")).resolve(
+        str(tmp_path / "exp" / "exp_a.py"), "utils.tools") == str(tmp_path / "utils" / "tools.py")
+    assert run(tmp_path) == set()  # the run saved that checkpoint itself
+    (tmp_path / "utils" / "tools.py").write_text("x = 1\n")
+    assert ("exp/exp_a.py", 16, "DEV008") in run(tmp_path)  # nobody here wrote it
+
+
 def test_a_call_the_limits_stop_returns_no_device_by_the_name_it_is_bound_to(tmp_path, monkeypatch) -> None:
     """e3nn's `dtype, device = explicit_default_types(dtype, device)` past the budget of calls
     into other files: what it returns is unknown, and binding it to `device` does not make it

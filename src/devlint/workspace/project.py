@@ -1,7 +1,9 @@
 """The project a checked file belongs to, and which of its files an import names.
 
 The root is the nearest directory above the file holding `pyproject.toml`, `setup.cfg`,
-`setup.py` or `.git`, else the file's own directory. An import resolves to a file of the
+`setup.py` or `.git`, else the folder that holds the file's top package (where CPython finds
+the package: `exp/` with an `__init__.py` is imported from the folder above it), else the
+file's own directory. An import resolves to a file of the
 project: `import pkg.mod`, `from pkg import mod`, `from .utils import f`, `from . import x`,
 packages under the root or under `src/`, namespace packages (a directory without
 `__init__.py`), re-exports through `__init__.py` (the package's summary holds what it imports).
@@ -31,8 +33,20 @@ def project_root(directory: str) -> str:
             return current
         parent = os.path.dirname(current)
         if parent == current:
-            return directory
+            return _above_packages(directory)
         current = parent
+
+
+def _above_packages(directory: str) -> str:
+    """The folder above the top package that holds `directory` (`proj/` of `proj/exp/` when
+    `exp/__init__.py` exists): where an unmarked tree's absolute imports are found from."""
+    current = directory
+    while os.path.isfile(os.path.join(current, "__init__.py")):
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    return current
 
 
 def project_of(path: str) -> "Project":
