@@ -830,7 +830,9 @@ class Evaluator:
                 if type(value) is Module:
                     # `accelerator.prepare(model)` places the module on the device
                     self.obs.events.append(Event("prepare", node, value, self.where(st)))
-            return self.prepare(args)
+            # accelerate's prepared model does not move its inputs (only DDP's wrapper does, on
+            # several processes): a loader it did not prepare hands it CPU batches on one GPU
+            return self.prepare(args, moves_inputs=not (name == "prepare" and _accelerate(receiver, node)))
         if name in api.UNWRAP_METHODS and args and _prepares(receiver, node):
             # `accelerator.unwrap_model(model)`: the module inside the wrapper, where it is
             unwrapped = args[0][1]
@@ -999,6 +1001,12 @@ class Evaluator:
             return NONE
         if name in ("children", "modules"):
             return Iterable(replace(module, cls=None, attrs=()), node=node)
+        if name in ("named_children", "named_modules"):
+            part = replace(module, cls=None, attrs=())
+            return Iterable(Seq("tuple", (Scalar(), part), join(Scalar(), part)), node=node)
+        if name == "get_submodule":
+            # `model.get_submodule("encoder.fc")`: a part of the model, where the model is
+            return replace(module, cls=None, attrs=(), ident=id(node))
         if (name not in api.MODULE_BOOKKEEPING and not module.loss and not module.assumed
                 and _tensor_operands(args, kwargs)):
             # `model.generate(ids)`, `self.transformer.decoder(x, memory)`: the module's own
@@ -1240,18 +1248,18 @@ class Evaluator:
             self.obs.events.append(Event("attach", node, owner, self.where(st), value,
                                          self.statement))
 
-    def prepare(self, args: list) -> Value:
+    def prepare(self, args: list, moves_inputs: bool = True) -> Value:
         """`accelerator.prepare(model, optimizer, loader)`: the same things, placed."""
         prepared = []
         for _, value in args:
             if type(value) is Module:
-                value = replace(value, place=DEVICE, moves_inputs=True)
+                value = replace(value, place=DEVICE, moves_inputs=moves_inputs)
             elif type(value) is Iterable:
                 value = Iterable(with_place(value.element, DEVICE) if type(value.element) is Tensor
                                  else OPAQUE, value.loader, value.node)
             elif type(value) is Opaque and value.name and names.names_model(value.name):
                 # `model` of a zoo or another file, prepared: on the device for sure
-                value = Module(DEVICE, None, moves_inputs=True, spelled=value.name)
+                value = Module(DEVICE, None, moves_inputs=moves_inputs, spelled=value.name)
             elif type(value) is Opaque:
                 value = OPAQUE
             prepared.append(value)
@@ -1270,6 +1278,9 @@ class Evaluator:
         handler = self._ref_handlers.get(qualname)
         if handler is not None:
             return handler(self, node, args, kwargs, st)
+        if qualname in api.ACCELERATORS:
+            # `acc = Accelerator()`: its `prepare` places, whatever its name
+            return ACCELERATOR if qualname.startswith("accelerate.") else FABRIC
         if api.AVAILABILITY.match(qualname):
             return Flag(True, False, availability=True)
         if qualname in api.DEVICE_COUNT:
@@ -1331,6 +1342,9 @@ class Evaluator:
         if qualname in api.TENSOR_DATASETS:
             items = tuple(v for _, v in args)
             return Iterable(Seq("tuple", items, OPAQUE), node=node)
+        if qualname in api.PROGRAM_LOAD and "map_location" in kwargs:
+            # `torch.jit.load(path, map_location="cuda")` puts the scripted model there
+            self.device_target(kwargs["map_location"][0], kwargs["map_location"][1], st, "map_location=")
         if qualname in api.LOAD:
             if "map_location" in kwargs:
                 self.device_target(kwargs["map_location"][0], kwargs["map_location"][1], st, "map_location=")
@@ -1508,7 +1522,11 @@ class Evaluator:
             target = self.device_target(device_arg[0], device_arg[1], st, "device=")
             return Tensor(target[0] if target else Place.UNKNOWN, "data", node)
         if args and is_tensor(args[0][1]):
-            return Tensor(args[0][1].place, "data", node, scalar=args[0][1].scalar)
+            source = args[0][1]
+            # `torch.ones_like(self.weight)`: a new tensor where the parameter is now, which
+            # does not follow the module the way its parameter does (a plain attribute's maker)
+            why = "factory" if source.why == "param" else "data"
+            return Tensor(source.place, why, node, scalar=source.scalar)
         return OPAQUE
 
     def module_constructor(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
@@ -2076,6 +2094,10 @@ def _drawn(value: Value) -> bool:
 def _element(value: Value) -> Value:
     if type(value) in (Seq, Iterable):
         return value.element
+    if type(value) is Tensor and value.plain and not value.dict_like and value.place is DEVICE:
+        # `preds.extend(out.argmax(1))`: the list gets the tensor's rows, where it is
+        return replace(value, dims=value.dims - 1 if value.dims else None,
+                       scalar=value.dims == 1, discarded=None)
     return OPAQUE
 
 
@@ -2157,8 +2179,24 @@ def _is_loader(value: Value) -> bool:
     return type(value) is Iterable and value.loader
 
 
+# An object of accelerate's `Accelerator` or of Lightning's `Fabric`, bound to any name.
+ACCELERATOR = Opaque("<accelerator>")
+FABRIC = Opaque("<fabric>")
+
+
+def _accelerate(receiver: Value, node: Any) -> bool:
+    """The receiver is accelerate's `Accelerator` (by its class, or by its name)."""
+    if receiver == ACCELERATOR:
+        return True
+    if type(receiver) is Ref:
+        return receiver.qualname.startswith("accelerate")
+    spelled = (dotted(node.func.value) or "").lower() if hasattr(node, "func") else ""
+    return receiver != FABRIC and "accelerat" in spelled
+
 def _prepares(receiver: Value, node: Any) -> bool:
     spelled = (dotted(node.func.value) or "").lower() if hasattr(node, "func") else ""
+    if receiver == ACCELERATOR or receiver == FABRIC:
+        return True
     if type(receiver) is Ref:
         return receiver.qualname.startswith(("accelerate", "lightning", "pytorch_lightning"))
     return "accelerat" in spelled or "fabric" in spelled

@@ -1045,6 +1045,8 @@ class Interpreter(Evaluator):
         built = after if type(after) in (Module, Instance) else obj
         if type(built) is Module and _proven_stateless(built, info):
             built = replace(built, stateless=True)  # a wrapper of pooling: nothing to move
+        elif type(built) is Module and built.place is Place.HOST and _built_on_device(built, info):
+            built = replace(built, place=Place.DEVICE)  # `LoRA(moved_layer)`, made beside it
         if not unknown_args:
             known = self.instances.get(id(info))
             self.instances[id(info)] = built if known is None else join(known, built)
@@ -1505,6 +1507,33 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
     return True
 
 
+def _built_on_device(module: Module, info: ClassInfo) -> bool:
+    """A module class of this file whose every piece of state `__init__` leaves is on the
+    device: its parameters made there (`nn.Parameter(torch.zeros(r, n, device=base.weight.device))`)
+    and its submodules moved ones it was handed. Its bases are `nn.Module` and this file's
+    classes (a torch layer's own weight is made on the CPU, out of sight), and it registers
+    nothing by name (`register_buffer`, `add_module`, a list of modules)."""
+    if info.registers_by_hand or info.moves_itself or info.containers or not info.bases_known():
+        return False
+    for cls in info.mro():
+        for base in cls.bases:
+            if type(base) is Ref and base.qualname not in api.MODULE_BASES:
+                return False
+        if any(type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS
+               and (dotted(n.func) or "").rsplit(".", 1)[-1] != "Parameter" for n in walk(cls.node)):
+            return False
+    places = []
+    for _, value in module.attrs:
+        value = unwrap(value)
+        if type(value) is Module and not value.stateless:
+            places.append(value.place)
+        elif type(value) is Tensor and value.why == "param":
+            places.append(value.place)
+        elif type(value) is Seq and next(_modules_in(value), None) is not None:
+            return False
+    return bool(places) and all(place is Place.DEVICE for place in places)
+
+
 def holds_state(module: Module) -> bool:
     """The module built holds parameters or buffers of its own (what a move would move)."""
     return any(type(unwrap(v)) is Tensor and unwrap(v).why == "param" for _, v in module.attrs)
@@ -1524,8 +1553,10 @@ def trainer_hook_argument(info: FuncInfo, name: str) -> Optional[Value]:
 
 
 # Hooks the trainer runs on a framework module before it moves the module: where its layers and
-# state are built (`configure_model`, for sharded or lazily built models) or set up.
-BUILD_HOOKS = frozenset({"setup", "configure_model", "configure_sharded_model"})
+# state are built (`configure_sharded_model`, the legacy hook) or set up. Not `configure_model`:
+# Lightning runs it inside `strategy.tensor_init_context()`, which enters `with root_device`, so
+# a tensor made there is made on the device, registered or not.
+BUILD_HOOKS = frozenset({"setup", "configure_sharded_model"})
 
 
 def _framework_hook(info: FuncInfo) -> bool:

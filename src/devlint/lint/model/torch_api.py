@@ -83,6 +83,9 @@ SAME_DEVICE_FUNCTIONS = frozenset(
         "pairwise_distance", "linear", "embedding", "conv1d", "conv2d", "conv3d", "bilinear",
         "grad",  # torch.autograd.grad: outputs and grad_outputs
         "stft", "istft",  # the signal and its `window=`
+        "scaled_dot_product_attention",  # F.: queries, keys, values and the mask
+        "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "layer_norm", "group_norm",
+        "grid_sample", "tensordot", "addcmul", "addcdiv",
     }
 )
 # Tensor methods whose tensor arguments must be on the receiver's device.
@@ -140,6 +143,9 @@ SCALAR_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "requires_grad", "is_cu
 # move could forget, which is all DEV009 asks).
 NOT_MODULES = frozenset({"Parameter", "ParameterList", "ParameterDict", "Module", "init"})
 MODULE_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
+# The bare module base: it makes no state of its own (a torch layer's base makes its weight).
+MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module", "object",
+                          "builtins.object"})
 # torch layers whose `__init__` builds their state by calling this method of `self` (a subclass's
 # override of it runs there).
 RESETTING_LAYERS = {
@@ -193,6 +199,9 @@ PREPARE_METHODS = frozenset({"prepare", "prepare_model", "prepare_data_loader", 
                              "setup_module", "setup_dataloaders"})
 # Methods of an accelerator object that return the module a prepared one wraps (on its device).
 UNWRAP_METHODS = frozenset({"unwrap_model"})
+# The classes whose objects' `prepare`/`setup` place models and loaders.
+ACCELERATORS = frozenset({"accelerate.Accelerator", "accelerate.accelerator.Accelerator",
+                          "lightning.Fabric", "lightning.fabric.Fabric", "lightning_fabric.Fabric"})
 # Methods of an accelerator object that gather or reduce tensors across processes: the result
 # is on the device its input was on (a tuple of tensors gives the same tuple, gathered).
 GATHER_METHODS = frozenset({"gather", "gather_for_metrics", "reduce", "pad_across_processes",
@@ -315,6 +324,8 @@ HOST_ARGUMENT_POSITIONS = {
 # --- files -----------------------------------------------------------------------------------
 
 LOAD = frozenset({"torch.load", "torch.hub.load_state_dict_from_url"})
+# The loader of a scripted program: its `map_location` places the whole model.
+PROGRAM_LOAD = frozenset({"torch.jit.load"})
 SAVE = frozenset({"torch.save"})
 PATH_JOINERS = frozenset({"os.path.join", "posixpath.join", "pathlib.Path",
                           "pathlib.PurePath"})

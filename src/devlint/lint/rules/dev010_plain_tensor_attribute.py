@@ -23,10 +23,11 @@ class PlainTensorAttribute(Rule):
         chosen by a conditional expression) when it meets the module's tensors in `forward` (or
         `forward` returns it), with the module on the device: moved by this file, or, as a
         module's inputs and parameters live wherever the module is, taken to be there. In a
-        LightningModule, also a tensor set in a hook the trainer runs (`setup` or
-        `configure_model`, before its move;
+        LightningModule, also a tensor set in a hook the trainer runs (`setup`, before its move;
         `on_fit_start` or `on_validation_epoch_start`, after it, where a buffer registered would
-        stay on the CPU too: the finding asks for `device=self.device` there).
+        stay on the CPU too: the finding asks for `device=self.device` there). Not in
+        `configure_model`: Lightning runs it under the strategy's device context, so what it
+        makes is made on the device.
     """
     silent = """
         For `nn.Parameter(...)` and `register_buffer`, for attributes that another method re-creates

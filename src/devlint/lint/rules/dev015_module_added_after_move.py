@@ -85,10 +85,11 @@ class ModuleAddedAfterMove(Rule):
                 continue
             reported.add(id(event.node))
             new = code(event.other.node.func) if type(event.other.node) is cst.Call else "a module"
+            what = (f"`{_moved_name(moved, name)}` was moved" if same_scope(model, event.where, moved)
+                    else "the model it is part of was moved by a caller")
             yield self.finding(
                 event.node,
-                f"`{new}` is added to `{name}` after `{_moved_name(moved, name)}` was moved to "
-                f"the device (line "
+                f"`{new}` is added to `{name}` after {what} to the device (line "
                 f"{{related_line}}), and nothing moves it: its parameters stay on the CPU and "
                 f"the first forward pass fails at it; add it before the move or move it too",
                 related_node=moved, related_label="the move", fix=self.fix_for(event, model))
@@ -114,6 +115,11 @@ class ModuleAddedAfterMove(Rule):
             type(owner) is Tensor and owner.why == "moved" and not owner.plain) else None
         if type(own) is cst.Call and same_scope(model, event.where, own) and \
                 0 <= position(model, own) < at:
+            return own
+        if type(own) is cst.Call and type(owner) is Module and not same_scope(model, event.where, own) \
+                and position(model, own) >= 0 and _only_move(model, own):
+            # moved by a caller before it handed the model here (`inject(model)` after
+            # `model.to(device)`: the value this run holds carries that move), and never again
             return own
         found, where = None, -1
         for move in model.obs.transfers:
@@ -155,6 +161,21 @@ class ModuleAddedAfterMove(Rule):
             return None
         return Fix(f"move the new module with `.to({device})`", Applicability.SAFE,
                    (Edit("replace", new, f"{code(new)}.to({device})"),))
+
+
+def _only_move(model: Model, move: Any) -> bool:
+    """No other transfer in the file moves what `move` moved (by the name it was moved under):
+    with calls between functions, nothing can move the model again after the change."""
+    func = getattr(move, "func", None)
+    receiver = dotted(func.value) if type(func) is cst.Attribute else None
+    own = next((t for t in model.obs.transfers if t.node is move), None)
+    ident = getattr(own.after, "ident", 0) if own is not None else 0
+    if not receiver and not ident:
+        return False
+    return not any(other.node is not move and (
+        (receiver and dotted(other.receiver) == receiver) or
+        (ident and getattr(other.before, "ident", None) == ident))
+        for other in model.obs.transfers)
 
 
 def _root_name(node: Any) -> Optional[str]:
