@@ -35,7 +35,7 @@ def main():
         with torch.no_grad():
             for xb, yb in val_loader:
                 pred = model(xb)  # expect: DEV002
-                total += F.mse_loss(pred, yb, reduction="sum").item()
+                total += F.mse_loss(pred, yb, reduction="sum").item()  # also: DEV004 (correction, session 34)
         val = total / len(val_loader.dataset)
         accelerator.print(f"epoch {epoch} val_mse {val:.4f}")
         if val < best - 1e-4:

@@ -1,5 +1,9 @@
 """Lightning heteroscedastic regressor whose layers are built lazily in configure_model; a
-fixed log-variance prior computed from the feature scales is kept next to them."""
+fixed log-variance prior computed from the feature scales is kept next to them.
+
+Correction (session 34): written as a DEV010 bug, but Lightning runs `configure_model` inside
+`strategy.tensor_init_context()`, which enters `with root_device`: the prior is made on the GPU.
+A correct look-alike now (turn8's `lit_configure_model_attr_ok.py` found this)."""
 import lightning as L
 import torch
 import torch.nn as nn
@@ -20,7 +24,7 @@ class HeteroRegressor(L.LightningModule):
         self.body = nn.Sequential(nn.Linear(self.in_dim, self.hidden), nn.SiLU())
         self.mean_head = nn.Linear(self.hidden, 1)
         self.logvar_head = nn.Linear(self.hidden, 1)
-        self.logvar_prior = torch.log(torch.tensor(self.feature_scales).pow(2)).mean(0, keepdim=True)  # expect: DEV010
+        self.logvar_prior = torch.log(torch.tensor(self.feature_scales).pow(2)).mean(0, keepdim=True)
 
     def forward(self, x):
         h = self.body(x)
