@@ -41,7 +41,7 @@ def main():
         p.requires_grad_(False)
     for blk in backbone:
         blk.q = LoRALinear(blk.q)  # expect: DEV015
-        blk.v = LoRALinear(blk.v)
+        blk.v = LoRALinear(blk.v)  # also: DEV015
     head = nn.Linear(32, 2).to(device)
     params = [p for p in backbone.parameters() if p.requires_grad] + list(head.parameters())
     opt = torch.optim.AdamW(params, lr=1e-3)

@@ -18,7 +18,7 @@ class Encoder(nn.Module):
 
     def init_hidden(self, batch_size):
         h = torch.zeros(self.layers, batch_size, self.hid)  # expect: DEV006
-        c = torch.zeros(self.layers, batch_size, self.hid)
+        c = torch.zeros(self.layers, batch_size, self.hid)  # also: DEV006
         return h, c
 
     def forward(self, src, hidden):
