@@ -56,8 +56,9 @@ RANK_NAME = re.compile(r"^(get_)?(local_|global_|process_)?rank(_id|_idx|_index)
 # A learning-rate scheduler (`scheduler`, `lr_scheduler`, `sched`): its state is numbers, no tensors.
 SCHEDULER_NAME = re.compile(r"(^|_)(lr_?)?sched(uler)?s?$", re.IGNORECASE)
 TEST_NAME = re.compile(r"^_*test|tests?$|testcase$", re.IGNORECASE)
-# `parallelize()` and `class DataParallelNet` spread a model over several GPUs: CUDA by purpose.
-CUDA_PURPOSE = re.compile(r"cuda|gpu|nccl|parallel(?!ism)", re.IGNORECASE)
+# `parallelize()` and `class DataParallelNet` spread a model over several GPUs: CUDA by purpose;
+# so does `low_vram_shift()`, which moves parts of a model in and out of GPU memory.
+CUDA_PURPOSE = re.compile(r"cuda|gpu|nccl|parallel(?!ism)|vram", re.IGNORECASE)
 # A parameter naming the GPU to use (`gpu_id`, `cuda_device`): the function runs on a GPU.
 GPU_PARAMETER = re.compile(r"^(gpu|gpu_ids?|cuda_device|cuda_id|gpu_index)$", re.IGNORECASE)
 DTYPE_NAME = re.compile(r"(^|_)dtype$|^(float|half|double|bfloat16|long|int)\d*$", re.IGNORECASE)

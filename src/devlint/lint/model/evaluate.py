@@ -855,6 +855,10 @@ class Evaluator:
         if kind in (Instance, Module) and _unreadable_member(receiver, name) and \
                 type(node.func) is cst.Attribute and type(node.func.value) is cst.Name:
             receiver = self.forget_drawn(node.func.value, receiver, st)
+        if kind is Tensor and name in api.HEAD_RESETS and not receiver.plain:
+            # a model of a zoo, moved (`timm.create_model(...).to(device)`), gets a new head
+            self.note_attach(node, receiver, Module(HOST, node, ident=id(node)), st)
+            return NONE
         if kind is Tensor:
             return self.tensor_method(node, receiver, name, args, kwargs, st)
         if kind is Module:
@@ -1001,6 +1005,10 @@ class Evaluator:
             return NONE
         if name in ("children", "modules"):
             return Iterable(replace(module, cls=None, attrs=()), node=node)
+        if name in api.HEAD_RESETS:
+            # timm's `model.reset_classifier(n)`: a new head, made on the CPU, set on the model
+            self.note_attach(node, module, Module(HOST, node, ident=id(node)), st)
+            return NONE
         if name in ("named_children", "named_modules"):
             part = replace(module, cls=None, attrs=())
             return Iterable(Seq("tuple", (Scalar(), part), join(Scalar(), part)), node=node)
@@ -1255,8 +1263,7 @@ class Evaluator:
             if type(value) is Module:
                 value = replace(value, place=DEVICE, moves_inputs=moves_inputs)
             elif type(value) is Iterable:
-                value = Iterable(with_place(value.element, DEVICE) if type(value.element) is Tensor
-                                 else OPAQUE, value.loader, value.node)
+                value = Iterable(_prepared_batch(value.element), value.loader, value.node)
             elif type(value) is Opaque and value.name and names.names_model(value.name):
                 # `model` of a zoo or another file, prepared: on the device for sure
                 value = Module(DEVICE, None, moves_inputs=moves_inputs, spelled=value.name)
@@ -2089,6 +2096,16 @@ def _drawn(value: Value) -> bool:
     if type(value) is Seq:
         return any(_drawn(v) for v in (value.items or ())) or _drawn(value.element)
     return False
+
+
+def _prepared_batch(element: Value) -> Value:
+    """A batch of a prepared loader: its tensors, and those of a tuple of them, on the device."""
+    if type(element) is Tensor:  # placed by accelerate, not by a convention about loaders
+        return replace(element, place=DEVICE, assumed=False)
+    if type(element) is Seq and element.keys is None:
+        items = None if element.items is None else tuple(_prepared_batch(v) for v in element.items)
+        return Seq(element.kind, items, _prepared_batch(element.element), node=element.node)
+    return OPAQUE
 
 
 def _element(value: Value) -> Value:

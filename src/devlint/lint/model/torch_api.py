@@ -199,6 +199,8 @@ PREPARE_METHODS = frozenset({"prepare", "prepare_model", "prepare_data_loader", 
                              "setup_module", "setup_dataloaders"})
 # Methods of an accelerator object that return the module a prepared one wraps (on its device).
 UNWRAP_METHODS = frozenset({"unwrap_model"})
+# Model methods that replace the classifier head with a new layer made on the CPU (timm's).
+HEAD_RESETS = frozenset({"reset_classifier"})
 # The classes whose objects' `prepare`/`setup` place models and loaders.
 ACCELERATORS = frozenset({"accelerate.Accelerator", "accelerate.accelerator.Accelerator",
                           "lightning.Fabric", "lightning.fabric.Fabric", "lightning_fabric.Fabric"})

@@ -11,7 +11,7 @@ from devlint.lint.model.values import Module, Place, Tensor
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, device_of
 from devlint.lint.rules.ordering import passed_after, position, same_scope
-from devlint.lint.syntax import dotted
+from devlint.lint.syntax import dotted, walk
 
 
 class ModuleAddedAfterMove(Rule):
@@ -81,15 +81,24 @@ class ModuleAddedAfterMove(Rule):
             if moved is None:
                 continue
             root = name.split(".", 1)[0]
-            if self.moved_later(model, event, name, at) or passed_after(model, root, at, event.node):
+            if self.moved_later(model, event, name, at, moved):
+                continue
+            if same_scope(model, event.where, moved):
+                if passed_after(model, root, at, event.node):
+                    continue
+            elif _handed_on(model, moved, event):
                 continue
             reported.add(id(event.node))
             new = code(event.other.node.func) if type(event.other.node) is cst.Call else "a module"
+            if event.other.node is event.node:  # `model.reset_classifier(10)`: a new head
+                new = f"the new head of `{new}(...)`"
+            else:
+                new = f"`{new}`"
             what = (f"`{_moved_name(moved, name)}` was moved" if same_scope(model, event.where, moved)
                     else "the model it is part of was moved by a caller")
             yield self.finding(
                 event.node,
-                f"`{new}` is added to `{name}` after {what} to the device (line "
+                f"{new} is added to `{name}` after {what} to the device (line "
                 f"{{related_line}}), and nothing moves it: its parameters stay on the CPU and "
                 f"the first forward pass fails at it; add it before the move or move it too",
                 related_node=moved, related_label="the move", fix=self.fix_for(event, model))
@@ -132,14 +141,14 @@ class ModuleAddedAfterMove(Rule):
         return found
 
     @staticmethod
-    def moved_later(model: Model, event: Event, name: str, at: int) -> bool:
+    def moved_later(model: Model, event: Event, name: str, at: int, moved: Any = None) -> bool:
         ident = getattr(event.subject, "ident", 0)
         # a layer read from a moved container (`for block in model:`) was put on the device by
         # the container's move: moving that container again moves the layer too
         placed_by = getattr(event.subject, "moved_at", None)
         for move in model.obs.transfers:
-            if position(model, move.node) <= at:
-                continue
+            if position(model, move.node) <= at or move.node is moved:
+                continue  # (a caller's move, below the helper that changed the model: before it)
             before, receiver = move.before, dotted(move.receiver) or ""
             if _covers(receiver, name) or receiver.startswith(name + ".") or (
                     ident and type(before) is Module and before.ident == ident) or (
@@ -176,6 +185,27 @@ def _only_move(model: Model, move: Any) -> bool:
         (receiver and dotted(other.receiver) == receiver) or
         (ident and getattr(other.before, "ident", None) == ident))
         for other in model.obs.transfers)
+
+
+def _handed_on(model: Model, move: Any, event: Event) -> bool:
+    """The model a caller moved, then handed to the helper that changed it, is handed to some
+    other call after its move (`Trainer(model)`, `accelerator.prepare(model)`): what that does
+    with it is unknown. Calls of the helper itself (`inject(model)`) hand it nothing new."""
+    helper = event.where.function.name if event.where.function is not None else None
+    func = getattr(move, "func", None)
+    moved = dotted(func.value) if type(func) is cst.Attribute else None
+    if not moved:  # `block = nn.Sequential(...).to(device)`: the name it was bound to
+        moved = next((dotted(t.target) for n in walk(model.module) if type(n) is cst.Assign
+                      and n.value is move for t in n.targets), None)
+    if not moved:
+        return True
+    start = position(model, move)
+    for node in walk(model.module):
+        if type(node) is cst.Call and position(model, node) > start and \
+                any(dotted(arg.value) == moved for arg in node.args) and \
+                (dotted(node.func) or "").rsplit(".", 1)[-1] != helper:
+            return True
+    return False
 
 
 def _root_name(node: Any) -> Optional[str]:
