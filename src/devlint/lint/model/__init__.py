@@ -56,6 +56,12 @@ class Model:
         return self.interpreter.fallback
 
     @property
+    def own_fallback(self) -> bool:
+        """The file's own code chooses the CPU when no GPU is there (not only an imported
+        module's code that its run executes)."""
+        return self.interpreter.own_fallback
+
+    @property
     def visible_devices(self) -> bool:
         return self.interpreter.visible_devices
 

@@ -444,6 +444,7 @@ class Evaluator:
         self.rank_guard -= rank
         if test.accel is True and test.cpu is False and test.availability and not test.of_data:
             self.fallback = True  # `x.cuda() if use_cuda else x`: the CPU takes the other arm
+            self.own_fallback = self.own_fallback or self.foreign_depth == 0
         return _choose(test, body, orelse)
 
     def narrow(self, test: Any, body: State, orelse: State) -> None:
@@ -1129,7 +1130,8 @@ class Evaluator:
         vkind = type(value)
         if vkind is Device:
             if value.fallback:
-                self.fallback = True
+                self.fallback = True  # a device chosen with a fallback, placing here
+                self.own_fallback = self.own_fallback or self.foreign_depth == 0
             if value.node is not None and value.accel == "accel":
                 self.device_spec_from(value, node, kind, st)
             return {"host": HOST, "accel": DEVICE}.get(value.accel or "", Place.UNKNOWN), value

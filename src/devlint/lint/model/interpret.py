@@ -104,6 +104,9 @@ class Interpreter(Evaluator):
         self.distributed = False
         self.visible_devices = False  # CUDA_VISIBLE_DEVICES: index 0 is each process's own GPU
         self.fallback = False  # the file chooses the CPU when no GPU is there
+        # ... in its own code: not only in the code of another file that its run executes (an
+        # imported detector's `if torch.cuda.is_available(): self.model.cuda()` is its own choice)
+        self.own_fallback = False
         self.nccl_required = False
         self.exiting = False
         self.requires_cuda = False  # set by a torch.cuda call that needs a GPU, per statement
@@ -362,6 +365,10 @@ class Interpreter(Evaluator):
             return self.expression_statement(node, st)
         if kind is cst.Assign:
             value = self.eval(node.value, st)
+            if _hand_set_switch(node):
+                # `use_cuda = True`, edited by hand like a command-line flag's default: which
+                # way it is set on a machine without a GPU is the user's choice, unknown here
+                value = Flag(True, None)
             for target in node.targets:
                 self.bind(target.target, value, st, self.statement or node)
             if any(_picks_gpus(target.target, node.value) for target in node.targets):
@@ -597,6 +604,7 @@ class Interpreter(Evaluator):
                 joined.cpu:
             # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose)
             self.fallback = True  # `if torch.cuda.is_available(): model.cuda()`: a choice
+            self.own_fallback = self.own_fallback or self.foreign_depth == 0
         return joined
 
     def for_(self, node: cst.For, st: State) -> State:
@@ -1855,6 +1863,14 @@ def _picks_gpus(target: Any, value: Any) -> bool:
         return False
     text = string_value(value)
     return text is None or text.strip() not in ("", "-1")
+
+
+def _hand_set_switch(node: cst.Assign) -> bool:
+    """`use_cuda = True` (`USE_GPU = True`): a name that says it chooses the accelerator, set by
+    a literal `True` in the code, is the user's switch to flip, not a choice of the program."""
+    return type(node.value) is cst.Name and node.value.value == "True" and len(node.targets) == 1 \
+        and type(node.targets[0].target) is cst.Name \
+        and names.device_flag(node.targets[0].target.value) is True
 
 
 def _assigned_attributes(function: Any, owner: str) -> set:

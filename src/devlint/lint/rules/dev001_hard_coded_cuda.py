@@ -89,7 +89,7 @@ class HardCodedCuda(Rule):
         units: dict = {}
         for spec in sites:
             unit = 0  # a file, or a notebook, that never chooses: one root cause, one finding
-            if model.fallback:
+            if model.own_fallback:
                 # The file chooses the CPU somewhere: a function that bypasses that choice (a
                 # notebook's cell, which runs on its own) is a slip of its own, once for all its
                 # literals.
@@ -143,7 +143,7 @@ class HardCodedCuda(Rule):
             return self.finding(first.node, self.message(first), fix=self.fix_for(first, model))
         first, rest = unique[0], unique[1:]
         more = len(rest)
-        if model.fallback:
+        if model.own_fallback:
             function = first.where.function
             where = f"`{function.name}`" if function is not None else "the module level"
         elif model.unit_of:
