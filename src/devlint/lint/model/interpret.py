@@ -1527,9 +1527,6 @@ def _built_on_device(module: Module, info: ClassInfo) -> bool:
         for base in cls.bases:
             if type(base) is Ref and base.qualname not in api.MODULE_BASES:
                 return False
-        if any(type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS
-               and (dotted(n.func) or "").rsplit(".", 1)[-1] != "Parameter" for n in walk(cls.node)):
-            return False
     places = []
     for _, value in module.attrs:
         value = unwrap(value)
@@ -1539,7 +1536,16 @@ def _built_on_device(module: Module, info: ClassInfo) -> bool:
             places.append(value.place)
         elif type(value) is Seq and next(_modules_in(value), None) is not None:
             return False
-    return bool(places) and all(place is Place.DEVICE for place in places)
+    if not places or any(place is not Place.DEVICE for place in places):
+        return False
+    for cls in info.mro():  # (last: a walk of the class's code, once per class)
+        if cls.registers_by_name is None:
+            cls.registers_by_name = any(
+                type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS
+                and (dotted(n.func) or "").rsplit(".", 1)[-1] != "Parameter" for n in walk(cls.node))
+        if cls.registers_by_name:
+            return False
+    return True
 
 
 def holds_state(module: Module) -> bool:
