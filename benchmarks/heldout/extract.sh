@@ -1,0 +1,22 @@
+#!/bin/sh
+# extract.sh SET owner/name ... : a fetched mirror's HEAD .py/.ipynb files into $CORPUS/SET/name.
+# Blobs only, so git symlinks (mode 120000) and absent large files are skipped; an empty .git
+# folder marks the project root, as a user's clone has one. Prints "SET repo commit N files".
+# MIRRORS: where `fetch` put the mirrors (owner+name/repo); CORPUS: where the trees go.
+set -eu
+MIRRORS=${MIRRORS:-/work/.mirror}
+CORPUS=${CORPUS:-/work/corpus8}
+half=$1; shift
+for r in "$@"; do
+  m=$MIRRORS/$(echo "$r" | tr / +)/repo
+  if [ -d "$m/.git" ]; then g=$m/.git; else g=$m; fi
+  n=${r#*/}; d=$CORPUS/$half/$n
+  rm -rf "$d"; mkdir -p "$d"
+  git --git-dir="$g" ls-tree -r HEAD | awk '$1 ~ /^100/ && ($4 ~ /\.py$/ || $4 ~ /\.ipynb$/) {print $3 "\t" $4}' |
+  while IFS="$(printf '\t')" read -r sha path; do
+    mkdir -p "$d/$(dirname "$path")"
+    git --git-dir="$g" cat-file blob "$sha" > "$d/$path" 2>/dev/null || rm -f "$d/$path"
+  done
+  mkdir -p "$d/.git"
+  echo "$half $r $(git --git-dir="$g" rev-parse HEAD) $(find "$d" -name '*.py' -o -name '*.ipynb' | wc -l) files"
+done
