@@ -668,6 +668,11 @@ class Evaluator:
         for arg in node.args:
             value = self.value(arg.value, st)
             if arg.keyword is not None:
+                if type(arg.value) is cst.Name and arg.value.value == "True" and \
+                        names.device_flag(arg.keyword.value) is True:
+                    # `Trainer(model, use_gpu=True)` in a script: the user's hand-set switch, as
+                    # `use_cuda = True` is; which way a machine without a GPU sets it is unknown
+                    value = Flag(True, None)
                 kwargs[arg.keyword.value] = (arg.value, value)
                 if arg.keyword.value == "device" and type(value) is Scalar and value.text and \
                         api.CUDA_LITERAL.match(value.text) and not _cuda_namespace(node):
