@@ -28,10 +28,9 @@ class HardCodedCuda(Rule):
         nothing makes sure CUDA exists. One root cause, one finding: a file that never chooses a
         device with a CPU fallback hard-codes CUDA everywhere for the same reason, so it gets
         one finding, on the first literal a run reaches that no `# noqa` silences, which counts
-        the others; its fix moves them all to one `device` (a notebook too: its cells are one
-        program). In a file that does choose one somewhere, each literal that bypasses the
-        choice is a slip of its own and a finding of its own (in a notebook, once per cell and
-        function). A `"cuda"` default of a
+        the others; its fix moves them all to one `device` (in a notebook, whose cells run one at a time, one
+        finding per cell). In a file that does choose one somewhere, each literal that bypasses
+        the choice is a slip of its own and a finding of its own. A `"cuda"` default of a
         config class in another file (`device: str = "cuda"` in a dataclass) is reported there,
         once a script that builds the config places something with it.
     """
@@ -88,17 +87,15 @@ class HardCodedCuda(Rule):
                 yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
             return
         spans = spans_of(model.module, [spec.node for spec in sites])
-        units: dict = {}
+        units: dict = {}  # a notebook's cells run one at a time: one root cause per cell
         for spec in sites:
-            unit = 0  # a file, or a notebook, that never chooses: one root cause, one finding
+            line = spans[spec.node].start.line if spec.node in spans else 0
+            unit = model.unit_of(line) if model.unit_of else 0
             if model.own_fallback:
-                # The file chooses the CPU somewhere: a function that bypasses that choice (a
-                # notebook's cell, which runs on its own) is a slip of its own, once for all its
-                # literals.
-                line = spans[spec.node].start.line if spec.node in spans else 0
+                # The file chooses the CPU somewhere: a function that bypasses that choice is a
+                # slip of its own, once for all its literals.
                 function = spec.where.function
-                unit = (model.unit_of(line) if model.unit_of else 0,
-                        id(function.node) if function is not None else None)
+                unit = (unit, id(function.node) if function is not None else None)
             units.setdefault(unit, []).append(spec)
         for unit in units.values():
             yield self.whole_file(unit, model, spans)
@@ -149,7 +146,7 @@ class HardCodedCuda(Rule):
             function = first.where.function
             where = f"`{function.name}`" if function is not None else "the module level"
         elif model.unit_of:
-            where = "the notebook never chooses a device with a CPU fallback and"
+            where = "the notebook never chooses a device with a CPU fallback, and this cell"
         else:
             where = "the file never chooses a device with a CPU fallback and"
         message = (f"{self.message(first)}; {where} hard-codes CUDA in {more} more "
