@@ -133,6 +133,12 @@ class Evaluator:
             return Scalar(text="__main__")
         return Opaque(name)
 
+    def chose_fallback(self) -> None:
+        """The run chose the CPU for a machine without a GPU here; the file's own code did when
+        this is not another file's code that the run executes."""
+        self.fallback = True
+        self.own_fallback = self.own_fallback or self.foreign_depth == 0
+
     def read(self, env: dict, name: str) -> Optional[Value]:
         """`name` in `env`, a `Lazy` import read now and kept read."""
         found = env.get(name)
@@ -443,8 +449,7 @@ class Evaluator:
         self.ifexp_depth -= 1
         self.rank_guard -= rank
         if test.accel is True and test.cpu is False and test.availability and not test.of_data:
-            self.fallback = True  # `x.cuda() if use_cuda else x`: the CPU takes the other arm
-            self.own_fallback = self.own_fallback or self.foreign_depth == 0
+            self.chose_fallback()  # `x.cuda() if use_cuda else x`: the CPU takes the other arm
         return _choose(test, body, orelse)
 
     def narrow(self, test: Any, body: State, orelse: State) -> None:
@@ -668,11 +673,8 @@ class Evaluator:
         for arg in node.args:
             value = self.value(arg.value, st)
             if arg.keyword is not None:
-                if type(arg.value) is cst.Name and arg.value.value == "True" and \
-                        names.device_flag(arg.keyword.value) is True:
-                    # `Trainer(model, use_gpu=True)` in a script: the user's hand-set switch, as
-                    # `use_cuda = True` is; which way a machine without a GPU sets it is unknown
-                    value = Flag(True, None)
+                # `Trainer(model, use_gpu=True)` in a script: the user's hand-set switch
+                value = hand_set_switch(arg.keyword.value, arg.value, value)
                 kwargs[arg.keyword.value] = (arg.value, value)
                 if arg.keyword.value == "device" and type(value) is Scalar and value.text and \
                         api.CUDA_LITERAL.match(value.text) and not _cuda_namespace(node):
@@ -861,8 +863,9 @@ class Evaluator:
         if kind in (Instance, Module) and _unreadable_member(receiver, name) and \
                 type(node.func) is cst.Attribute and type(node.func.value) is cst.Name:
             receiver = self.forget_drawn(node.func.value, receiver, st)
-        if kind is Tensor and name in api.HEAD_RESETS and not receiver.plain:
-            # a model of a zoo, moved (`timm.create_model(...).to(device)`), gets a new head
+        if name in api.HEAD_RESETS and (kind is Module or kind is Tensor and not receiver.plain):
+            # timm's `model.reset_classifier(n)` (a model of a zoo, moved, is an unknown object on
+            # the device): a new head, made on the CPU, set on the model
             self.note_attach(node, receiver, Module(HOST, node, ident=id(node)), st)
             return NONE
         if kind is Tensor:
@@ -1011,10 +1014,6 @@ class Evaluator:
             return NONE
         if name in ("children", "modules"):
             return Iterable(replace(module, cls=None, attrs=()), node=node)
-        if name in api.HEAD_RESETS:
-            # timm's `model.reset_classifier(n)`: a new head, made on the CPU, set on the model
-            self.note_attach(node, module, Module(HOST, node, ident=id(node)), st)
-            return NONE
         if name in ("named_children", "named_modules"):
             part = replace(module, cls=None, attrs=())
             return Iterable(Seq("tuple", (Scalar(), part), join(Scalar(), part)), node=node)
@@ -1135,8 +1134,7 @@ class Evaluator:
         vkind = type(value)
         if vkind is Device:
             if value.fallback:
-                self.fallback = True  # a device chosen with a fallback, placing here
-                self.own_fallback = self.own_fallback or self.foreign_depth == 0
+                self.chose_fallback()  # a device chosen with a fallback, placing here
             if value.node is not None and value.accel == "accel":
                 self.device_spec_from(value, node, kind, st)
             return {"host": HOST, "accel": DEVICE}.get(value.accel or "", Place.UNKNOWN), value
@@ -1356,12 +1354,10 @@ class Evaluator:
         if qualname in api.TENSOR_DATASETS:
             items = tuple(v for _, v in args)
             return Iterable(Seq("tuple", items, OPAQUE), node=node)
-        if qualname in api.PROGRAM_LOAD and "map_location" in kwargs:
-            # `torch.jit.load(path, map_location="cuda")` puts the scripted model there
+        if (qualname in api.LOAD or qualname in api.PROGRAM_LOAD) and "map_location" in kwargs:
+            # (`torch.jit.load(path, map_location="cuda")` puts the scripted model there)
             self.device_target(kwargs["map_location"][0], kwargs["map_location"][1], st, "map_location=")
         if qualname in api.LOAD:
-            if "map_location" in kwargs:
-                self.device_target(kwargs["map_location"][0], kwargs["map_location"][1], st, "map_location=")
             self.bound_here(node, st)
             self.obs.loads.append(Load(node, args[0][1] if args else OPAQUE, self.where(st),
                                        "map_location" in kwargs or len(args) >= 2
@@ -2210,20 +2206,25 @@ FABRIC = Opaque("<fabric>")
 
 def _accelerate(receiver: Value, node: Any) -> bool:
     """The receiver is accelerate's `Accelerator` (by its class, or by its name)."""
-    if receiver == ACCELERATOR:
-        return True
+    if receiver == ACCELERATOR or receiver == FABRIC:
+        return receiver == ACCELERATOR
     if type(receiver) is Ref:
         return receiver.qualname.startswith("accelerate")
-    spelled = (dotted(node.func.value) or "").lower() if hasattr(node, "func") else ""
-    return receiver != FABRIC and "accelerat" in spelled
+    return "accelerat" in _spelled_receiver(node)
+
 
 def _prepares(receiver: Value, node: Any) -> bool:
-    spelled = (dotted(node.func.value) or "").lower() if hasattr(node, "func") else ""
     if receiver == ACCELERATOR or receiver == FABRIC:
         return True
     if type(receiver) is Ref:
         return receiver.qualname.startswith(("accelerate", "lightning", "pytorch_lightning"))
+    spelled = _spelled_receiver(node)
     return "accelerat" in spelled or "fabric" in spelled
+
+
+def _spelled_receiver(node: Any) -> str:
+    """`accelerator` of `accelerator.prepare(...)`, lower case."""
+    return (dotted(node.func.value) or "").lower() if hasattr(node, "func") else ""
 
 
 def _cuda_tensor_type(value: Value) -> bool:
@@ -2484,6 +2485,15 @@ def gpu_device_ids(call: cst.Call) -> bool:
 def _names_gpus(ids: Any) -> bool:
     """A `device_ids` written as a list or tuple with elements."""
     return type(ids) in (cst.List, cst.Tuple) and bool(ids.elements)
+
+
+def hand_set_switch(name: str, node: Any, value: Value) -> Value:
+    """`use_cuda = True`, `use_gpu=True`: a name that says it chooses the accelerator, given a
+    literal `True` in the code, is the user's switch to flip (as a command-line flag's default
+    is), not a choice of the program: which way a machine without a GPU sets it is unknown."""
+    if type(node) is cst.Name and node.value == "True" and names.device_flag(name) is True:
+        return Flag(True, None)
+    return value
 
 
 def _full_reduction(name: str, operands: list, kwargs: dict) -> bool:

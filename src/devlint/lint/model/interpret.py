@@ -22,7 +22,7 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.evaluate import NONE, Evaluator, gpu_device_ids, trainer_class
+from devlint.lint.model.evaluate import NONE, Evaluator, gpu_device_ids, hand_set_switch, trainer_class
 from devlint.lint.model.observations import Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -365,10 +365,9 @@ class Interpreter(Evaluator):
             return self.expression_statement(node, st)
         if kind is cst.Assign:
             value = self.eval(node.value, st)
-            if _hand_set_switch(node):
-                # `use_cuda = True`, edited by hand like a command-line flag's default: which
-                # way it is set on a machine without a GPU is the user's choice, unknown here
-                value = Flag(True, None)
+            if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
+                # `use_cuda = True`, edited by hand like a command-line flag's default
+                value = hand_set_switch(node.targets[0].target.value, node.value, value)
             for target in node.targets:
                 self.bind(target.target, value, st, self.statement or node)
             if any(_picks_gpus(target.target, node.value) for target in node.targets):
@@ -603,8 +602,7 @@ class Interpreter(Evaluator):
         if test.accel is True and test.cpu is False and test.availability and not test.of_data and \
                 joined.cpu:
             # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose)
-            self.fallback = True  # `if torch.cuda.is_available(): model.cuda()`: a choice
-            self.own_fallback = self.own_fallback or self.foreign_depth == 0
+            self.chose_fallback()  # `if torch.cuda.is_available(): model.cuda()`: a choice
         return joined
 
     def for_(self, node: cst.For, st: State) -> State:
@@ -1497,13 +1495,8 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
     loses nothing (a wrapper of `nn.AvgPool1d`)."""
     if info.registers_by_hand or info.moves_itself or info.containers or not info.bases_known():
         return False
-    for cls in info.mro():
-        if cls.registers_state is None:
-            cls.registers_state = any(
-                type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS
-                for n in walk(cls.node))
-        if cls.registers_state:
-            return False
+    if any(_state_calls(cls) for cls in info.mro()):
+        return False
     for _, value in module.attrs:
         value = unwrap(value)
         if type(value) is Module and not value.stateless:
@@ -1538,14 +1531,18 @@ def _built_on_device(module: Module, info: ClassInfo) -> bool:
             return False
     if not places or any(place is not Place.DEVICE for place in places):
         return False
-    for cls in info.mro():  # (last: a walk of the class's code, once per class)
-        if cls.registers_by_name is None:
-            cls.registers_by_name = any(
-                type(n) is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in _STATE_CALLS
-                and (dotted(n.func) or "").rsplit(".", 1)[-1] != "Parameter" for n in walk(cls.node))
-        if cls.registers_by_name:
-            return False
-    return True
+    # (last: a walk of the class's code, once per class)
+    return not any(_state_calls(cls) - {"Parameter"} for cls in info.mro())
+
+
+def _state_calls(cls: ClassInfo) -> frozenset:
+    """The state-registering calls (`register_buffer`, `nn.Parameter`, `add_module`, ...) in a
+    class's code, read once per class."""
+    if cls.state_calls is None:
+        cls.state_calls = frozenset(
+            name for n in walk(cls.node) if type(n) is cst.Call
+            for name in ((dotted(n.func) or "").rsplit(".", 1)[-1],) if name in _STATE_CALLS)
+    return cls.state_calls
 
 
 def holds_state(module: Module) -> bool:
@@ -1869,14 +1866,6 @@ def _picks_gpus(target: Any, value: Any) -> bool:
         return False
     text = string_value(value)
     return text is None or text.strip() not in ("", "-1")
-
-
-def _hand_set_switch(node: cst.Assign) -> bool:
-    """`use_cuda = True` (`USE_GPU = True`): a name that says it chooses the accelerator, set by
-    a literal `True` in the code, is the user's switch to flip, not a choice of the program."""
-    return type(node.value) is cst.Name and node.value.value == "True" and len(node.targets) == 1 \
-        and type(node.targets[0].target) is cst.Name \
-        and names.device_flag(node.targets[0].target.value) is True
 
 
 def _assigned_attributes(function: Any, owner: str) -> set:

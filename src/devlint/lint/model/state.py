@@ -210,8 +210,7 @@ class ClassInfo:
     wrapped: set = field(default_factory=set)  # attributes handed to ModuleList & co
     containers: dict = field(default_factory=dict, repr=False)  # attr -> ModuleContainer
     hook_written: set = field(default_factory=set)  # attributes a method registered as a hook sets
-    registers_state: Optional[bool] = None  # its code calls register_buffer & co (once computed)
-    registers_by_name: Optional[bool] = None  # ... other than `nn.Parameter` (once computed)
+    state_calls: Optional[frozenset] = None  # register_buffer & co its code calls (once computed)
     owner: Any = field(default=None, repr=False)  # the interpreter of the file defining it
 
     def mro(self) -> list:

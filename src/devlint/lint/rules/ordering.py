@@ -3,7 +3,7 @@ model's values say where a module is at a line; which line comes first is the fi
 Positions are pre-order indexes of the syntax tree, computed once per file."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from devlint.lint.model import Model
 from devlint.lint.syntax import dotted, walk
@@ -37,6 +37,12 @@ def same_scope(model: Model, where, node: Any) -> bool:
 def passed_after(model: Model, name: str, start: int, own: Any = None) -> Optional[Any]:
     """A call after `start` that takes `name` itself as an argument (`prepare(model)`,
     `Trainer(model)`, a helper), other than `own`: what it does with it is unknown."""
+    return next((call for call in calls_taking(model, name, start) if call is not own), None)
+
+
+def calls_taking(model: Model, name: str, start: int) -> Iterator[Any]:
+    """The calls after `start` that take `name` itself as an argument, in the file's order
+    (read once per file)."""
     calls = model.shared.get("named_arguments")
     if calls is None:
         calls = model.shared["named_arguments"] = [
@@ -44,9 +50,8 @@ def passed_after(model: Model, name: str, start: int, own: Any = None) -> Option
             for node in walk(model.module) if type(node).__name__ == "Call"
             for arg in node.args if type(arg.value).__name__ in ("Name", "Attribute")]
     for where, spelled, call in calls:
-        if where > start and spelled == name and call is not own:
-            return call
-    return None
+        if where > start and spelled == name:
+            yield call
 
 
 def spelled_like(receiver: Any, name: str) -> bool:
