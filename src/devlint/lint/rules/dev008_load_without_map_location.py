@@ -106,6 +106,8 @@ class LoadWithoutMapLocation(Rule):
             if any(same_path(load.path, save.path) and self.saved_on_host(save)
                    for save in model.obs.saves):
                 continue  # this code wrote that file from CPU tensors: they load on the CPU
+            if downloaded(load, model.module):
+                continue  # a publisher's release, fetched by this code: saved where, unknown
             on_every_rank = every_rank and self.loads_on_every_rank(load)
             if not on_every_rank and not (model.fallback and self.restores_saved_devices(
                     load, model, written)):
@@ -277,6 +279,36 @@ def restoring_loads(module: cst.Module) -> set[int]:
         if name in used:
             found.update(i for i in calls if i in loads)
     return found
+
+
+# Calls that fetch a published file and return where it landed.
+DOWNLOADS = re.compile(r"download|urlretrieve|cached_path|from_url$", re.I)
+
+
+def downloaded(load: Load, module: cst.Module) -> bool:
+    """The file read is one this code downloads: `torch.load(load_file_from_url(url))`, or a
+    name the load's function (or module) binds to a download's result on some path (`if
+    path.startswith("https://"): path = load_file_from_url(path)`). A published release is
+    written for every user of the code; where its tensors were saved is not this code's to
+    prove."""
+    if not load.node.args:
+        return False
+    arg = load.node.args[0].value
+    if any(type(inner) is cst.Call and _downloads(inner) for inner in walk(arg)):
+        return True
+    name = _root(arg)
+    if not name:
+        return False
+    scope = load.where.function.node if load.where.function is not None else module
+    for node in walk(scope):
+        if type(node) is cst.Assign and type(node.value) is cst.Call and _downloads(node.value):
+            if any(_root(t.target) == name for t in node.targets):
+                return True
+    return False
+
+
+def _downloads(call: cst.Call) -> bool:
+    return DOWNLOADS.search((dotted(call.func) or "").split(".")[-1]) is not None
 
 
 def _root(node: cst.CSTNode) -> str:
