@@ -352,7 +352,9 @@ class Evaluator:
             if type(seq) is Seq and type(other) in (Scalar, Opaque, Seq) and operator in (cst.Multiply, cst.Add):
                 return Seq(seq.kind, None, seq.element, node=node)  # `[1.0] * n`
         if is_tensor(left) and is_tensor(right):
-            self.meet("op", node, [(lnode, left), (rnode, right)], st)
+            if self.meet("op", node, [(lnode, left), (rnode, right)], st) and \
+                    _deliberate_host([left, right]):
+                return MISMATCHED(node)
             return _elementwise(node, left, right)
         for tensor, other in ((left, right), (right, left)):
             # A number, or a value of unknown kind (most often a number: `torch.ones(n) / n`).
@@ -418,7 +420,9 @@ class Evaluator:
                 right: Value, st: State) -> Value:
         elementwise = operator not in (cst.Is, cst.IsNot, cst.In, cst.NotIn)
         if is_tensor(left) and is_tensor(right) and elementwise:
-            self.meet("op", node, [(lnode, left), (rnode, right)], st)
+            if self.meet("op", node, [(lnode, left), (rnode, right)], st) and \
+                    _deliberate_host([left, right]):
+                return MISMATCHED(node)
             return _elementwise(node, left, right)
         for tensor, other in ((left, right), (right, left)):
             if elementwise and is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
@@ -752,7 +756,8 @@ class Evaluator:
             return self.loss_call(node, callee.name, None, operands, st)
         if callee.name and names.names_model(callee.name):
             # A model's parameters live on one device: device and CPU inputs cannot both be right.
-            self.meet("model", node, operands, st, callee.name)
+            lengths = _length_arguments(args, kwargs)
+            self.meet("model", node, [(n, v) for n, v in operands if id(n) not in lengths], st, callee.name)
         devices = [v for _, v in operands if on_device(v)]
         if devices and not any(on_host(v) for _, v in operands):
             return Tensor(DEVICE, "output", node, assumed=True, device=devices[0].device)
@@ -788,8 +793,9 @@ class Evaluator:
             host = _host_arguments(forward.info, args, kwargs, index_only_params(forward.info))
             operands = [(n, v) for n, v in operands if not any(n is h for h in host)]
         if checks:
+            lengths = _length_arguments(args, kwargs) if type(forward) is not Func else frozenset()
             for operand_node, value in operands:
-                if host_input(value):
+                if host_input(value) and not _sent_to_host(value) and id(operand_node) not in lengths:
                     self.obs.meetings.append(Meeting(
                         "model", node, Side(operand_node, value), Side(node.func, module),
                         self.where(st), spelled))
@@ -879,6 +885,11 @@ class Evaluator:
         if kind is Instance and name in api.TRAINER_PREPARE_METHODS and args and \
                 self.trainer_prepares(receiver):
             return _placed_batch(args[0][1], node)
+        if kind is Klass and name in api.RESTORING_CONSTRUCTORS and receiver.info.is_module and \
+                receiver.info.lookup(name) is None:
+            # `DeepSpeech.load_from_checkpoint(path)`, a constructor the class inherits from its
+            # framework: a model of this class, on the CPU, built from saved settings
+            return Module(HOST, node, cls=receiver.info, ident=id(node))
         if kind in (Ref, Instance, Klass):
             member = self.attribute(receiver, name, node.func, st)
             return self.call_value(node, member, args, kwargs, st)
@@ -941,8 +952,10 @@ class Evaluator:
             # `torch.arange(h).type_as(feats[0])`: where the other is, which is unknown (but
             # `w.to(s.device).type_as(s)` stays where it was moved: that is where s is)
             return replace(tensor, place=Place.UNKNOWN, node=node, discarded=None)
-        if name in api.SAME_DEVICE_METHODS and name not in api.CROSS_DEVICE_METHODS:
-            self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st)
+        if name in api.SAME_DEVICE_METHODS and name not in api.CROSS_DEVICE_METHODS and \
+                self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st) \
+                and _deliberate_host([tensor] + [v for _, v in _tensor_operands(args, kwargs)]):
+            return MISMATCHED(node)
         if name in ("backward",):
             return NONE
         if not tensor.plain and name == "generate" and tensor.place is DEVICE and tensor.why == "moved":
@@ -1475,8 +1488,9 @@ class Evaluator:
     def torch_function(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
         operands = _tensor_operands(args, kwargs, flatten=True)
         name = api.last(qualname)
-        if name in api.SAME_DEVICE_FUNCTIONS:
-            self.meet("op", node, operands, st)
+        if name in api.SAME_DEVICE_FUNCTIONS and self.meet("op", node, operands, st) and \
+                _deliberate_host([v for _, v in operands]):
+            return MISMATCHED(node)
         tensors = [v for _, v in operands]
         if "device" in kwargs and tensors:
             # `torch.sparse_coo_tensor(indices, values, device=d)`: made on `d`, whatever its
@@ -1795,6 +1809,34 @@ def _cuda_namespace(call: cst.Call) -> bool:
     return (dotted(call.func) or "").startswith("torch.cuda.")
 
 
+# Sequence lengths and sizes handed to a model: `pack_padded_sequence` and CTC want them on the
+# CPU, a padding mask wants them on the device; which, only the model's `forward` says.
+LENGTH_NAME = re.compile(r"(^|_)(lens?|lengths?|sizes|seq_lens?)$", re.I)
+
+
+def _length_arguments(args: list, kwargs: dict) -> frozenset:
+    """The argument expressions a call hands a model as lengths (`model(x, input_sizes)`,
+    `model(x, lengths=lens)`): to a model whose `forward` devlint cannot read, a CPU tensor there
+    may be what it asks for, and unknown stays silent."""
+    found = set()
+    for key, (node, _) in [(None, a) for a in args] + list(kwargs.items()):
+        name = key if isinstance(key, str) and key not in ("*", "**") else (
+            dotted(node) or "").rsplit(".", 1)[-1]
+        if name and LENGTH_NAME.search(name):
+            found.add(id(node))
+    return frozenset(found)
+
+
+def _sent_to_host(value: Tensor) -> bool:
+    """A tensor the code itself sent to the CPU (`lengths = lengths.cpu().int()`, then
+    `self.conv(x, seq_lens(lengths))`): handed to a module, it is where its author put it, a
+    host argument (lengths, sizes), not a batch left behind."""
+    device = value.device
+    return device is not None and device.accel == "host" and device.cpu == "host" and \
+        type(device.node) is cst.Call and type(device.node.func) is cst.Attribute and \
+        device.node.func.attr.value in ("cpu", "to")
+
+
 def _host_arguments(info: Any, args: list, kwargs: dict, indexes: frozenset = frozenset()) -> list:
     """The argument expressions a call passes to parameters that must stay on the CPU, or
     that are used only to index (a CPU index picks from a CUDA tensor)."""
@@ -1992,6 +2034,27 @@ def _layer_of(container: Module, node: Any) -> Module:
     if type(layers) is Module:
         return _follow(layers, container.place, container.moved_at)
     return replace(container, node=node, cls=None, attrs=())
+
+
+def MISMATCHED(node: Any) -> Tensor:
+    """What an operation of a CPU tensor and a device tensor gives, when the CPU one is data
+    the code sent there itself (see `_deliberate_host`): it raises on the GPU, and no fix devlint
+    reports says where its result would be, so it is unknown and what is computed from it meets
+    nothing (`magnitude.cpu()` through `conv_transpose1d` with a device weight, then divided by a
+    window kept where `magnitude` is)."""
+    return Tensor(Place.UNKNOWN, "data", node)
+
+
+# Where a CPU operand comes from when a rule reports it (a factory, an attribute, a batch, a
+# cast, a tokenizer's encoding): fixed as reported, it is on the device, and so is the result.
+REPORTED_ORIGINS = frozenset({"factory", "attr", "batch", "cast", "encoding"})
+
+
+def _deliberate_host(values: list) -> bool:
+    """The CPU operands of a mismatch are data no rule reports (`x.cpu()`, a value computed on
+    the CPU): nothing says where the operation would run."""
+    hosts = [v for v in values if on_host(v)]
+    return bool(hosts) and not any(v.why in REPORTED_ORIGINS for v in hosts)
 
 
 def _elementwise(node: Any, left: Tensor, right: Tensor) -> Tensor:
@@ -2356,7 +2419,9 @@ def _count_comparison(operator: type, number: float) -> Optional[Flag]:
              (cst.Equal, 0): False, (cst.LessThan, 1): False}.get((operator, number))
     zero = {cst.GreaterThan: 0 > number, cst.GreaterThanEqual: 0 >= number, cst.Equal: number == 0,
             cst.NotEqual: number != 0, cst.LessThan: 0 < number, cst.LessThanEqual: 0 <= number}
-    return Flag(accel, zero.get(operator), availability=True)
+    one = {cst.GreaterThan: 1 > number, cst.GreaterThanEqual: 1 >= number, cst.Equal: number == 1,
+           cst.NotEqual: number != 1, cst.LessThan: 1 < number, cst.LessThanEqual: 1 <= number}
+    return Flag(accel, zero.get(operator), availability=True, one_gpu=one.get(operator))
 
 
 def _flag_comparison(choice: bool, operator: type, right: Scalar) -> Optional[Flag]:

@@ -56,6 +56,22 @@ MAX_FOREIGN_DEPTH = 2
 MAX_FOREIGN_CALLS = 200  # per file
 
 
+def _one_gpu_unwrapped(joined: State, single: State) -> State:
+    """`if torch.cuda.device_count() > 1: model = nn.DataParallel(model)`: on a machine with one
+    GPU, a world as real as any, the model is the plain one, which does not scatter its inputs
+    to the device. Where the one-GPU arm holds a plain module, the joined model moves no inputs."""
+    if not single.live:
+        return joined
+    env = None
+    for name, value in joined.env.items():
+        if type(value) is Module and value.moves_inputs:
+            plain = single.env.get(name)
+            if type(plain) is Module and not plain.moves_inputs:
+                env = dict(joined.env) if env is None else env
+                env[name] = replace(value, moves_inputs=False)
+    return joined if env is None else State(env, joined.accel, joined.cpu, joined.sure)
+
+
 class Interpreter(Evaluator):
     def __init__(self, module: cst.Module, loader_prior: bool = True, test_file: bool = False,
                  path: str = "", summaries: Any = None, summarising: bool = False,
@@ -593,6 +609,8 @@ class Interpreter(Evaluator):
         self.guessing -= unknown
         self.rank_guard -= rank  # `if distributed: ... else: cuda(0)`: both arms chose by rank
         joined = join_states([body, orelse])
+        if test.accel is None and test.one_gpu is not None:
+            joined = _one_gpu_unwrapped(joined, body if test.one_gpu else orelse)
         if unknown and joined.cpu:
             # Past it, the CPU world is surely here only if both arms surely come through:
             # `if not has_gpu(): return` may be the exit a machine without a GPU takes.
@@ -1003,8 +1021,25 @@ class Interpreter(Evaluator):
                 value = _default(name, default)
             else:
                 value = self.parameter_value(info, name, annotation) if not args else Opaque(name)
-            env[name] = self.by_convention(info, name, unwrap(value))
+            value = self.by_convention(info, name, unwrap(value))
+            if annotation is not None and (type(value) is Module and value.cls is None or
+                                           type(value) is Tensor and not value.plain):
+                value = self.annotated_class(info, annotation, value)
+            env[name] = value
         return env
+
+    def annotated_class(self, info: FuncInfo, annotation: str, value: Value) -> Value:
+        """`def run_transcribe(model: DeepSpeech, ...)` handed a model of a class devlint could not
+        follow (a global a request handler reads): the annotation names its class, a module
+        class of the project, whose `forward` says which arguments it keeps on the CPU."""
+        env = info.owner.module_env if info.owner is not None and info.owner is not self else self.module_env
+        found = unwrap(self.read(env, annotation.strip("'\"").rsplit(".", 1)[-1])) if env else None
+        if type(found) is Klass and found.info.is_module:
+            if type(value) is Tensor:  # an object moved whole, of no kind devlint knew
+                return Module(value.place, value.node, cls=found.info, device=value.device,
+                              moved_at=value.moved_at, assumed=value.assumed, ident=id(value.node))
+            return replace(value, cls=found.info)
+        return value
 
     def by_convention(self, info: FuncInfo, name: str, value: Value) -> Value:
         """What an unknown argument is taken to be, by its name (see `conventions`). What the
@@ -1229,6 +1264,13 @@ class Interpreter(Evaluator):
         if kind is cst.Attribute:
             owner = self.value(target.value, st)
             attr = target.attr.value
+            if attr == "data" and type(owner) is Tensor and type(value) is Tensor:
+                # `input.data = input.data.cuda()`: the tensor's storage is replaced, so the
+                # tensor is where the new data is (the legacy `Variable` idiom)
+                self.store(target.value, replace(owner, place=value.place, device=value.device,
+                                                 why="moved" if value.place is Place.DEVICE else owner.why,
+                                                 moved_at=value.moved_at), st)
+                return
             if type(owner) in (Module, Tensor):
                 self.note_attach(target, owner, value, st)
             elif type(target.value) in (cst.Attribute, cst.Subscript):

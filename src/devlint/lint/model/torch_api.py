@@ -393,3 +393,8 @@ def is_functional_loss(qualname: str) -> bool:
 
 def is_framework_module(qualname: str) -> bool:
     return FRAMEWORK_MODULES.search(qualname) is not None
+
+
+# Constructors a model class inherits from its framework, which build it from saved settings
+# and weights on the CPU: Lightning's `load_from_checkpoint`, transformers' `from_pretrained`.
+RESTORING_CONSTRUCTORS = frozenset({"load_from_checkpoint", "from_pretrained"})

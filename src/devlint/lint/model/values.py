@@ -85,6 +85,9 @@ class Flag(Value):
     # asks where a value already is (`x.is_cuda`): code that follows its data, not a choice of
     # device for the program (the data's placer made that one)
     of_data: bool = field(default=False, compare=False)
+    # its truth on a machine with exactly one GPU, the commonest GPU machine, where the accel
+    # world cannot say (`torch.cuda.device_count() > 1`: False there)
+    one_gpu: Optional[bool] = field(default=None, compare=False)
 
 
 UNKNOWN_FLAG = Flag(None, None)
