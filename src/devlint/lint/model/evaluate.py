@@ -627,10 +627,10 @@ class Evaluator:
             if value.loader and type(element) is Tensor and element.why == "batch":
                 return replace(element, loop=node)
             if value.loader and type(element) is Seq and element.items is not None:
-                # fields of a `collate_fn`'s tuple
-                return replace(element, items=tuple(replace(item, loop=node) if type(item) is Tensor
-                                                    and item.why == "batch" else item
-                                                    for item in element.items))
+                # fields of a `collate_fn`'s tuple (a tuple of the samples' tensors too)
+                return replace(element, items=tuple(_drawn_in(item, node) for item in element.items))
+            if value.loader and type(element) is Seq and element.items is None:
+                return replace(element, element=_drawn_in(element.element, node))
             return element
         if kind is Seq:
             return value.element
@@ -787,8 +787,9 @@ class Evaluator:
         forward = cls.lookup("forward") if cls is not None else None
         if type(forward) is Func:
             # What is reported at this call is not reported again inside `forward`.
-            passed = [(n, OPAQUE if checks and host_input(v) else v) for n, v in args]
-            named = {k: OPAQUE if checks and host_input(v) else v for k, (_, v) in kwargs.items()}
+            passed = [(n, OPAQUE if checks and (host_input(v) or _holds_host(v)) else v) for n, v in args]
+            named = {k: OPAQUE if checks and (host_input(v) or _holds_host(v)) else v
+                     for k, (_, v) in kwargs.items()}
             result = self.call_function(forward, [module] + [v for _, v in passed], named, node, st)[0]
             host = _host_arguments(forward.info, args, kwargs, index_only_params(forward.info))
             operands = [(n, v) for n, v in operands if not any(n is h for h in host)]
@@ -1648,10 +1649,12 @@ class Evaluator:
         place = _place_of(produced)
         if place is DEVICE:
             return Tensor(DEVICE, "batch", node, plain=False)
-        if place is HOST:
+        if place is HOST and not _transposed(produced):
             return element
         if type(produced) is Seq and produced.kind in ("tuple", "list") and produced.items is not None:
             return Seq(produced.kind, tuple(_collated_field(item, node) for item in produced.items), OPAQUE)
+        if _transposed(produced):  # `tuple(zip(*batch))` of samples whose fields are not known
+            return Seq(produced.kind, None, _collated_field(produced.element, node))
         return OPAQUE
 
     def dataset_element(self, dataset: Instance, node: Any, st: State) -> Optional[Value]:
@@ -1706,6 +1709,13 @@ class Evaluator:
             element = self.element_of(first, node)
             return Iterable(Seq("tuple", (Scalar(), element), join(Scalar(), element)),
                             loader=_is_loader(first), node=node)
+        if name == "zip" and not args and "*" in kwargs and type(kwargs["*"][1]) is Seq:
+            # `zip(*batch)` in a `collate_fn`: the samples' fields, each a tuple of one field
+            # of every sample (`images, targets = tuple(zip(*batch))`)
+            sample = kwargs["*"][1].element
+            field = reduce(join, sample.items) if type(sample) is Seq and sample.items else \
+                self.element_of(sample, node)
+            return Iterable(Seq("tuple", None, field), node=node)
         if name == "zip":
             elements = tuple(self.element_of(v, node) for _, v in args)
             return Iterable(Seq("tuple", elements, OPAQUE), node=node)
@@ -1825,6 +1835,12 @@ def _length_arguments(args: list, kwargs: dict) -> frozenset:
         if name and LENGTH_NAME.search(name):
             found.add(id(node))
     return frozenset(found)
+
+
+def _holds_host(value: Value) -> bool:
+    """A tuple of the samples' CPU tensors (detection targets): reported at the call."""
+    return type(value) is Seq and type(value.element) is Tensor and value.element.held and \
+        value.element.place is HOST
 
 
 def _sent_to_host(value: Tensor) -> bool:
@@ -2250,11 +2266,37 @@ def _place_of(value: Value) -> Place:
     return Place.UNKNOWN
 
 
+def _drawn_in(item: Value, loop: Any) -> Value:
+    if type(item) is Tensor and item.why == "batch":
+        return replace(item, loop=loop)
+    if type(item) is Seq and type(item.element) is Tensor and item.element.why == "batch":
+        return replace(item, element=replace(item.element, loop=loop))
+    return item
+
+
+def _transposed(produced: Value) -> bool:
+    """A `collate_fn`'s result whose fields are tuples of the samples' values
+    (`return tuple(zip(*batch))`), not tensors it stacked."""
+    if type(produced) is not Seq:
+        return False
+    fields = produced.items if produced.items is not None else (produced.element,)
+    return any(type(item) is Seq and item.kind == "tuple" and item.items is None for item in fields)
+
+
 def _collated_field(value: Value, node: Any) -> Value:
     """One position of what a `collate_fn` returns: a batch tensor where it made a tensor on a
-    known place, a number as it is, anything else (a list it built) of unknown kind."""
+    known place, a tuple of the samples' tensors (or of their dicts of tensors) where it
+    transposed them (`tuple(zip(*batch))`), a number as it is, anything else (a list it built)
+    of unknown kind."""
     if type(value) is Tensor and value.place in (HOST, DEVICE):
         return Tensor(value.place, "batch", node, plain=False)
+    if type(value) is Seq and value.kind == "tuple" and value.items is None:
+        sample = unwrap(value.element)
+        mapping = type(sample) is Seq and sample.kind == "dict"
+        inner = unwrap(sample.element) if mapping else sample
+        if type(inner) is Tensor and inner.place in (HOST, DEVICE) and inner.plain:
+            return Seq("tuple", None, Tensor(inner.place, "batch", node, plain=not mapping,
+                                             dict_like=mapping, held=True))
     return value if type(value) is Scalar else OPAQUE
 
 

@@ -141,6 +141,9 @@ class Tensor(Value):
     dims: Optional[int] = None
     moved_by: Any = field(default=None, compare=False, repr=False)  # (statement, loops) that moved it
     moved_at: Any = field(default=None, compare=False, repr=False)  # the transfer (of it or its model)
+    # one of the samples' tensors in a tuple field of a batch (`targets` of a `collate_fn`
+    # returning `tuple(zip(*batch))`): moved one by one, not with `.to()` on the field
+    held: bool = False
 
 
 class _Attributes:
@@ -348,6 +351,7 @@ def _join_tensor(a: Tensor, b: Tensor) -> Tensor:
         _same(a.dims, b.dims),
         a.moved_by or b.moved_by,  # a name moved before a loop stays so for DEV003
         _same(a.moved_at, b.moved_at),
+        a.held and b.held,
     )
 
 

@@ -78,11 +78,25 @@ class BatchNotMoved(Rule):
             if batch.code != self.code:
                 continue
             meeting = batch.meeting
-            message = (
-                f"batch `{batch.name}` reaches {device_phrase(meeting)} without being moved "
-                f"to its device in this iteration; move it with "
-                f"`{batch.name} = {batch.name}.to(device)` after the loader yields it"
-            )
+            if meeting.host.value.held:
+                each = ("{k: v.to(device) for k, v in t.items()}" if meeting.host.value.dict_like
+                        else "t.to(device)")
+                message = (
+                    f"batch `{batch.name}`, a tuple of the samples' tensors, reaches "
+                    f"{device_phrase(meeting)} without being moved to its device in this "
+                    f"iteration; move each of them: `{batch.name} = [{each} for t in {batch.name}]` "
+                    f"(of dicts of tensors: `[{{k: v.to(device) for k, v in t.items()}} for t in "
+                    f"{batch.name}]`)" if not meeting.host.value.dict_like else
+                    f"batch `{batch.name}`, a tuple of the samples' dicts of tensors, reaches "
+                    f"{device_phrase(meeting)} without being moved to its device in this "
+                    f"iteration; move each of them: `{batch.name} = [{each} for t in {batch.name}]`"
+                )
+            else:
+                message = (
+                    f"batch `{batch.name}` reaches {device_phrase(meeting)} without being moved "
+                    f"to its device in this iteration; move it with "
+                    f"`{batch.name} = {batch.name}.to(device)` after the loader yields it"
+                )
             yield self.finding(
                 meeting.host.node, message, related_node=related_node(meeting),
                 related_label="model moved here", fix=batch_fix(siblings(model, batch), model),
