@@ -47,7 +47,11 @@ class LoadWithoutMapLocation(Rule):
         (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, for a file of
         each rank's own on every rank (`f"queue{rank}.pth"`: each rank wrote it from its own GPU),
         for the state of an LR scheduler (`scheduler.load_state_dict(torch.load(path))`: numbers,
-        no tensors), and for in-memory buffers. A finding needs a file that holds a device's
+        no tensors), for in-memory buffers, for a file this code downloads (`path =
+        load_file_from_url(url)`, `hf_hub_download(...)`: a publisher's release weights, written
+        for every user of the code, whose device devlint cannot know), and for the weights of a
+        quantized model (under a test of a `quantized` flag, or read into a name saying so:
+        PyTorch's eager quantized modules live on the CPU only). A finding needs a file that holds a device's
         state: one read into `load_state_dict` (also through `ckpt["model"]`), used as a module
         (`model = torch.load(f)`, then `model.eval()`), written by this code from device
         tensors, or named as a checkpoint (its path or the function reading it says `ckpt`,
@@ -108,6 +112,8 @@ class LoadWithoutMapLocation(Rule):
                 continue  # this code wrote that file from CPU tensors: they load on the CPU
             if downloaded(load, model.module):
                 continue  # a publisher's release, fetched by this code: saved where, unknown
+            if quantized(load, model.module):
+                continue  # weights of PyTorch's quantized modules: they exist on the CPU only
             on_every_rank = every_rank and self.loads_on_every_rank(load)
             if not on_every_rank and not (model.fallback and self.restores_saved_devices(
                     load, model, written)):
@@ -304,6 +310,25 @@ def downloaded(load: Load, module: cst.Module) -> bool:
         if type(node) is cst.Assign and type(node.value) is cst.Call and _downloads(node.value):
             if any(_root(t.target) == name for t in node.targets):
                 return True
+    return False
+
+
+QUANTIZED = re.compile(r"quantiz|int8", re.I)
+
+
+def quantized(load: Load, module: cst.Module) -> bool:
+    """`if self.args.quantized_model: quantized_weights = torch.load(path)`: the state of a model
+    `torch.quantization.quantize_dynamic` made, whose quantized layers run on the CPU only, so
+    the file holds CPU tensors. Proven by the name its result gets, or a test around it."""
+    scope = load.where.function.node if load.where.function is not None else module
+    for node in walk(scope):
+        kind = type(node)
+        if kind is cst.Assign and node.value is load.node:
+            if any(QUANTIZED.search(code(t.target)) for t in node.targets):
+                return True
+        elif kind is cst.If and QUANTIZED.search(code(node.test)) and \
+                any(inner is load.node for inner in walk(node.body)):
+            return True
     return False
 
 
