@@ -523,6 +523,10 @@ class Evaluator:
         item = self.subscript(node, base, index, keys[0] if len(keys) == 1 else None, st)
         if type(item) is Tensor and type(base) is Tensor and base.plain and numbers:
             return _fewer_dims(item, numbers, complete=numbers == len(node.slice))
+        if type(item) is Tensor and item.scalar and type(base) is Tensor and base.plain and \
+                not numbers and any(type(e.slice) is cst.Slice for e in node.slice):
+            # `a[:, None]`: a slice proves a dimension, so neither `a` nor the view is 0-dim
+            return replace(item, scalar=False, dims=None if item.dims == 0 else item.dims)
         return item
 
     def subscript(self, node: Any, base: Value, index: Any, key_node: Any, st: State) -> Value:
@@ -2080,7 +2084,9 @@ def _elementwise(node: Any, left: Tensor, right: Tensor) -> Tensor:
     `torch.arange(t) < lengths[:, None]`)."""
     if on_device(left) or on_device(right):
         return Tensor(DEVICE, "data", node)
-    made = next((t for t in (left, right) if t.why in ("attr", "factory")), None)
+    # a 0-dim operand (`sigmas[i] * s_in`) meets any device: the other one is what must move
+    made = next((t for t in sorted((left, right), key=lambda t: t.scalar)
+                 if t.why in ("attr", "factory")), None)
     if made is None and left.place is HOST and right.place is HOST:
         made = _batch_operand(left, right)  # `x + noise`: still the loader's batch
     if made is not None and left.place is HOST and right.place is HOST:

@@ -56,6 +56,30 @@ MAX_FOREIGN_DEPTH = 2
 MAX_FOREIGN_CALLS = 200  # per file
 
 
+def _generation_hook(cls: ClassInfo) -> bool:
+    """A subclass of transformers' `LogitsProcessor`, `LogitsWarper` or `StoppingCriteria`."""
+    for base in cls.bases:
+        if type(base) is Ref and base.qualname.startswith("transformers") and \
+                base.qualname.rsplit(".", 1)[-1] in ("LogitsProcessor", "LogitsWarper", "StoppingCriteria"):
+            return True
+        if type(base) is Klass and _generation_hook(base.info):
+            return True
+    return False
+
+
+def _has_cpu_arm(node: Any) -> bool:
+    """A function that names the CPU or asks whether a GPU is there (`def pick_device(no_cuda,
+    gpu): if no_cuda or not torch.cuda.is_available(): return torch.device("cpu")`): a GPU
+    parameter is then its choice of GPU where one is, not a sign that it runs only on one."""
+    for sub in walk(node):
+        kind = type(sub)
+        if kind is cst.Attribute and sub.attr.value in ("is_available", "device_count"):
+            return True
+        if kind is cst.SimpleString and string_value(sub) == "cpu":
+            return True
+    return False
+
+
 def _one_gpu_unwrapped(joined: State, single: State) -> State:
     """`if torch.cuda.device_count() > 1: model = nn.DataParallel(model)`: on a machine with one
     GPU, a world as real as any, the model is the plain one, which does not scatter its inputs
@@ -105,6 +129,7 @@ class Interpreter(Evaluator):
         self.autograd_saved: dict = {}  # ctx ident -> what forward saved for backward (a Seq)
         self.autograd_kept: dict = {}  # ctx ident -> {attr: value} forward set on ctx (`ctx.scale = t`)
         self.moved_classes: set = set()
+        self._generates: Optional[bool] = None
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
         self.hook_set: dict = {}  # (class, attribute) -> the plain tensor a framework hook set there
@@ -189,6 +214,8 @@ class Interpreter(Evaluator):
         if _framework_hook(info) or (info.cls is not None and info.cls.callback and
                                      api.FRAMEWORK_HOOKS.match(info.name)):
             return True  # `on_validation_epoch_end`, `setup`: the trainer runs them
+        if info.cls is not None and info.name == "__call__" and _generation_hook(info.cls):
+            return True  # `generate` runs a logits processor on the device's scores
         for word in _identifiers(info.node):
             if word in placed or word in RELEVANT_NAMES:
                 return True
@@ -302,6 +329,16 @@ class Interpreter(Evaluator):
                 if type(found) is Klass and found.info.is_module:
                     yield found.info
 
+    def generates_on_device(self) -> bool:
+        """This file calls `generate` on a model it moved to the device."""
+        if self._generates is None:
+            self._generates = any(
+                (type(t.after) is Module or type(t.after) is Tensor and not t.after.plain) and
+                t.after.place is Place.DEVICE for t in self.obs.transfers) and any(
+                type(sub) is cst.Call and type(sub.func) is cst.Attribute and sub.func.attr.value == "generate"
+                for sub in walk(self.module))
+        return self._generates
+
     def parameter_value(self, info: FuncInfo, name: str, annotation: Optional[str]) -> Value:
         """An argument nobody passed: unknown, except by the conventions of `conventions`."""
         hooked = trainer_hook_argument(info, name)
@@ -312,6 +349,13 @@ class Interpreter(Evaluator):
             return Scalar(text=string_value(cuda), template=string_value(cuda), node=cuda)
         if annotation is not None and annotation.endswith("DataLoader"):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False), loader=True)
+        if info.cls is not None and info.name == "__call__" and _generation_hook(info.cls) and \
+                name in ("input_ids", "scores"):
+            # transformers' `generate` calls a logits processor or a stopping criterion with
+            # the token ids and scores where the model is: on the device, where this file
+            # calls `generate` on a model it moved there
+            return Tensor(Place.DEVICE, "input", info.node, plain=True,
+                          assumed=not self.generates_on_device())
         if name == "batch" and info.cls is not None and info.cls.callback and api.FRAMEWORK_HOOKS.match(info.name):
             # `on_validation_batch_end(self, trainer, pl_module, outputs, batch, ...)`: the batch
             # the trainer moved to the module's device before the step
@@ -787,7 +831,7 @@ class Interpreter(Evaluator):
         info.needs_cuda = (type(node) is cst.FunctionDef and names.CUDA_PURPOSE.search(name) is not None
                            and not (info.is_test and name.startswith("test"))) \
             or (info.cls is not None and info.cls.needs_cuda) or self.cuda_only_module \
-            or any(names.GPU_PARAMETER.search(p[0]) for p in info.params)
+            or (any(names.GPU_PARAMETER.search(p[0]) for p in info.params) and not _has_cpu_arm(node))
         if type(node) is cst.FunctionDef and info.cls is not None and name in ("_apply", "to", "cuda"):
             info.cls.moves_itself = True
         self.functions[id(node)] = info
@@ -1886,9 +1930,20 @@ def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset]:
     return trains, frozenset(binds), frozenset(offloads)
 
 
+# Module methods that return the module itself (`model.to(device).train()`).
+_SELF_RETURNING = frozenset({"train", "eval", "float", "half", "double", "bfloat16", "requires_grad_"})
+
+
 def _moves_itself(assign: cst.Assign) -> bool:
+    """`model = model.to(device)`, also chained with a method that returns the module itself
+    (`model = model.to(device).train()`): the model it had, moved, no new model."""
     value = assign.value
-    if len(assign.targets) != 1 or type(value) is not cst.Call or type(value.func) is not cst.Attribute:
+    if len(assign.targets) != 1:
+        return False
+    while type(value) is cst.Call and type(value.func) is cst.Attribute and \
+            value.func.attr.value in _SELF_RETURNING and type(value.func.value) is cst.Call:
+        value = value.func.value
+    if type(value) is not cst.Call or type(value.func) is not cst.Attribute:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None

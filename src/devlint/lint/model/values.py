@@ -313,6 +313,9 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     if type(a) is Maybe or type(b) is Maybe:
         return Maybe(join(unwrap(a), unwrap(b)))
     if type(a) is not type(b):
+        either = _tensor_or_tuple(a, b)
+        if either is not None:
+            return either
         # `if args.distributed: model = DDP(model, device_ids=[gpu])` over a model whose kind
         # the other path did not prove (DDP wraps only modules): a model that may move its
         # inputs itself, where, unknown
@@ -322,6 +325,20 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return OPAQUE
     joiner = _JOINERS.get(type(a))
     return joiner(a, b) if joiner is not None else OPAQUE
+
+
+def _tensor_or_tuple(a: Value, b: Value) -> Optional[Value]:
+    """`return logits, aux` in training and `return logits` otherwise: a model's answer that
+    is a tensor or a tuple of tensors, all in one place, is a tensor-like answer there (not
+    surely a tensor: `plain` is off, as for any model's answer)."""
+    tensor, seq = (a, b) if type(a) is Tensor else (b, a)
+    if type(tensor) is not Tensor or type(seq) is not Seq or seq.kind not in ("tuple", "list"):
+        return None
+    items = seq.items if seq.items is not None else (seq.element,)
+    if not items or not all(type(i) is Tensor and i.place is tensor.place for i in items):
+        return None
+    return Tensor(tensor.place, "output", tensor.node, plain=False, device=tensor.device,
+                  assumed=tensor.assumed or any(i.assumed for i in items))
 
 
 def _is_none(value: Value) -> bool:

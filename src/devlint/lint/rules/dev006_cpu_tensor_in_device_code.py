@@ -139,6 +139,9 @@ class CpuTensorInDeviceCode(Rule):
         value = meeting.device.value
         spelled = dotted(meeting.device.node) if meeting.device.node is not None else None
         if getattr(value, "why", "") == "input" and spelled:
+            function = meeting.where.function
+            if function is not None and function.name == "__call__":
+                return f"`{spelled}`, which `generate` hands over on the model's device"
             return f"`{spelled}`, an input of `forward` on the module's device"
         if meeting.kind == "model" and meeting.callee:
             return f"`{meeting.callee}`, which runs on the device"

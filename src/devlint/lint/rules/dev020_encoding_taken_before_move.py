@@ -147,9 +147,12 @@ def _bound_name(scope: Any, taken: Any) -> Optional[str]:
 
 
 def _taken_from(node: Any) -> Optional[str]:
-    """`enc` of `enc["input_ids"]` and of `enc.input_ids`."""
+    """`enc` of `enc["input_ids"]`, of `enc.input_ids` and of `enc.pop("special_tokens_mask")`
+    (or `enc.get(...)`)."""
     if type(node) is cst.Subscript:
         return dotted(node.value)
     if type(node) is cst.Attribute:
         return dotted(node.value)
+    if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("pop", "get"):
+        return dotted(node.func.value)
     return None

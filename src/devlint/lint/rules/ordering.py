@@ -36,8 +36,15 @@ def same_scope(model: Model, where, node: Any) -> bool:
 
 def passed_after(model: Model, name: str, start: int, own: Any = None) -> Optional[Any]:
     """A call after `start` that takes `name` itself as an argument (`prepare(model)`,
-    `Trainer(model)`, a helper), other than `own`: what it does with it is unknown."""
-    return next((call for call in calls_taking(model, name, start) if call is not own), None)
+    `Trainer(model)`, a helper), other than `own`: what it does with it is unknown. Not a call
+    known to leave a module where it is (`torch.compile(model)`, `print(model)`)."""
+    return next((call for call in calls_taking(model, name, start)
+                 if call is not own and dotted(call.func) not in KEEP_PLACE), None)
+
+
+# Calls that take a module and move none of it: compiling or scripting wraps it where it is.
+KEEP_PLACE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "print", "len",
+                        "isinstance", "id", "repr", "str", "type", "hasattr", "getattr"})
 
 
 def calls_taking(model: Model, name: str, start: int) -> Iterator[Any]:
