@@ -56,6 +56,24 @@ MAX_FOREIGN_DEPTH = 2
 MAX_FOREIGN_CALLS = 200  # per file
 
 
+def _placeholder(value: Tensor) -> bool:
+    """A tensor of uninitialised memory (`torch.empty(1)`): a placeholder, not data."""
+    node = value.node
+    return type(node) is cst.Call and (dotted(node.func) or "").rsplit(".", 1)[-1] in (
+        "empty", "empty_like", "new_empty")
+
+
+def _overwritten_on_device(cls: ClassInfo, attr: str) -> bool:
+    """`forward` (or a method that runs on the device) assigns `self.<attr>`."""
+    for statement in getattr(cls.node.body, "body", ()):
+        if type(statement) is cst.FunctionDef and runs_on_device(statement.name.value):
+            for sub in walk(statement.body):
+                if type(sub) is cst.Assign and any(
+                        dotted(t.target) == f"self.{attr}" for t in sub.targets):
+                    return True
+    return False
+
+
 def _generation_hook(cls: ClassInfo) -> bool:
     """A subclass of transformers' `LogitsProcessor`, `LogitsWarper` or `StoppingCriteria`."""
     for base in cls.bases:
@@ -1372,6 +1390,10 @@ class Interpreter(Evaluator):
             # set in a hook the trainer runs after its move (`on_fit_start`): a buffer registered
             # there would stay on the CPU too
             after_move = _framework_hook(info) and info.name not in BUILD_HOOKS
+            if _placeholder(value) and _overwritten_on_device(owner.cls, attr):
+                # `self._last = torch.empty(1)`, replaced by `forward` with its input: a
+                # placeholder whose values nobody reads before that, wherever it is
+                return replace(value, place=Place.UNKNOWN)
             return replace(value, why="attr", attr=(owner.cls, attr, statement, after_move))
         return value
 
