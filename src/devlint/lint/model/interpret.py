@@ -56,6 +56,20 @@ MAX_FOREIGN_DEPTH = 2
 MAX_FOREIGN_CALLS = 200  # per file
 
 
+def _identifier_counts(module: cst.Module) -> dict:
+    """How often each identifier stands in the module (a definition's own name included)."""
+    counts: dict = {}
+    for node in walk(module):
+        kind = type(node)
+        if kind is cst.Name:
+            counts[node.value] = counts.get(node.value, 0) + 1
+        elif kind is cst.SimpleString:
+            text = string_value(node)
+            if text is not None and text.isidentifier():
+                counts[text] = counts.get(text, 0) + 1  # `getattr(mod, "_encode")`, `__all__`
+    return counts
+
+
 def _placeholder(value: Tensor) -> bool:
     """A tensor of uninitialised memory (`torch.empty(1)`): a placeholder, not data."""
     node = value.node
@@ -211,9 +225,17 @@ class Interpreter(Evaluator):
         # `main`, which wraps the model in DDP) gets its arguments from that call, and runs
         # alone only if no caller's run reached it.
         called = _called_by_others(functions)
+        used = None
         for info in sorted(functions, key=lambda info: id(info) in called):
-            if id(info) not in self.analyzed:
-                self.run_alone(info)
+            if id(info) in self.analyzed:
+                continue
+            if info.cls is None and _private(info.name):
+                # `def _encode(...)` that no code of the file names again: a private helper
+                # nothing calls is dead code, no path a run can follow
+                used = _identifier_counts(self.module) if used is None else used
+                if used.get(info.name, 0) < 2:
+                    continue
+            self.run_alone(info)
 
     def placed_globals(self) -> frozenset:
         """Module-level names holding something on the device, a device, a loader or a model."""
