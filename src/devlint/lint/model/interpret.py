@@ -728,6 +728,7 @@ class Interpreter(Evaluator):
         head = entry
         exits: list = []
         first_pass: Optional[Observations] = None
+        carried: list = []  # meetings of values the body sends to the CPU, from iteration 2 on
         for attempt in range(MAX_LOOP_PASSES):
             saved = self.obs
             self.obs = Observations()
@@ -749,11 +750,14 @@ class Interpreter(Evaluator):
                     # then), later passes' are of the joined state.
                     saved.extend(first_pass)
                 saved.extend(self.obs)
+                saved.meetings.extend(carried)
                 self.obs = saved
                 exits = [exit_state if test is not None else following] + frame.breaks
                 break
             if attempt == 0:
                 first_pass = self.obs
+                self.obs = saved
+                carried = self.second_iteration(node, entry, back, test, bind_target, frame)
             self.obs = saved
             head = _widen(head, following) if attempt == MAX_LOOP_PASSES - 2 else following
         self.frame.loops.pop()
@@ -761,6 +765,35 @@ class Interpreter(Evaluator):
         if node.orelse is not None and end.live:
             end = self.suite(node.orelse.body, end)
         return join_states([end] + exits[1:])
+
+    def second_iteration(self, node: Any, entry: State, back: State, test: Any, bind_target,
+                         frame: LoopFrame) -> list:
+        """`tok = model.out(h).argmax(-1).type(torch.LongTensor)` at the end of a decode step:
+        the first iteration reads the device value the loop was entered with, every later one
+        the CPU copy the body made, which the joined state at the head cannot say. One pass from
+        the state after the first iteration gives the meetings of those CPU copies."""
+        names = [name for name, value in back.env.items()
+                 if type(value) is Tensor and value.place is Place.HOST and not value.scalar and
+                 value.why in ("cast", "factory") and value.node is not None and
+                 type(entry.env.get(name)) is Tensor and entry.env[name].place is Place.DEVICE]
+        if not names:
+            return []
+        made = {id(back.env[name].node) for name in names}
+        inside = {id(sub) for sub in walk(node.body)}
+        if not made & inside:
+            return []
+        saved, breaks, continues = self.obs, frame.breaks, frame.continues
+        self.obs = Observations()
+        frame.breaks, frame.continues = [], []
+        try:
+            body_state, _ = self.enter(back, test)
+            if bind_target is not None:
+                bind_target(body_state)
+            self.suite(node.body, body_state)
+            return [m for m in self.obs.meetings
+                    if id(getattr(m.host.value, "node", None)) in made & inside]
+        finally:
+            self.obs, frame.breaks, frame.continues = saved, breaks, continues
 
     def enter(self, head: State, test: Any) -> tuple[State, State]:
         """The states entering the body and leaving the loop from its head."""

@@ -30,7 +30,10 @@ TENSOR_ANNOTATIONS = ("Tensor", "FloatTensor", "LongTensor")
 # Packages that need a CUDA GPU to import or use: past their import, code runs only with one.
 CUDA_ONLY_PACKAGES = frozenset({"tensorrt", "pycuda", "cupy", "torch_tensorrt", "torch2trt", "flash_attn",
                                 "apex", "triton", "xformers", "cuda", "nvidia", "unsloth",
-                                "setGPU"})  # setGPU picks the freest GPU through nvidia-smi
+                                "setGPU",  # setGPU picks the freest GPU through nvidia-smi
+                                # point-cloud kernels built only for CUDA (PointNet++'s, Point
+                                # Transformer's): no CPU implementation behind them
+                                "pointnet2_ops", "pointops"})
 # Compiled CUDA extensions named for it (`knn_cuda`, `pointnet2_cuda`, `cuda_ext`): CUDA-only too.
 CUDA_EXTENSION_NAME = re.compile(r"^(\w+_cuda|cuda_\w+)$")
 # Packages that give each worker process its own GPU as device 0 (Ray's num_gpus).
