@@ -400,6 +400,10 @@ class Interpreter(Evaluator):
             # `on_validation_batch_end(self, trainer, pl_module, outputs, batch, ...)`: the batch
             # the trainer moved to the module's device before the step
             return Tensor(Place.DEVICE, "input", info.node, plain=False)
+        if info.cls is not None and info.cls.callback and api.FRAMEWORK_HOOKS.match(info.name) and \
+                len(info.params) > 2 and info.params[2][0] == name and not info.static:
+            # `(self, trainer, pl_module, ...)`: the module the trainer runs, on its device
+            return Module(Place.DEVICE, info.node, spelled=name)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
             observed = self.moved_class(info.cls) or info.cls.framework
             if annotation is None or annotation.rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS:

@@ -10,7 +10,7 @@ from devlint.lint.model.observations import Event
 from devlint.lint.model.values import Module, Place, Tensor
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, device_of
-from devlint.lint.rules.ordering import calls_taking, passed_after, position, same_scope
+from devlint.lint.rules.ordering import calls_taking, passed_after, position, reads_only, same_scope
 from devlint.lint.syntax import dotted, walk
 
 
@@ -199,7 +199,8 @@ def _handed_on(model: Model, move: Any, event: Event) -> bool:
                       and n.value is move for t in n.targets), None)
     if not moved:
         return True
-    return any((dotted(call.func) or "").rsplit(".", 1)[-1] != helper
+    return any((dotted(call.func) or "").rsplit(".", 1)[-1] != helper and
+               not reads_only(model, call, moved)
                for call in calls_taking(model, moved, position(model, move)))
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+import libcst as cst
+
 from devlint.lint.model import Model
 from devlint.lint.syntax import dotted, walk
 
@@ -39,7 +41,61 @@ def passed_after(model: Model, name: str, start: int, own: Any = None) -> Option
     `Trainer(model)`, a helper), other than `own`: what it does with it is unknown. Not a call
     known to leave a module where it is (`torch.compile(model)`, `print(model)`)."""
     return next((call for call in calls_taking(model, name, start)
-                 if call is not own and dotted(call.func) not in KEEP_PLACE), None)
+                 if call is not own and dotted(call.func) not in KEEP_PLACE and
+                 not reads_only(model, call, name)), None)
+
+
+# Methods through which a helper could move, rebuild or hand on the module it was given.
+_MOVING_METHODS = frozenset({"to", "cuda", "cpu", "xpu", "mps", "npu", "type", "apply", "_apply",
+                             "to_empty", "half", "float", "double", "bfloat16", "share_memory"})
+
+
+def reads_only(model: Model, call: Any, name: str) -> bool:
+    """`fit(model, loader)` where `fit` is a function of this file that only reads attributes
+    of the module, calls its methods or runs it (`model.score(...)`, `model(x)`): the call
+    neither moves the module nor hands it to code devlint cannot see."""
+    callee = dotted(call.func)
+    if not callee or "." in callee:
+        return False
+    defs = model.shared.get("module_functions")
+    if defs is None:
+        seen: dict = {}
+        for statement in model.module.body:
+            if type(statement).__name__ == "FunctionDef":
+                seen[statement.name.value] = statement if statement.name.value not in seen else None
+        defs = model.shared["module_functions"] = seen
+    function = defs.get(callee)
+    if function is None:
+        return False
+    params = function.params
+    if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None:
+        return False
+    positional = list(params.posonly_params) + list(params.params)
+    parameter = None
+    for index, arg in enumerate(call.args):
+        if dotted(arg.value) != name or arg.star:
+            continue
+        if arg.keyword is not None:
+            parameter = arg.keyword.value
+        elif index < len(positional):
+            parameter = positional[index].name.value
+        else:
+            return False
+    if parameter is None:
+        return False
+    read: set = set()
+    uses = []
+    for node in walk(function.body):
+        if type(node) is cst.Attribute and type(node.value) is cst.Name and \
+                node.attr.value not in _MOVING_METHODS:
+            read.add(id(node.value))
+        elif type(node) is cst.Call and type(node.func) is cst.Name:
+            read.add(id(node.func))  # `model(x)`: a forward pass
+        elif type(node) is cst.Name and node.value == parameter:
+            uses.append(node)
+        elif type(node) in (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Global, cst.Nonlocal):
+            return False  # a nested scope may rebind or capture the name
+    return all(id(use) in read for use in uses)
 
 
 # Calls that take a module and move none of it: compiling or scripting wraps it where it is.
