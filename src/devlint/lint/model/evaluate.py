@@ -1481,9 +1481,9 @@ class Evaluator:
         (`MpDeviceLoader(loader, device)`, `corpus.get_iterator(split, device=device)`,
         `NeighborLoader(graph.to(device))`), it may have placed what it makes: no convention
         about the name it is bound to (`train_iter` yields CPU batches) may place it."""
-        if any(self.device_like(v) or (type(v) is Tensor and v.place is DEVICE)
+        if any(self.device_like(v) or _holds_device(v)
                for _, v in list(args) + list(kwargs.values())):
-            return Opaque("<device>")
+            return DEVICE_MADE
         return OPAQUE
 
     def device_like(self, value: Value) -> bool:
@@ -1638,6 +1638,10 @@ class Evaluator:
                 element = Tensor(place, "batch", node, plain=False) if place is DEVICE else OPAQUE
         elif dataset is not None and type(dataset[1]) is Instance:
             element = self.dataset_element(dataset[1], node, st) or element
+        elif dataset is not None and (dataset[1] == DEVICE_MADE or _holds_device(dataset[1])):
+            # a dataset an unknown call made from device data, or a list of device tensors:
+            # its batches may be on the device already
+            element = OPAQUE
         collate = kwargs.get("collate_fn")
         if collate is not None and type(collate[1]) is not Scalar:  # `collate_fn=None`: the default
             element = self.collated(node, collate[1], element, st)
@@ -2126,16 +2130,21 @@ def _follow(value: Value, place: Place, moved_at: Any = None) -> Value:
 
 def _applied(cls: Any) -> frozenset:
     """The attributes a module class's own `_apply` reassigns (`self.noise = fn(self.noise)`):
-    `.to()`, `.cuda()` and `.half()` run `_apply`, so those move with the parameters."""
+    `.to()`, `.cuda()` and `.half()` run `_apply`, so those move with the parameters. Likewise
+    its own `cuda` or `to` (`self.ref_vertices = self.ref_vertices.cuda(*args)`): the class
+    moves them itself when it is moved that way, and where its mover did is not known here."""
     if cls is None:
         return frozenset()
-    member = cls.lookup("_apply")
-    if type(member) is not Func or type(member.info.node) is not cst.FunctionDef:
-        return frozenset()
-    return frozenset(
-        target.target.attr.value for sub in walk(member.info.node.body) if type(sub) is cst.Assign
-        for target in sub.targets if type(target.target) is cst.Attribute
-        and type(target.target.value) is cst.Name and target.target.value.value == "self")
+    found: set = set()
+    for name in ("_apply", "cuda", "to"):
+        member = cls.lookup(name)
+        if type(member) is not Func or type(member.info.node) is not cst.FunctionDef:
+            continue
+        found.update(
+            target.target.attr.value for sub in walk(member.info.node.body) if type(sub) is cst.Assign
+            for target in sub.targets if type(target.target) is cst.Attribute
+            and type(target.target.value) is cst.Name and target.target.value.value == "self")
+    return frozenset(found)
 
 
 def trainer_class(cls: Any) -> bool:
@@ -2258,6 +2267,20 @@ def _tensor_operands(args: list, kwargs: dict, flatten: bool = True) -> list:
             values = value.items if value.items is not None else (value.element,)
             found.extend((node, v) for v in values if type(v) is Tensor)
     return found
+
+
+DEVICE_MADE = Opaque("<device>")  # what an unknown call handed device data gives back
+
+
+def _holds_device(value: Value, depth: int = 3) -> bool:
+    """A device tensor, or a tuple, list or dict holding one (`TData((X_num, X_cat), Y)` of
+    dicts of tensors moved to the device)."""
+    if type(value) is Tensor:
+        return value.place is DEVICE
+    if type(value) is Seq and depth > 0:
+        items = value.items if value.items is not None else (value.element,)
+        return any(_holds_device(item, depth - 1) for item in items)
+    return False
 
 
 def _place_of(value: Value) -> Place:

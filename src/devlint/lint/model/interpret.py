@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Iterator, Optional
 
@@ -1047,6 +1048,10 @@ class Interpreter(Evaluator):
         self.no_grad += info.no_grad
         self.test_depth += info.is_test
         self.depth += 1
+        # data parameters handed unknown: what the function places "where that data is"
+        # (`.to(x1.device)`) is on the device inside it, by convention, and unknown to its caller
+        unknown_data = frozenset(p[0] for p in info.params if type(env.get(p[0])) is Opaque and
+                                 _data_parameter(info, p))
         try:
             st = State(env, accel, cpu, sure)
             if type(info.node) is cst.Lambda:
@@ -1059,6 +1064,8 @@ class Interpreter(Evaluator):
             if end.live:
                 returns.append((end, NONE))
             result = _returned(returns) if returns else OPAQUE
+            if unknown_data:
+                result = _where_unknown_data_is(result, unknown_data)
             if info.generator:
                 result = Iterable(_join_all(self.frame.yields) if self.frame.yields else OPAQUE,
                                   node=info.node)
@@ -1776,6 +1783,37 @@ def _modules_in(seq: Seq) -> Iterator[Module]:
 
 def _holds_modules(seq: Seq) -> bool:
     return next(_modules_in(seq), None) is not None
+
+
+# Parameters that hold settings or the objects that run things, not data: their `.device` is
+# the device the code chose (`args.device`, `trainer.device`), for its callers too.
+_SETTINGS_NAME = re.compile(r"^_?(self|cls|args|opts?|cfg|config|conf|hparams|hps?|params|flags|"
+                            r"trainer|accelerator|fabric|runner|engine|ctx|state|agent|learner|"
+                            r"pipe(line)?|module|mod|layer|m)$", re.IGNORECASE)
+
+
+def _data_parameter(info: FuncInfo, param: tuple) -> bool:
+    """A parameter that holds data (`x1`, `positions`), not settings, a model or a device."""
+    name = param[0]
+    return param[2] is None and param[1] == "positional" and \
+        not (info.cls is not None and not info.static and param is info.params[0]) and \
+        not names.names_model(name) and not names.names_device(name) and \
+        _SETTINGS_NAME.match(name) is None
+
+
+def _where_unknown_data_is(value: Value, params: frozenset, depth: int = 2) -> Value:
+    """A returned tensor placed by `.to(x1.device)` of a data parameter handed unknown
+    (`concat_batches(x1, ...)`): where the caller's data is, unknown to the caller."""
+    if type(value) is Tensor and value.place is Place.DEVICE and type(value.device) is Device and \
+            (value.device.spelled or "").endswith(".device") and \
+            value.device.spelled.rsplit(".", 1)[0] in params:
+        return replace(value, place=Place.UNKNOWN, device=None)
+    if type(value) is Seq and depth > 0:
+        if value.items is not None:
+            return replace(value, items=tuple(_where_unknown_data_is(v, params, depth - 1) for v in value.items),
+                           element=_where_unknown_data_is(value.element, params, depth - 1))
+        return replace(value, element=_where_unknown_data_is(value.element, params, depth - 1))
+    return value
 
 
 def _returned(returns: list) -> Value:
