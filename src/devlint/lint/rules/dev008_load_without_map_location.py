@@ -168,7 +168,8 @@ class LoadWithoutMapLocation(Rule):
         writes somewhere (`save_publishable` writes `model.pth`, `upload` reads it) is its own."""
         if load.map_location or not load.where.cpu or load.where.in_test or not load.node.args:
             return False
-        if any(same_path(load.path, save.path) for save in model.obs.saves):
+        if any(same_path(load.path, save.path) or same_folder_pattern(load, save)
+               for save in model.obs.saves):
             return False
         owner = load.where.function.owner if load.where.function is not None else None
         module = owner.module if owner is not None else model.module
@@ -352,6 +353,48 @@ def same_path(a: Value, b: Value) -> bool:
     if type(a) is Opaque and type(b) is Opaque:
         return bool(a.name) and a.name == b.name
     return False
+
+
+def same_folder_pattern(load: Load, save) -> bool:
+    """`torch.load(osp.join(args.save_path, name + '-{}.pth'.format(seed)))` of what the code
+    saved as `osp.join(args.save_path, 'best-val-{}.pth'.format(seed))`: the same folder
+    expression, and a file name of the load's pattern (its unknown parts any text, its written
+    part, the extension at least, the save's). The code reads back its own checkpoint, as with
+    one path of one template."""
+    loaded = load.node.args[0].value if load.node.args else None
+    saved = save.node.args[1].value if len(getattr(save.node, "args", ())) > 1 else None
+    folder = _joined_folder(loaded)
+    if folder is None or saved is None or _joined_folder(saved) != folder:
+        return False
+    pattern, target = _name_pattern(loaded.args[-1].value), _name_pattern(saved.args[-1].value)
+    if "." not in pattern.replace("{}", "").strip("."):
+        return False  # `{}` or `{}.{}`: no written part to match
+    regex = ".*".join(re.escape(part) for part in pattern.split("{}"))
+    return re.fullmatch(regex, target) is not None
+
+
+def _name_pattern(node) -> str:
+    """A file name as written: its string parts, `{}` for each part computed
+    (`model_name + '-{}.pth'.format(seed)` -> `{}-{}.pth`)."""
+    if type(node) is cst.SimpleString and isinstance(node.evaluated_value, str):
+        return node.evaluated_value
+    if type(node) is cst.BinaryOperation and type(node.operator) is cst.Add:
+        return _name_pattern(node.left) + _name_pattern(node.right)
+    if type(node) is cst.Call and type(node.func) is cst.Attribute and \
+            node.func.attr.value == "format" and type(node.func.value) is cst.SimpleString:
+        return re.sub(r"\{[^{}]*\}", "{}", _name_pattern(node.func.value))
+    if type(node) is cst.FormattedString:
+        return "".join(part.value if type(part) is cst.FormattedStringText else "{}"
+                       for part in node.parts)
+    return "{}"
+
+
+def _joined_folder(node) -> Optional[str]:
+    """`args.save_path` of `os.path.join(args.save_path, ...)` (its first part, as written)."""
+    if type(node) is not cst.Call or len(node.args) < 2 or \
+            not (dotted(node.func) or "").endswith("join") or node.args[0].star:
+        return None
+    return code(node.args[0].value)
 
 
 def file_name(path: Value) -> Optional[str]:

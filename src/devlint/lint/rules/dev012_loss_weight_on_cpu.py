@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
+import libcst as cst
+
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.evaluate import host_weight
@@ -10,6 +12,7 @@ from devlint.lint.model.observations import LossBuilt
 from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, first_device
+from devlint.lint.syntax import walk
 
 
 class LossWeightOnCpu(Rule):
@@ -29,7 +32,8 @@ class LossWeightOnCpu(Rule):
     """
     silent = """
         For 0-dim weights, and for losses stored on an `nn.Module` (`self.criterion = ...` in a
-        model registers the loss, so `model.to(device)` moves its weight).
+        model, or `model.criterion = loss` from outside, registers the loss, so
+        `model.to(device)` moves its weight).
     """
     why = """
         The loss module keeps `weight` as a buffer: it lives wherever the tensor was made. The
@@ -112,10 +116,13 @@ class LossWeightOnCpu(Rule):
         moved = {id(t.before.node) for t in model.obs.transfers if type(t.before) is Module}
         moves_a_model = any(type(t.before) is Module and not t.before.loss and
                             t.after.place is Place.DEVICE for t in model.obs.transfers)
+        attached = {id(getattr(e.other, "node", None)) for e in model.obs.events if e.kind == "attach"}
         for build in model.obs.losses:
             owner = build.where.function.cls if build.where.function is not None else None
             if owner is not None and owner.is_module:
                 continue
+            if id(build.node) in attached or _stored_on_an_object(model, build):
+                continue  # `model.criterion = loss`: registered there, it moves with the model
             if moves_a_model and id(build.node) not in moved and build.where.accel and \
                     host_weight(build.weight):
                 yield build, None
@@ -129,3 +136,19 @@ class LossWeightOnCpu(Rule):
             f"move the loss to `{device}`", Applicability.SAFE,
             (Edit("replace", build.node, f"{code(build.node)}.to({device})"),),
         )
+
+
+def _stored_on_an_object(model: Model, build: LossBuilt) -> bool:
+    """`loss = nn.CrossEntropyLoss(weight=w)` then `model.criterion = loss` in the same function:
+    set on an object (a module devlint may not know), the loss may be registered there and
+    moved with it."""
+    scope = build.where.function.node if build.where.function is not None else model.module
+    names = {t.target.value for n in walk(scope) if type(n) is cst.Assign and n.value is build.node
+             for t in n.targets if type(t.target) is cst.Name}
+    # (`self.criterion = loss` in a class of this file that is no module registers nothing)
+    known = build.where.function is not None and build.where.function.cls is not None
+    return bool(names) and any(
+        type(n) is cst.Assign and type(n.value) is cst.Name and n.value.value in names and
+        any(type(t.target) is cst.Attribute and not (
+            known and type(t.target.value) is cst.Name and t.target.value.value == "self")
+            for t in n.targets) for n in walk(scope))
