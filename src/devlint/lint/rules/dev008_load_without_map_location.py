@@ -7,8 +7,8 @@ import libcst as cst
 
 from devlint.core.findings import Applicability, Fix, RawFinding
 from devlint.lint.model import Model
-from devlint.lint.model.observations import Load
-from devlint.lint.model.values import Opaque, Place, Scalar, Seq, Tensor, Value, unwrap
+from devlint.lint.model.observations import Load, Save
+from devlint.lint.model.values import OPAQUE, Opaque, Place, Scalar, Seq, Tensor, Value, unwrap
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import add_keyword_fix, code, first_device
 from devlint.lint.syntax import dotted, walk
@@ -170,6 +170,8 @@ class LoadWithoutMapLocation(Rule):
             return False
         if any(same_path(load.path, save.path) or same_folder_pattern(load, save)
                for save in model.obs.saves):
+            return False
+        if any(same_folder_pattern(load, save) for save in _lineage_saves(load)):
             return False
         owner = load.where.function.owner if load.where.function is not None else None
         module = owner.module if owner is not None else model.module
@@ -371,6 +373,19 @@ def same_folder_pattern(load: Load, save) -> bool:
         return False  # `{}` or `{}.{}`: no written part to match
     regex = ".*".join(re.escape(part) for part in pattern.split("{}"))
     return re.fullmatch(regex, target) is not None
+
+
+def _lineage_saves(load: Load) -> Iterator[Save]:
+    """The `torch.save` calls written in the classes the loading method's class inherits from
+    (`Method.fit` saving what `PTARL.predict` reads back), in whichever project file they are."""
+    function = load.where.function
+    cls = function.cls if function is not None else None
+    if cls is None:
+        return
+    for info in cls.mro()[1:]:
+        for node in walk(info.node):
+            if type(node) is cst.Call and (dotted(node.func) or "").endswith("save") and len(node.args) > 1:
+                yield Save(node, OPAQUE)
 
 
 def _name_pattern(node) -> str:
