@@ -23,9 +23,9 @@ from functools import lru_cache
 from typing import Optional
 
 LOADER_NAME = re.compile(r"loader|(^|_)dl$|(^|_)dls$|(^|_)iter$|^batches$", re.IGNORECASE)
+# (`G` and `D` of a GAN are capitals: a lower-case `g` is a graph, a random generator or a return)
 MODEL_NAME = re.compile(
-    r"model|net|encoder|decoder|classifier|generator|discriminator|backbone|^[GD]$|policy|critic",
-    re.IGNORECASE,
+    r"(?i:model|net|encoder|decoder|classifier|generator|discriminator|backbone|policy|critic)|^[GD]$"
 )
 # Names that hold tensors even though MODEL_NAME matches them (`encoder_out`, `net_input`).
 TENSOR_WORDS = re.compile(

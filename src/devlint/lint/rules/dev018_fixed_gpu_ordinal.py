@@ -76,7 +76,8 @@ class FixedGpuOrdinal(Rule):
             return  # none, GPU 0, or several GPUs named on purpose (model or pipeline parallelism)
         if self.counts_devices(model):
             return
-        named = [(spec.node, spec.device.index) for spec in specs if self.behind_availability(spec)]
+        named = [(spec.node, spec.device.index) for spec in specs if self.behind_availability(spec)
+                 and (spec.in_conditional or _under_availability_test(model, spec.node))]
         reported: set[int] = set()
         for node, index in named + choices:
             if id(node) in reported:
@@ -126,3 +127,21 @@ def availability_choices(module: cst.Module) -> Iterator[tuple[cst.SimpleString,
         number = FIXED_CUDA_INDEX.match(string_value(gpu) or "")
         if number and string_value(cpu) == "cpu":
             yield gpu, int(number.group(1))
+
+
+# A test that asks whether there is a GPU: `torch.cuda.is_available()`, or a flag of it.
+_AVAILABILITY_TEST = re.compile(r"is_available|(^|[^\w])(use_|has_|on_|is_)?(cuda|gpu)s?([^\w]|$)")
+
+
+def _under_availability_test(model: Model, node) -> bool:
+    """`node` sits in a branch of an `if` that asks whether a GPU exists (its arm without one
+    aside): the CPU world stopped at that check, not at a condition devlint cannot evaluate
+    (`if "device" in config: ... else: torch.device("cuda:1")`) or a default never used."""
+    def search(tree, tests) -> bool:
+        if tree is node:
+            return any(_AVAILABILITY_TEST.search(code(t)) for t in tests)
+        if type(tree) is cst.If:
+            return search(tree.body, tests + [tree.test]) or (
+                tree.orelse is not None and search(tree.orelse, tests + [tree.test]))
+        return any(search(child, tests) for child in tree.children)
+    return search(model.module, [])
