@@ -188,6 +188,12 @@ class Evaluator:
             if attr == "type":
                 return base
             return Scalar()
+        if kind is Opaque and attr == "device" and type(node) is cst.Attribute and \
+                _unknown_data(node.value):
+            # `x1.device`, `enc_out[0].device` of data devlint knows nothing of: wherever that
+            # data is, unknown (a settings object's or a model's `.device` keeps the convention
+            # that it names the device the code chose)
+            return Device(None, None, node, spelled=_spelled(node))
         if kind in (Namespace, Opaque):
             return Opaque(_spelled(node) or "")
         if kind is Seq and attr in ("x", "y", "edge_index", "input_ids", "labels"):
@@ -1323,8 +1329,9 @@ class Evaluator:
             self.requires_cuda = True  # the CPU world stops here: this call needs a GPU
         factory = api.factory_name(qualname)
         if factory in api.SAMPLERS and "device" not in kwargs:
-            if any(is_tensor(v) for _, v in args):
-                return self.torch_function(node, qualname, args, kwargs, st)  # `multinomial(probs)`
+            if any(is_tensor(v) for _, v in list(args) + list(kwargs.values())):
+                # `multinomial(probs)`, `normal(mean=mean, std=std)`: drawn where its input is
+                return self.torch_function(node, qualname, args, kwargs, st)
             if args and type(args[0][1]) is not Scalar:
                 # a sampler draws where its input lives: `multinomial(probs)` of unknown probs
                 # is unknown, only `normal(0.0, 1.0, size)` of numbers makes a CPU tensor
@@ -1427,6 +1434,11 @@ class Evaluator:
             # NCCL carries GPU tensors only: what a collective of an NCCL-only file gets must be
             # on the device, as if it met a device tensor there
             self.meet("op", node, _tensor_operands(args, kwargs) + [(node, Tensor(DEVICE, "data", node))], st)
+            # ... and a `.cuda()` that put it there is what NCCL requires, not a literal that a
+            # CPU fallback could replace: no process group of this file runs without a GPU
+            for _, value in _tensor_operands(args, kwargs):
+                if type(value) is Tensor and value.place is DEVICE and value.node is not None:
+                    self.required_by_gpu_code(value.node)
         if api.is_torch(qualname):
             return self.torch_function(node, qualname, args, kwargs, st)
         return self.unknown_result(args, kwargs)
@@ -1614,6 +1626,15 @@ class Evaluator:
             inner = Module(Place.UNKNOWN, node)
         moves = qualname in api.INPUT_MOVING_WRAPPERS or "device_ids" in kwargs
         return replace(inner, moves_inputs=moves or inner.moves_inputs)
+
+    def required_by_gpu_code(self, node: Any) -> None:
+        """The device literals inside `node` serve code that runs only with a GPU: the CPU world
+        never needs them replaced (DEV001 leaves them alone)."""
+        inside = {id(sub) for sub in walk(node)}
+        self.gpu_required.update(inside)  # (a caller's frame holds the literal: see `run`)
+        for index, spec in enumerate(self.obs.devices):
+            if id(spec.node) in inside and spec.where.cpu:
+                self.obs.devices[index] = replace(spec, where=replace(spec.where, cpu=False))
 
     def needs_gpu_module(self, node: Any) -> None:
         """`DistributedDataParallel(net.cuda(), device_ids=[rank])` raises for a module on the
@@ -2269,6 +2290,27 @@ def _tensor_operands(args: list, kwargs: dict, flatten: bool = True) -> list:
     return found
 
 
+# Objects that hold settings or run things, not data: their `.device` is the device the code
+# chose (`args.device`, `trainer.device`, `pl_module.device`).
+_SETTINGS_NAME = re.compile(r"(^|_)(self|cls|args|opts?|cfg|config|conf|hparams|hps?|params|flags|"
+                            r"trainer|accelerator|fabric|runner|engine|ctx|state|agent|learner|"
+                            r"pipe(line)?|module|mod|layer|env|policy|worker|solver|exp|experiment)$",
+                            re.IGNORECASE)
+
+
+def _unknown_data(owner: Any) -> bool:
+    """The expression names data (`x1`, `enc_out[0]`, `batch.x`), not a settings object, a
+    model or a device, by its root name and its last name."""
+    root = owner
+    while type(root) in (cst.Attribute, cst.Subscript, cst.Call):
+        root = root.value if type(root) is not cst.Call else root.func
+    if type(root) is not cst.Name:
+        return False
+    last = owner.attr.value if type(owner) is cst.Attribute else root.value
+    return not any(names.names_model(n) or names.names_device(n) or _SETTINGS_NAME.search(n)
+                   for n in {root.value, last})
+
+
 DEVICE_MADE = Opaque("<device>")  # what an unknown call handed device data gives back
 
 
@@ -2382,6 +2424,9 @@ def _nccl_only(module: Any) -> bool:
             target = dotted(node.targets[0].target)
             if target:
                 literals.setdefault(target, set()).add(string_value(node.value))
+        elif kind is cst.Param and node.default is not None:
+            # `def setup_dist(backend="nccl")`: the backend its callers leave as it is
+            literals.setdefault(node.name.value, set()).add(string_value(node.default))
     if not calls:
         return False
     for call in calls:

@@ -15,7 +15,6 @@
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any, Iterator, Optional
 
@@ -193,6 +192,7 @@ class Interpreter(Evaluator):
         self.foreign_depth = 0
         self.resolving: set = set()  # the `Lazy` names being read now: a re-export cycle stops
         self.foreign_calls = 0
+        self.gpu_required: set = set()  # ids of nodes whose device literals GPU-only code needs
         # Another file's code run from here: its interpreters (for their trees and paths), and
         # for each node observed there, the call at this file's own line that reached it.
         self.foreign_owners: dict[int, Any] = {}
@@ -210,6 +210,12 @@ class Interpreter(Evaluator):
         self.module_env = st.env if st.env else self.module_env
         if not self.summarising:
             self.run_uncalled()
+        if self.gpu_required:
+            # literals that code running only with a GPU needs, found in a callee's frame
+            # (`x.cuda()` handed through a wrapper to an NCCL all-reduce)
+            self.obs.devices = [replace(spec, where=replace(spec.where, cpu=False))
+                                if id(spec.node) in self.gpu_required and spec.where.cpu else spec
+                                for spec in self.obs.devices]
         return self.obs
 
     def run_uncalled(self) -> None:
@@ -1048,10 +1054,6 @@ class Interpreter(Evaluator):
         self.no_grad += info.no_grad
         self.test_depth += info.is_test
         self.depth += 1
-        # data parameters handed unknown: what the function places "where that data is"
-        # (`.to(x1.device)`) is on the device inside it, by convention, and unknown to its caller
-        unknown_data = frozenset(p[0] for p in info.params if type(env.get(p[0])) is Opaque and
-                                 _data_parameter(info, p))
         try:
             st = State(env, accel, cpu, sure)
             if type(info.node) is cst.Lambda:
@@ -1064,8 +1066,6 @@ class Interpreter(Evaluator):
             if end.live:
                 returns.append((end, NONE))
             result = _returned(returns) if returns else OPAQUE
-            if unknown_data:
-                result = _where_unknown_data_is(result, unknown_data)
             if info.generator:
                 result = Iterable(_join_all(self.frame.yields) if self.frame.yields else OPAQUE,
                                   node=info.node)
@@ -1783,37 +1783,6 @@ def _modules_in(seq: Seq) -> Iterator[Module]:
 
 def _holds_modules(seq: Seq) -> bool:
     return next(_modules_in(seq), None) is not None
-
-
-# Parameters that hold settings or the objects that run things, not data: their `.device` is
-# the device the code chose (`args.device`, `trainer.device`), for its callers too.
-_SETTINGS_NAME = re.compile(r"^_?(self|cls|args|opts?|cfg|config|conf|hparams|hps?|params|flags|"
-                            r"trainer|accelerator|fabric|runner|engine|ctx|state|agent|learner|"
-                            r"pipe(line)?|module|mod|layer|m)$", re.IGNORECASE)
-
-
-def _data_parameter(info: FuncInfo, param: tuple) -> bool:
-    """A parameter that holds data (`x1`, `positions`), not settings, a model or a device."""
-    name = param[0]
-    return param[2] is None and param[1] == "positional" and \
-        not (info.cls is not None and not info.static and param is info.params[0]) and \
-        not names.names_model(name) and not names.names_device(name) and \
-        _SETTINGS_NAME.match(name) is None
-
-
-def _where_unknown_data_is(value: Value, params: frozenset, depth: int = 2) -> Value:
-    """A returned tensor placed by `.to(x1.device)` of a data parameter handed unknown
-    (`concat_batches(x1, ...)`): where the caller's data is, unknown to the caller."""
-    if type(value) is Tensor and value.place is Place.DEVICE and type(value.device) is Device and \
-            (value.device.spelled or "").endswith(".device") and \
-            value.device.spelled.rsplit(".", 1)[0] in params:
-        return replace(value, place=Place.UNKNOWN, device=None)
-    if type(value) is Seq and depth > 0:
-        if value.items is not None:
-            return replace(value, items=tuple(_where_unknown_data_is(v, params, depth - 1) for v in value.items),
-                           element=_where_unknown_data_is(value.element, params, depth - 1))
-        return replace(value, element=_where_unknown_data_is(value.element, params, depth - 1))
-    return value
 
 
 def _returned(returns: list) -> Value:
