@@ -1632,9 +1632,7 @@ class Evaluator:
         never needs them replaced (DEV001 leaves them alone)."""
         inside = {id(sub) for sub in walk(node)}
         self.gpu_required.update(inside)  # (a caller's frame holds the literal: see `run`)
-        for index, spec in enumerate(self.obs.devices):
-            if id(spec.node) in inside and spec.where.cpu:
-                self.obs.devices[index] = replace(spec, where=replace(spec.where, cpu=False))
+        self.obs.devices[:] = gpu_only_specs(self.obs.devices, inside)
 
     def needs_gpu_module(self, node: Any) -> None:
         """`DistributedDataParallel(net.cuda(), device_ids=[rank])` raises for a module on the
@@ -1642,10 +1640,7 @@ class Evaluator:
         world stops here, and the `.cuda()` inside it is what the call requires, not a literal a
         fallback could replace (the DDP trainer class of a file another one launches with NCCL)."""
         self.requires_cuda = True
-        inside = {id(sub) for sub in walk(node)}
-        for index, spec in enumerate(self.obs.devices):
-            if id(spec.node) in inside and spec.where.cpu:
-                self.obs.devices[index] = replace(spec, where=replace(spec.where, cpu=False))
+        self.obs.devices[:] = gpu_only_specs(self.obs.devices, {id(sub) for sub in walk(node)})
 
     def loader(self, node: Any, args: list, kwargs: dict, st: State) -> Value:
         """A DataLoader yields CPU batches, unless its dataset already holds device tensors or
@@ -2312,6 +2307,12 @@ def _unknown_data(owner: Any) -> bool:
 
 
 DEVICE_MADE = Opaque("<device>")  # what an unknown call handed device data gives back
+
+
+def gpu_only_specs(specs: list, ids: set) -> list:
+    """The device specs, those at the nodes `ids` marked as reached only with a GPU."""
+    return [replace(spec, where=replace(spec.where, cpu=False))
+            if id(spec.node) in ids and spec.where.cpu else spec for spec in specs]
 
 
 def _holds_device(value: Value, depth: int = 3) -> bool:

@@ -22,7 +22,8 @@ import libcst as cst
 
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
-from devlint.lint.model.evaluate import NONE, Evaluator, gpu_device_ids, hand_set_switch, trainer_class
+from devlint.lint.model.evaluate import (
+    NONE, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, trainer_class)
 from devlint.lint.model.observations import Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -213,9 +214,7 @@ class Interpreter(Evaluator):
         if self.gpu_required:
             # literals that code running only with a GPU needs, found in a callee's frame
             # (`x.cuda()` handed through a wrapper to an NCCL all-reduce)
-            self.obs.devices = [replace(spec, where=replace(spec.where, cpu=False))
-                                if id(spec.node) in self.gpu_required and spec.where.cpu else spec
-                                for spec in self.obs.devices]
+            self.obs.devices[:] = gpu_only_specs(self.obs.devices, self.gpu_required)
         return self.obs
 
     def run_uncalled(self) -> None:

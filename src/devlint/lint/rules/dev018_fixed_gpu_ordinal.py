@@ -134,14 +134,14 @@ _AVAILABILITY_TEST = re.compile(r"is_available|(^|[^\w])(use_|has_|on_|is_)?(cud
 
 
 def _under_availability_test(model: Model, node) -> bool:
-    """`node` sits in a branch of an `if` that asks whether a GPU exists (its arm without one
-    aside): the CPU world stopped at that check, not at a condition devlint cannot evaluate
-    (`if "device" in config: ... else: torch.device("cuda:1")`) or a default never used."""
-    def search(tree, tests) -> bool:
-        if tree is node:
-            return any(_AVAILABILITY_TEST.search(code(t)) for t in tests)
-        if type(tree) is cst.If:
-            return search(tree.body, tests + [tree.test]) or (
-                tree.orelse is not None and search(tree.orelse, tests + [tree.test]))
-        return any(search(child, tests) for child in tree.children)
-    return search(model.module, [])
+    """`node` sits in a branch of an `if` that asks whether a GPU exists: the CPU world stopped
+    at that check, not at a condition devlint cannot evaluate (`if "device" in config: ...
+    else: torch.device("cuda:1")`) or at a default never used. The branches are read once per
+    file."""
+    inside = model.shared.get("availability_branches")
+    if inside is None:
+        inside = model.shared["availability_branches"] = frozenset(
+            id(sub) for branch in walk(model.module)
+            if type(branch) is cst.If and _AVAILABILITY_TEST.search(code(branch.test))
+            for part in (branch.body, branch.orelse) if part is not None for sub in walk(part))
+    return id(node) in inside

@@ -61,7 +61,7 @@ def reads_only(model: Model, call: Any, name: str) -> bool:
     if defs is None:
         seen: dict = {}
         for statement in model.module.body:
-            if type(statement).__name__ == "FunctionDef":
+            if type(statement) is cst.FunctionDef:
                 seen[statement.name.value] = statement if statement.name.value not in seen else None
         defs = model.shared["module_functions"] = seen
     function = defs.get(callee)
