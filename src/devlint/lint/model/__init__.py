@@ -41,6 +41,10 @@ class Model:
     def nccl_required(self) -> bool:
         return self.interpreter.nccl_required
 
+    @property
+    def cuda_kernels(self) -> bool:
+        return self.interpreter.cuda_kernels
+
     def bound_at(self, node: Any) -> frozenset:
         """The names bound on every path where `node` is (empty when it was never reached)."""
         return self.interpreter.bound_at.get(id(node), frozenset())

@@ -1325,6 +1325,10 @@ class Evaluator:
             return BACKEND
         if qualname in api.PG_INITIALIZED and self.nccl_only():
             return Flag(None, False, availability=True)
+        if qualname in api.EXTENSION_BUILDS and builds_cuda(node):
+            self.requires_cuda = True
+            if st.cpu or (st.accel and self.gpu_only_rest):
+                self.cuda_kernels = True  # the file's run compiles CUDA kernels: GPU-only
         if qualname in api.CUDA_REQUIRING:
             self.requires_cuda = True  # the CPU world stops here: this call needs a GPU
         factory = api.factory_name(qualname)
@@ -1808,6 +1812,34 @@ def _torch_device(self: Evaluator, node: Any, args: list, kwargs: dict, st: Stat
         return Device(None, None, node)
     device = target[1] if target[1] is not None else Device(None, None, node)
     return replace(device, node=device.node or node)
+
+
+def builds_cuda(call: Any) -> bool:
+    """`load(name="wkv", sources=["wkv_op.cpp", "wkv_cuda.cu"])`, `load_inline(...,
+    cuda_sources=...)`: an extension compiled with nvcc, for a GPU."""
+    for arg in call.args:
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword in ("cuda_sources", "extra_cuda_cflags") and not _none(arg.value):
+            return True
+        if keyword == "with_cuda" and type(arg.value) is cst.Name and arg.value.value == "True":
+            return True
+        if keyword in (None, "sources"):
+            for node in walk(arg.value):
+                text = string_value(node) if type(node) is cst.SimpleString else \
+                    _fstring_tail(node) if type(node) is cst.FormattedString else None
+                if text is not None and text.endswith((".cu", ".cuh")):
+                    return True
+    return False
+
+
+def _none(node: Any) -> bool:
+    return type(node) is cst.Name and node.value == "None"
+
+
+def _fstring_tail(node: cst.FormattedString) -> Optional[str]:
+    """The literal text an f-string ends with (`f"cuda/{name}.cu"` ends with ".cu")."""
+    last = node.parts[-1] if node.parts else None
+    return last.value if type(last) is cst.FormattedStringText else None
 
 
 def _partial(self: Evaluator, node: Any, args: list, kwargs: dict, st: State) -> Value:

@@ -182,12 +182,14 @@ class Interpreter(Evaluator):
         # imported detector's `if torch.cuda.is_available(): self.model.cuda()` is its own choice)
         self.own_fallback = False
         self.nccl_required = False
+        self.cuda_kernels = False  # the file's run compiles a CUDA extension (see `builds_cuda`)
         self.exiting = False
         self.requires_cuda = False  # set by a torch.cuda call that needs a GPU, per statement
         # Blocks whose rest runs only on a GPU: the CPU world stopped at a statement of their own
         # (`assert torch.cuda.is_available()`, `torch.cuda.set_device(rank)`), not at a branch.
         self.gpu_only_rest = 0
         self.cuda_only_module = False  # the module imports a CUDA-only package
+        self.gpu_only_module = False  # its module-level code ends with the CPU world stopped
         self.calls = 0
         self.depth = 0
         self.foreign_depth = 0
@@ -209,6 +211,7 @@ class Interpreter(Evaluator):
         self.module_env = st.env
         st = self.block(self.module.body, st)
         self.module_env = st.env if st.env else self.module_env
+        self.gpu_only_module = st.accel and not st.cpu
         if not self.summarising:
             self.run_uncalled()
         if self.gpu_required:
@@ -597,6 +600,11 @@ class Interpreter(Evaluator):
             else:
                 st.env[bound] = self.module_member(source.path, name, fallback) if source is not None \
                     else fallback
+        if source is not None and not self.summarising:
+            summary = self.summary_of(source.path)
+            if summary is not None and summary.gpu_only:
+                # `from src.model import GPT`, whose module compiles its CUDA kernels on import
+                return State(st.env, st.accel, False)
         return st
 
     # --- the project's other files ----------------------------------------------------------

@@ -63,6 +63,9 @@ class Summary:
     env: dict  # name -> Value, as the module's code left it
     dependencies: tuple  # (path, digest) of every project file it was built from, itself first
     probes: tuple = ()  # how the imports behind it resolved (see `Interpreter.probes`)
+    # Its module-level code stops a machine without a GPU (it compiles a CUDA extension, sets
+    # the GPU, imports a CUDA-only package): so does importing it.
+    gpu_only: bool = False
 
 
 @dataclass
@@ -135,7 +138,7 @@ class Summaries:
             return None
         dependencies = ((path, digest),) + tuple(sorted(interpreter.dependencies, key=repr))
         return Summary(path, digest, interpreter.module_env, dependencies,
-                       tuple(sorted(interpreter.probes, key=repr)))
+                       tuple(sorted(interpreter.probes, key=repr)), interpreter.gpu_only_module)
 
     def _tree(self, data: bytes, digest: str):
         """libcst's tree of a project file, or None where devlint would not analyse it when

@@ -36,6 +36,10 @@ CUDA_ONLY_PACKAGES = frozenset({"tensorrt", "pycuda", "cupy", "torch_tensorrt", 
                                 "pointnet2_ops", "pointops"})
 # Compiled CUDA extensions named for it (`knn_cuda`, `pointnet2_cuda`, `cuda_ext`): CUDA-only too.
 CUDA_EXTENSION_NAME = re.compile(r"^(\w+_cuda|cuda_\w+)$")
+# Building a C++ extension: with CUDA sources (`sources=["wkv.cu", ...]`, `cuda_sources=`,
+# `extra_cuda_cflags=`, `with_cuda=True`) it needs nvcc and a GPU, so code past it runs only
+# with one (see `builds_cuda`).
+EXTENSION_BUILDS = frozenset({"torch.utils.cpp_extension.load", "torch.utils.cpp_extension.load_inline"})
 # Packages that give each worker process its own GPU as device 0 (Ray's num_gpus).
 PER_PROCESS_GPU_PACKAGES = frozenset({"ray"})
 # Contexts where tensors are fakes or meta tensors: a device literal allocates nothing.

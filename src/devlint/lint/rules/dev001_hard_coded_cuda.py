@@ -52,7 +52,9 @@ class HardCodedCuda(Rule):
         pin devices on purpose) and in the `if __name__ == "__main__":` block of a package's
         module (an `__init__.py` beside it: the module is imported, and that block is its
         author's self-test or demo, run by hand), and in files that
-        start an NCCL process group (they need CUDA whatever the device says).
+        start an NCCL process group or compile CUDA kernels (`torch.utils.cpp_extension.load`
+        of a `.cu` source, `load_inline(cuda_sources=...)`), and past importing a project
+        module whose import does either: they need CUDA whatever the device says.
     """
     why = """
         The loop's mathematics are the same on every device; only where the tensors live
@@ -79,8 +81,11 @@ class HardCodedCuda(Rule):
     """
 
     def check(self, model: Model) -> Iterator[RawFinding]:
-        if model.nccl_required:
-            return  # an NCCL process group needs CUDA anyway: a CPU fallback could not run
+        if model.nccl_required or model.cuda_kernels:
+            # an NCCL process group, or kernels compiled with nvcc on the way (RWKV's
+            # `load(name="wkv", sources=["wkv_op.cpp", "wkv_cuda.cu"])`), need CUDA anyway: a
+            # CPU fallback could not run
+            return
         sites = list(self.sites(model))
         if len(sites) < 2:
             for spec in sites:
