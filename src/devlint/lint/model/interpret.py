@@ -533,6 +533,9 @@ class Interpreter(Evaluator):
                 else:
                     root = qualname.split(".", 1)[0]
                     st.env[root] = self.project_module(root) or Ref(root)
+                source = self.project_module(qualname) if self.files is not None else None
+                if source is not None and self.gpu_on_import(source.path):
+                    st = State(st.env, st.accel, False)  # `import kernels`: built on import
             return self.imported([dotted(a.name) or "" for a in node.names], st)
         if kind is cst.ImportFrom:
             return self.import_from(node, st)
@@ -600,12 +603,21 @@ class Interpreter(Evaluator):
             else:
                 st.env[bound] = self.module_member(source.path, name, fallback) if source is not None \
                     else fallback
-        if source is not None and not self.summarising:
-            summary = self.summary_of(source.path)
-            if summary is not None and summary.gpu_only:
-                # `from src.model import GPT`, whose module compiles its CUDA kernels on import
-                return State(st.env, st.accel, False)
+        if source is not None and self.gpu_on_import(source.path):
+            # `from src.model import GPT`, whose module compiles its CUDA kernels on import
+            return State(st.env, st.accel, False)
         return st
+
+    def gpu_on_import(self, path: str) -> bool:
+        """Whether importing the project file at `path` needs a GPU (see
+        `Summaries.gpu_on_import`), recorded as what this run stands on. Asked by a checked
+        file only: a summary's importers ask through their own imports."""
+        if self.summarising or not path.endswith(".py"):
+            return False
+        found, files, probes = self.summaries.gpu_on_import(path)
+        self.dependencies.update(files)
+        self.probes.update(probes)
+        return found
 
     # --- the project's other files ----------------------------------------------------------
 

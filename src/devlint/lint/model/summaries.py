@@ -18,6 +18,7 @@ per process and level. A file that does not parse, or is too large, gives none.
 """
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,6 +27,13 @@ from typing import Iterator, Optional, Protocol
 
 from devlint.core.limits import IMPORT_LEVELS
 
+# How far `Summaries.gpu_on_import` follows a chain of module-level imports: train.py -> model.py
+# -> op/__init__.py -> op/fused_act.py, which compiles its CUDA kernel.
+GPU_IMPORT_DEPTH = 4
+# A module-level import: at column 0, so neither in a function nor under an `if` or a `try`.
+_TOP_IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
+# What compiling CUDA kernels on import needs in the text (confirmed by interpreting the file).
+_BUILDS_KERNELS = re.compile(rb"cpp_extension")
 MAX_SUMMARIES = 512  # per process and level: the trees behind them are what costs memory
 LEVELS = IMPORT_LEVELS  # imports followed from a checked file (the importers walk reads the same)
 # Parsed modules kept to summarise them at another level, or to check them. As many as the
@@ -104,6 +112,7 @@ class Summaries:
         self._cache: "OrderedDict[tuple, Summary]" = OrderedDict()  # (path, level) -> summary
         self._trees: "OrderedDict[str, object]" = OrderedDict()  # text -> parsed module
         self.digests: dict[str, Optional[str]] = {}
+        self._gpu_imports: dict = {}  # (path, depth) -> `gpu_on_import`'s answer
 
     def get(self, path: str, level: int = LEVELS - 1) -> Optional[Summary]:
         data = self.files.read(path)
@@ -123,6 +132,44 @@ class Summaries:
             while len(self._cache) > MAX_SUMMARIES:
                 self._cache.popitem(last=False)
         return summary
+
+    def gpu_on_import(self, path: str, depth: int = GPU_IMPORT_DEPTH) -> tuple:
+        """Whether importing the project file at `path` stops a machine without a GPU: the file
+        compiles CUDA kernels on import (its summary says so), or imports, at module level and
+        with no condition, a project module that does (rosinality's stylegan2: `generate.py`
+        imports `model`, which imports `op`, whose `fused_act` compiles its kernel). Followed
+        `depth` imports deep. Returns (the answer, the (path, digest) pairs and the import
+        probes it stood on)."""
+        key = (path, depth)
+        known = self._gpu_imports.get(key)
+        if known is not None:
+            return known
+        self._gpu_imports[key] = (False, frozenset(), frozenset())  # an import cycle: no
+        data = self.files.read(path) if path.endswith(".py") else None
+        files = {(path, self.files.digest(data) if data is not None else None)}
+        probes: set = set()
+        found = False
+        if data is not None and _BUILDS_KERNELS.search(data):
+            summary = self.get(path, 0)
+            found = summary is not None and summary.gpu_only
+        if data is not None and not found and depth > 1:
+            for match in _TOP_IMPORT.finditer(data):
+                dots, module, plain = match.groups()
+                level = len(dots or b"")
+                name = (module if plain is None else plain).decode("ascii", "replace")
+                target = self.files.resolve(path, name, level)
+                probes.add(("import", path, name, level, target))
+                if target is None or not target.endswith(".py"):
+                    continue
+                below = self.gpu_on_import(target, depth - 1)
+                files |= below[1]
+                probes |= below[2]
+                if below[0]:
+                    found = True
+                    break
+        result = (found, frozenset(files), frozenset(probes))
+        self._gpu_imports[key] = result
+        return result
 
     def _build(self, path: str, data: bytes, digest: str, level: int) -> Optional[Summary]:
         from devlint.lint.model.interpret import Interpreter
