@@ -48,8 +48,9 @@ ACCEL_FLAG = re.compile(r"(^|_)(cuda|gpu|gpus|mps|accelerator|on_gpu|is_cuda|has
                         re.IGNORECASE)
 CPU_FLAG = re.compile(r"(^|_)(no_cuda|no_gpu|cpu|use_cpu|cpu_only|disable_cuda|force_cpu)$",
                       re.IGNORECASE)
-RANK_WORDS = re.compile(r"rank|world|distributed|ddp|is_initialized|n_?gpus?$|num_gpus|is_main",
-                        re.IGNORECASE)
+# (`enable_fsdp` and `use_deepspeed` switch sharded multi-process training on, as `ddp` does)
+RANK_WORDS = re.compile(r"rank|world|distributed|ddp|fsdp|deepspeed|is_initialized|n_?gpus?$|num_gpus|"
+                        r"is_main", re.IGNORECASE)
 # The number of this process among its job's (`rank`, `local_rank`, `dist.get_rank()`), not their
 # count: a path built from it names a file of each rank's own.
 RANK_NAME = re.compile(r"^(get_)?(local_|global_|process_)?rank(_id|_idx|_index)?$", re.IGNORECASE)

@@ -551,6 +551,8 @@ class Evaluator:
             return _item(base, index, key_node)
         if kind is Module:
             return _layer_of(base, node)  # a layer of a Sequential
+        if kind is Ref and base.qualname == "os.environ":
+            return _environment_setting(string_value(key_node) if key_node is not None else None)
         if kind is Klass or kind is Ref:
             return base  # a generic alias: `List[int]`
         return OPAQUE
@@ -1331,6 +1333,8 @@ class Evaluator:
                 self.cuda_kernels = True  # the file's run compiles CUDA kernels: GPU-only
         if qualname in api.CUDA_REQUIRING:
             self.requires_cuda = True  # the CPU world stops here: this call needs a GPU
+        if qualname in api.ENVIRONMENT_READS and args and type(args[0][1]) is Scalar:
+            return _environment_setting(args[0][1].text)
         factory = api.factory_name(qualname)
         if factory in api.SAMPLERS and "device" not in kwargs:
             if any(is_tensor(v) for _, v in list(args) + list(kwargs.values())):
@@ -1812,6 +1816,15 @@ def _torch_device(self: Evaluator, node: Any, args: list, kwargs: dict, st: Stat
         return Device(None, None, node)
     device = target[1] if target[1] is not None else Device(None, None, node)
     return replace(device, node=device.node or node)
+
+
+def _environment_setting(key: Optional[str]) -> Value:
+    """`os.environ["RWKV_RUN_DEVICE"]`, `os.getenv("USE_CUDA")`: a setting named for the device
+    or a device switch reads like `args.device` (`== "cpu"` is a device test); any other
+    variable is unknown."""
+    if key and (names.names_device(key) or names.device_flag(key) is not None):
+        return Opaque(key)
+    return OPAQUE
 
 
 def builds_cuda(call: Any) -> bool:

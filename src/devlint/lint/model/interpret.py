@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Iterator, Optional
 
@@ -705,7 +706,10 @@ class Interpreter(Evaluator):
         tested = self.value(node.test, st)
         test = self.truth(tested)
         rank = self.rank_test(node.test)
-        self.rank_guard += rank
+        # `if rank == 0:` chooses per rank in both arms; `if args.distributed:` (a switch) has
+        # its processes in the first arm and one process in the other, where a fixed GPU is fine
+        multi = _distributed_switch(node.test) if rank else None
+        self.rank_guard += rank and multi is not True
         # A condition devlint cannot evaluate in the CPU world is a possible guard: what either
         # arm does is not what a machine without a GPU surely does.
         unknown = test.cpu is None and self.possible_guard(node.test, tested, st)
@@ -714,6 +718,7 @@ class Interpreter(Evaluator):
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
         self.narrow(node.test, entry, other)
         body = self.suite(node.body, entry)
+        self.rank_guard += (multi is True) - (multi is False)
         if node.orelse is None:
             orelse = other
         elif type(node.orelse) is cst.If:
@@ -721,7 +726,7 @@ class Interpreter(Evaluator):
         else:
             orelse = self.suite(node.orelse.body, other) if other.live else other
         self.guessing -= unknown
-        self.rank_guard -= rank  # `if distributed: ... else: cuda(0)`: both arms chose by rank
+        self.rank_guard -= rank and multi is not False  # as it was before the `if`
         joined = join_states([body, orelse])
         if test.accel is None and test.one_gpu is not None:
             joined = _one_gpu_unwrapped(joined, body if test.one_gpu else orelse)
@@ -2158,3 +2163,24 @@ def is_main_test(test: Any) -> bool:
     sides = (test.left, target.comparator)
     return any(type(side) is cst.Name and side.value == "__name__" for side in sides) and \
         any(string_value(side) == "__main__" for side in sides)
+
+
+_SWITCH_WORDS = re.compile(r"^(distributed|ddp|fsdp|deepspeed|multi_?gpus?|multiprocessing_distributed)$",
+                           re.IGNORECASE)
+
+
+def _distributed_switch(test: Any) -> Optional[bool]:
+    """`args.distributed`, `train_config.enable_fsdp`, `use_ddp`: True (the first arm is the
+    multi-process one); `not args.distributed`: False; any other test (`rank == 0`,
+    `world_size > 1`): None."""
+    negated = False
+    while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        test, negated = test.expression, not negated
+    name = test.value if type(test) is cst.Name else test.attr.value if type(test) is cst.Attribute else None
+    if name is None:
+        return None
+    words = [w for w in name.split("_") if w]
+    if not (_SWITCH_WORDS.match(name) or any(_SWITCH_WORDS.match(w) for w in words)
+            or _SWITCH_WORDS.match(name.replace("use_", "").replace("enable_", "").replace("is_", ""))):
+        return None
+    return not negated

@@ -344,6 +344,8 @@ PATH_JOINERS = frozenset({"os.path.join", "posixpath.join", "pathlib.Path",
 SCALAR_BUILTINS = frozenset({"len", "float", "int", "bool", "str", "round", "abs", "hash",
                              "isinstance", "hasattr", "callable", "print", "repr", "format",
                              "ord", "chr", "id", "input", "open", "type", "issubclass"})
+# Reads of an environment variable by name (see `evaluate._environment_setting`).
+ENVIRONMENT_READS = frozenset({"os.getenv", "os.environ.get"})
 EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "pytest.skip", "pytest.exit",
                    "unittest.SkipTest"})
 SKIP_DECORATORS = re.compile(r"(^|\.)(skipIf|skipUnless|skipif|skip_if|skip_unless)$")

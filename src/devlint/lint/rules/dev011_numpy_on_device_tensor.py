@@ -42,8 +42,10 @@ class NumpyOnDeviceTensor(Rule):
         For tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for
         a tensor itself given to a NumPy function other than a converter (`np.mean(t)` calls
         `t.mean`), for
-        tensors from the loader or from `torch.from_numpy`, and for models that never move
-        (CPU-only scripts).
+        tensors from the loader or from `torch.from_numpy`, for models that never move
+        (CPU-only scripts), and under a test that the run device is the CPU (`if args.device ==
+        "cpu":`, `if os.environ["RUN_DEVICE"] == "cpu":`: an environment variable named for the
+        device reads like `args.device`).
     """
     why = """
         NumPy arrays live in host memory, so `Tensor.numpy()` works only for CPU tensors and

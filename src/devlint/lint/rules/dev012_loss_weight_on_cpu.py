@@ -31,9 +31,10 @@ class LossWeightOnCpu(Rule):
         the device.
     """
     silent = """
-        For 0-dim weights, and for losses stored on an `nn.Module` (`self.criterion = ...` in a
+        For 0-dim weights, for losses stored on an `nn.Module` (`self.criterion = ...` in a
         model, or `model.criterion = loss` from outside, registers the loss, so
-        `model.to(device)` moves its weight).
+        `model.to(device)` moves its weight), and for a loss moved after paths joined
+        (`criterion` weighted on one path and plain on the other, then `criterion.cuda()`).
     """
     why = """
         The loss module keeps `weight` as a buffer: it lives wherever the tensor was made. The
@@ -114,6 +115,11 @@ class LossWeightOnCpu(Rule):
             if meeting.kind == "loss-weight" and meeting.where.accel and id(meeting.host.node) in built:
                 yield built[id(meeting.host.node)], meeting
         moved = {id(t.before.node) for t in model.obs.transfers if type(t.before) is Module}
+        # `criterion = weighted if args.weighted else plain`, then `criterion.cuda()`: the move
+        # of a loss that paths joined moves whichever of them was built
+        joined = {(id(t.where.function), t.receiver.value) for t in model.obs.transfers
+                  if type(t.before) is Module and t.before.loss and t.before.node is None and
+                  type(t.receiver) is cst.Name}
         moves_a_model = any(type(t.before) is Module and not t.before.loss and
                             t.after.place is Place.DEVICE for t in model.obs.transfers)
         attached = {id(getattr(e.other, "node", None)) for e in model.obs.events if e.kind == "attach"}
@@ -123,6 +129,9 @@ class LossWeightOnCpu(Rule):
                 continue
             if id(build.node) in attached or _stored_on_an_object(model, build):
                 continue  # `model.criterion = loss`: registered there, it moves with the model
+            if joined and any((id(build.where.function), name) in joined
+                              for name in _assigned_names(model, build)):
+                continue
             if moves_a_model and id(build.node) not in moved and build.where.accel and \
                     host_weight(build.weight):
                 yield build, None
@@ -138,13 +147,19 @@ class LossWeightOnCpu(Rule):
         )
 
 
+def _assigned_names(model: Model, build: LossBuilt) -> set:
+    """The names `criterion = nn.CrossEntropyLoss(weight=w)` binds the loss to, in its scope."""
+    scope = build.where.function.node if build.where.function is not None else model.module
+    return {t.target.value for n in walk(scope) if type(n) is cst.Assign and n.value is build.node
+            for t in n.targets if type(t.target) is cst.Name}
+
+
 def _stored_on_an_object(model: Model, build: LossBuilt) -> bool:
     """`loss = nn.CrossEntropyLoss(weight=w)` then `model.criterion = loss` in the same function:
     set on an object (a module devlint may not know), the loss may be registered there and
     moved with it."""
     scope = build.where.function.node if build.where.function is not None else model.module
-    names = {t.target.value for n in walk(scope) if type(n) is cst.Assign and n.value is build.node
-             for t in n.targets if type(t.target) is cst.Name}
+    names = _assigned_names(model, build)
     # (`self.criterion = loss` in a class of this file that is no module registers nothing)
     known = build.where.function is not None and build.where.function.cls is not None
     return bool(names) and any(

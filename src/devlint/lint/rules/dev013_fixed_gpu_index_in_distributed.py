@@ -20,7 +20,9 @@ class FixedGpuIndexInDistributed(Rule):
         `torch.cuda.set_device(0)`, `torch.device('cuda', 0)` and `device_ids=[0]`.
     """
     silent = """
-        Under a test about the rank or the world size (`if rank == 0:`, `if not args.distributed:`),
+        Under a test about the rank or the world size (`if rank == 0:`), in the single-process
+        arm of a distributed switch (the `else` of `if args.distributed:` or `if
+        train_config.enable_fsdp:`; the switch's own arm is multi-process and reported),
         in `map_location` dictionaries that remap devices, in files that set `CUDA_VISIBLE_DEVICES`
         (then index 0 is each process's own GPU), in functions that name several GPUs (model
         parallelism), and in tests, which pin devices on purpose.
