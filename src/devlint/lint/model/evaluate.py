@@ -1125,7 +1125,20 @@ class Evaluator:
         elif type(receiver) is Module:
             if receiver.ident:
                 self.rebind_alias(receiver.ident, after, st)
+        if type(receiver) is Module and type(after) is Module:
+            self.move_submodules(receiver, after, st)
         return after
+
+    def move_submodules(self, receiver: Module, after: Module, st: State, depth: int = 2) -> None:
+        """`GaussianDiffusion(denoiser).to(device)` moves `denoiser` too: a name still holding
+        a submodule of the moved module is on its place now."""
+        for _, inner in receiver.attrs:
+            if type(inner) is Module and inner.ident and inner.place is not after.place:
+                moved = replace(inner, place=after.place, moved_at=after.moved_at,
+                                device=after.device, assumed=False)
+                self.rebind_alias(inner.ident, moved, st)
+                if depth > 1:
+                    self.move_submodules(inner, moved, st, depth - 1)
 
     def transfer_target(self, node: Any, name: str, args: list, kwargs: dict,
                         st: State) -> Optional[tuple]:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import libcst as cst
 
@@ -26,7 +26,8 @@ class UnregisteredSubmodules(Rule):
         When the container is handed to `nn.Sequential`, `nn.ModuleList` or `nn.ModuleDict`, when
         the class registers modules by hand (`add_module`, `register_module`, `setattr`), and for
         lists of anything that is not a module constructor (a list holding an existing model is a
-        known trick to hide it).
+        known trick to hide it). A plain dict or list of metrics only (`{"f1": F1Score(...)}`) is
+        DEV019's finding, where a metric meets device tensors: one root cause, one finding.
     """
     why = """
         `nn.Module` registers only attributes that are modules, parameters or buffers. A plain
@@ -77,6 +78,8 @@ class UnregisteredSubmodules(Rule):
                 if attr in info.wrapped:
                     continue
                 node = container.node
+                if _only_metrics(node, model):
+                    continue  # DEV019 says it where a metric meets device tensors: one finding
                 kind = "dict" if type(node) in (cst.Dict, cst.DictComp) else "list"
                 wrapper = "nn.ModuleDict" if kind == "dict" else "nn.ModuleList"
                 message = (
@@ -103,3 +106,22 @@ class UnregisteredSubmodules(Rule):
         else:
             return None  # a tuple, or keys ModuleDict may refuse (it wants strings)
         return Fix("register the submodules", Applicability.UNSAFE, (Edit("replace", value, text),))
+
+
+def _only_metrics(node: Any, model: Model) -> bool:
+    """`{"f1": MultilabelF1Score(...)}`: a literal whose every element builds a metric (DEV019's
+    root cause: the metric is never moved)."""
+    metrics = model.shared.get("metric_nodes")
+    if metrics is None:
+        metrics = model.shared["metric_nodes"] = frozenset(
+            id(e.node) for e in model.obs.events if e.kind == "metric")
+    if not metrics:
+        return False
+    if type(node) is cst.Dict:
+        values = [e.value for e in node.elements if type(e) is cst.DictElement]
+    elif type(node) in (cst.List, cst.Tuple):
+        values = [e.value for e in node.elements]
+    else:
+        return False
+    return bool(values) and all(id(v) in metrics for v in values)
+

@@ -26,9 +26,11 @@ class CopyBeforeMove(Rule):
     what = """
         Finds `ema = copy.deepcopy(model)` (an EMA model, a teacher, a target network) taken
         while `model` is on the CPU, when `model` is moved to the device afterwards (also by
-        accelerate's `prepare`, which places what it is given), the copy
+        accelerate's `prepare`, which places what it is given, or by moving a wrapper that holds
+        it, `Diffusion(model).to(device)`), the copy
         never is, and the copy then meets device tensors: it is called with them, or its
-        parameters are updated from the model's (`ema_p.mul_(d).add_(p, ...)`). torch's
+        parameters are updated from the model's (`ema_p.mul_(d).add_(p, ...)`, also in a helper
+        of the file it is handed to, `ema_update(ema, model)`). torch's
         `AveragedModel(model)` (SWA, EMA) is such a copy too, unless it is given a `device`.
     """
     silent = """
@@ -103,7 +105,7 @@ class CopyBeforeMove(Rule):
         Event, whose node is the `prepare` call)."""
         for move in model.obs.transfers:
             before = move.before
-            if type(before) is Module and before.ident == source.ident and source.ident and \
+            if type(before) is Module and source.ident and _holds(before, source.ident) and \
                     getattr(move.after, "place", None) is Place.DEVICE and \
                     position(model, move.node) > at:
                 return move
@@ -156,7 +158,8 @@ class CopyBeforeMove(Rule):
                 continue
             for loop in meeting.where.loops:
                 iterated = getattr(loop.node, "iter", None)
-                if iterated is not None and _walks_parameters_of(iterated, name):
+                if iterated is not None and (_walks_parameters_of(iterated, name) or
+                                             _handed_as(model, meeting.where.function, iterated, name)):
                     return meeting.node
         return None
 
@@ -169,6 +172,15 @@ class CopyBeforeMove(Rule):
             return None
         return Fix(f"move the copy with `.to({device})`", Applicability.SAFE,
                    (Edit("replace", event.node, f"{code(event.node)}.to({device})"),))
+
+
+def _holds(module: Module, ident: int, depth: int = 3) -> bool:
+    """`module` is the module `ident` names, or holds it as a submodule: moving
+    `GaussianDiffusion(denoiser)` moves `denoiser` too."""
+    if module.ident == ident:
+        return True
+    return depth > 0 and any(type(value) is Module and _holds(value, ident, depth - 1)
+                             for _, value in module.attrs)
 
 
 def _assigned_name(event: Event) -> Optional[str]:
@@ -192,6 +204,28 @@ def _qualname(model: Model, callee: str) -> str:
     if type(bound).__name__ != "Ref":
         return callee
     return f"{bound.qualname}.{rest}" if rest else bound.qualname
+
+
+def _handed_as(model: Model, function: Any, iterated: Any, name: str) -> bool:
+    """`ema_update(ema, model)` with `def ema_update(ema_model, model)` walking
+    `ema_model.parameters()`: a function of this file the copy is handed to walks its
+    parameters."""
+    node = getattr(function, "node", None)
+    if type(node) is not cst.FunctionDef:
+        return False
+    params = [p.name.value for p in node.params.params]
+    walked = [i for i, p in enumerate(params) if _walks_parameters_of(iterated, p)]
+    if not walked:
+        return False
+    for call in walk(model.module):
+        if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value == node.name.value:
+            for i, arg in enumerate(call.args):
+                keyword = arg.keyword.value if arg.keyword is not None else None
+                if dotted(arg.value) == name and ((keyword is None and i in walked) or
+                                                  (keyword is not None and keyword in
+                                                   [params[j] for j in walked])):
+                    return True
+    return False
 
 
 def _walks_parameters_of(iterated: Any, name: str) -> bool:
