@@ -109,3 +109,31 @@ def test_no_project_results_are_cached_apart(tmp_path: Path) -> None:
     alone = {Path(o.path).name: o for o in check_files(
         sorted(root.glob("*.py")), lambda _: Selection(project=False), cache)}
     assert not alone["train.py"].cached and codes(alone["train.py"]) == []
+
+
+KERNEL_OP = """\
+from torch.utils.cpp_extension import load
+
+fused = load("fused", sources=["fused_bias_act.cpp", "fused_bias_act_kernel.cu"])
+"""
+KERNEL_MODEL = "from torch import nn\n\nimport op\n\n\nclass Net(nn.Linear):\n    pass\n"
+KERNEL_SCRIPT = 'import torch\n\nfrom net import Net\n\nmodel = Net(4, 2).to("cuda")\nprint(model(torch.randn(1, 4, device="cuda")))\n'
+
+
+def test_a_kernel_built_two_imports_away_is_part_of_what_the_importer_stands_on(tmp_path: Path) -> None:
+    """generate.py -> net.py -> op.py, which compiles a CUDA kernel on import: the script needs a
+    GPU anyway (no DEV001). Once op.py builds from C++ sources only, the script is checked again
+    and its literal is a missing fallback."""
+    root, cache_dir = tmp_path / "p", tmp_path / "cache"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "op.py").write_text(KERNEL_OP)
+    (root / "net.py").write_text(KERNEL_MODEL)
+    (root / "generate.py").write_text(KERNEL_SCRIPT)
+    first = check(root, cache_dir)
+    assert codes(first["generate.py"]) == []
+
+    (root / "op.py").write_text(KERNEL_OP.replace("fused_bias_act_kernel.cu", "fused_bias_act_cpu.cpp"))
+    edited = check(root, cache_dir)
+    assert not edited["generate.py"].cached
+    assert codes(edited["generate.py"]) == ["DEV001"]

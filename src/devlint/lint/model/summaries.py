@@ -142,8 +142,8 @@ class Summaries:
         probes it stood on)."""
         key = (path, depth)
         known = self._gpu_imports.get(key)
-        if known is not None:
-            return known
+        if known is not None and all(self._digest(p) == d for p, d in known[1]):
+            return known  # (a long-lived process, the server, sees the files edited since)
         self._gpu_imports[key] = (False, frozenset(), frozenset())  # an import cycle: no
         data = self.files.read(path) if path.endswith(".py") else None
         files = {(path, self.files.digest(data) if data is not None else None)}
@@ -170,6 +170,10 @@ class Summaries:
         result = (found, frozenset(files), frozenset(probes))
         self._gpu_imports[key] = result
         return result
+
+    def _digest(self, path: str) -> Optional[str]:
+        data = self.files.read(path) if path.endswith(".py") else None
+        return self.files.digest(data) if data is not None else None
 
     def _build(self, path: str, data: bytes, digest: str, level: int) -> Optional[Summary]:
         from devlint.lint.model.interpret import Interpreter
