@@ -51,6 +51,10 @@ CPU_FLAG = re.compile(r"(^|_)(no_cuda|no_gpu|cpu|use_cpu|cpu_only|disable_cuda|f
 # (`enable_fsdp` and `use_deepspeed` switch sharded multi-process training on, as `ddp` does)
 RANK_WORDS = re.compile(r"rank|world|distributed|ddp|fsdp|deepspeed|is_initialized|n_?gpus?$|num_gpus|"
                         r"is_main", re.IGNORECASE)
+# A switch that turns multi-process training on (`args.distributed`, `enable_fsdp`, `use_ddp`,
+# `multi_gpu`): its first arm runs in every process, its `else` in one.
+DISTRIBUTED_SWITCH = re.compile(r"(^|_)(distributed|ddp|fsdp|deepspeed|multigpus?)(_|$)|"
+                                r"^((use|enable|is)_)*multi_gpus?$", re.IGNORECASE)
 # The number of this process among its job's (`rank`, `local_rank`, `dist.get_rank()`), not their
 # count: a path built from it names a file of each rank's own.
 RANK_NAME = re.compile(r"^(get_)?(local_|global_|process_)?rank(_id|_idx|_index)?$", re.IGNORECASE)

@@ -1975,7 +1975,7 @@ def _may_be_integer(index: Value, node: Any) -> bool:
     """An index that may be a Python int (`i` of `range`, a number, a value devlint cannot
     read) or a 0-dim tensor: it takes a dimension away. A list, a tensor of indices, `None`
     and `...` do not."""
-    if type(node) is cst.Ellipsis or (type(node) is cst.Name and node.value == "None"):
+    if type(node) is cst.Ellipsis or _none(node):
         return False
     if type(index) is Scalar:
         return index.text is None

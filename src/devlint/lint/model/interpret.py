@@ -529,12 +529,12 @@ class Interpreter(Evaluator):
         if kind is cst.Import:
             for alias in node.names:
                 qualname = dotted(alias.name) or ""
+                source = self.project_module(qualname)
                 if alias.asname is not None:
-                    st.env[alias.asname.name.value] = self.project_module(qualname) or Ref(qualname)
+                    st.env[alias.asname.name.value] = source or Ref(qualname)
                 else:
                     root = qualname.split(".", 1)[0]
-                    st.env[root] = self.project_module(root) or Ref(root)
-                source = self.project_module(qualname) if self.files is not None else None
+                    st.env[root] = (source if root == qualname else self.project_module(root)) or Ref(root)
                 if source is not None and self.gpu_on_import(source.path):
                     st = State(st.env, st.accel, False)  # `import kernels`: built on import
             return self.imported([dotted(a.name) or "" for a in node.names], st)
@@ -709,7 +709,8 @@ class Interpreter(Evaluator):
         # `if rank == 0:` chooses per rank in both arms; `if args.distributed:` (a switch) has
         # its processes in the first arm and one process in the other, where a fixed GPU is fine
         multi = _distributed_switch(node.test) if rank else None
-        self.rank_guard += rank and multi is not True
+        guard_body, guard_else = rank and multi is not True, rank and multi is not False
+        self.rank_guard += guard_body
         # A condition devlint cannot evaluate in the CPU world is a possible guard: what either
         # arm does is not what a machine without a GPU surely does.
         unknown = test.cpu is None and self.possible_guard(node.test, tested, st)
@@ -718,7 +719,7 @@ class Interpreter(Evaluator):
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
         self.narrow(node.test, entry, other)
         body = self.suite(node.body, entry)
-        self.rank_guard += (multi is True) - (multi is False)
+        self.rank_guard += guard_else - guard_body
         if node.orelse is None:
             orelse = other
         elif type(node.orelse) is cst.If:
@@ -726,7 +727,7 @@ class Interpreter(Evaluator):
         else:
             orelse = self.suite(node.orelse.body, other) if other.live else other
         self.guessing -= unknown
-        self.rank_guard -= rank and multi is not False  # as it was before the `if`
+        self.rank_guard -= guard_else  # as it was before the `if`
         joined = join_states([body, orelse])
         if test.accel is None and test.one_gpu is not None:
             joined = _one_gpu_unwrapped(joined, body if test.one_gpu else orelse)
@@ -2165,10 +2166,6 @@ def is_main_test(test: Any) -> bool:
         any(string_value(side) == "__main__" for side in sides)
 
 
-_SWITCH_WORDS = re.compile(r"^(distributed|ddp|fsdp|deepspeed|multi_?gpus?|multiprocessing_distributed)$",
-                           re.IGNORECASE)
-
-
 def _distributed_switch(test: Any) -> Optional[bool]:
     """`args.distributed`, `train_config.enable_fsdp`, `use_ddp`: True (the first arm is the
     multi-process one); `not args.distributed`: False; any other test (`rank == 0`,
@@ -2177,10 +2174,6 @@ def _distributed_switch(test: Any) -> Optional[bool]:
     while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         test, negated = test.expression, not negated
     name = test.value if type(test) is cst.Name else test.attr.value if type(test) is cst.Attribute else None
-    if name is None:
-        return None
-    words = [w for w in name.split("_") if w]
-    if not (_SWITCH_WORDS.match(name) or any(_SWITCH_WORDS.match(w) for w in words)
-            or _SWITCH_WORDS.match(name.replace("use_", "").replace("enable_", "").replace("is_", ""))):
+    if name is None or names.DISTRIBUTED_SWITCH.search(name) is None:
         return None
     return not negated

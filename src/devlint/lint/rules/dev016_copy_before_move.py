@@ -134,9 +134,8 @@ class CopyBeforeMove(Rule):
         if local is None:
             local = model.shared["local_functions"] = frozenset(
                 node.name.value for node in walk(model.module) if type(node) is cst.FunctionDef)
-        for node in walk(model.module):
-            if type(node) is cst.Call and position(model, node) > at and any(
-                    dotted(arg.value) == name for arg in node.args):
+        for node in _calls(model):
+            if position(model, node) > at and any(dotted(arg.value) == name for arg in node.args):
                 callee = dotted(node.func) or ""
                 if callee.rsplit(".", 1)[-1] not in local and \
                         _qualname(model, callee) not in api.MODULE_KEEPING_CALLS:
@@ -214,18 +213,25 @@ def _handed_as(model: Model, function: Any, iterated: Any, name: str) -> bool:
     if type(node) is not cst.FunctionDef:
         return False
     params = [p.name.value for p in node.params.params]
-    walked = [i for i, p in enumerate(params) if _walks_parameters_of(iterated, p)]
+    walked = {p for p in params if _walks_parameters_of(iterated, p)}
     if not walked:
         return False
-    for call in walk(model.module):
-        if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value == node.name.value:
-            for i, arg in enumerate(call.args):
-                keyword = arg.keyword.value if arg.keyword is not None else None
-                if dotted(arg.value) == name and ((keyword is None and i in walked) or
-                                                  (keyword is not None and keyword in
-                                                   [params[j] for j in walked])):
-                    return True
+    for call in _calls(model):
+        if type(call.func) is not cst.Name or call.func.value != node.name.value:
+            continue
+        for i, arg in enumerate(call.args):
+            param = arg.keyword.value if arg.keyword is not None else params[i] if i < len(params) else None
+            if param in walked and dotted(arg.value) == name:
+                return True
     return False
+
+
+def _calls(model: Model) -> list:
+    """The file's calls, in order: read once per file for the rule's questions."""
+    calls = model.shared.get("dev016_calls")
+    if calls is None:
+        calls = model.shared["dev016_calls"] = [n for n in walk(model.module) if type(n) is cst.Call]
+    return calls
 
 
 def _walks_parameters_of(iterated: Any, name: str) -> bool:
