@@ -63,7 +63,7 @@ def _devlint_refuses(text: str) -> bool:
 
     try:
         check_size(text)
-        screen(check_syntax(text))
+        screen(check_syntax(text), text)
         with deep_recursion():
             parse_module(text)
     except (Unanalysable, RecursionError):

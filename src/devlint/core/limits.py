@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
 import signal
 import sys
 import threading
@@ -56,9 +57,13 @@ def check_size(text: str) -> None:
                                  "0.7 GB of memory per MB)")
 
 
-def screen(tree: ast.AST) -> None:
-    """Refuse, before libcst sees it, a file too deep or too costly for it (CPython's tree)."""
+def screen(tree: ast.AST, text: Optional[str] = None) -> None:
+    """Refuse, before libcst sees it, a file too deep or too costly for it (CPython's tree).
+    `text`, the source of `tree`: a statement or expression too short to hold a long chain or
+    deep nesting is passed over whole (`_too_short`), which leaves the walk a small part of
+    the tree: it cost half of a libcst parse when it looked at every node."""
     cost = 0
+    short = _too_short(text) if text is not None else None
     # node, its depth, the length of the chain it ends so far, the nearest node with a line
     stack: list[tuple[ast.AST, int, int, ast.AST]] = [(tree, 1, 1, tree)]
     while stack:
@@ -66,6 +71,8 @@ def screen(tree: ast.AST) -> None:
         if depth > MAX_DEPTH:
             raise Unanalysable(*_where(located), f"an expression here nests or chains more than "
                                                  f"{MAX_DEPTH} levels deep; devlint analyses up to that")
+        if short is not None and chain == 1 and short(node, depth):
+            continue
         field = _CHAIN_FIELDS.get(type(node))
         link = getattr(node, field) if field else None
         if field and chain >= LONG_CHAIN and type(link) not in _CHAIN_FIELDS:
@@ -79,6 +86,41 @@ def screen(tree: ast.AST) -> None:
         # Reversed onto the stack: the first statement is looked at first, and named.
         stack.extend((child, depth + 1, chain + 1 if child is link else 1,
                       child if hasattr(child, "lineno") else located) for child in reversed(children))
+
+
+# Statements that hold other statements: their own expressions are short, their bodies are not.
+_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
+             ast.While, ast.With, ast.AsyncWith, ast.Try) + \
+    ((ast.Match, ast.TryStar) if sys.version_info >= (3, 11) else ())
+
+
+def _too_short(text: str):
+    """A test of whether a simple statement or an expression at some depth is too short to
+    matter to the screen: below it, no chain reaches LONG_CHAIN links (each link, `.a`, `[i]`,
+    `()`, `+ b`, takes at least two characters) and no node sinks past MAX_DEPTH (a level of
+    CPython's tree takes at least one character: `-`, `[`, `f"{`). Its length is bounded from
+    above: the UTF-8 bytes between its columns on one line, the characters of its whole lines
+    on several (lines as CPython counts them)."""
+    starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
+
+    def short(node: ast.AST, depth: int) -> bool:
+        if not isinstance(node, (ast.expr, ast.stmt)) or isinstance(node, _COMPOUND):
+            return False
+        first, last = node.lineno, node.end_lineno
+        if last is None or node.end_col_offset is None:
+            return False
+        if first == last:
+            length = node.end_col_offset - node.col_offset
+        elif last < len(starts):
+            length = starts[last] - starts[first - 1]
+        else:
+            length = len(text) - starts[first - 1]
+        return length < 2 * LONG_CHAIN and depth + 2 * length < MAX_DEPTH
+
+    return short
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 _CONTEXTS = (ast.Load, ast.Store, ast.Del)  # a leaf under every name: nothing to look at

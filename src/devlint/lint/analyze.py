@@ -107,7 +107,7 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
     if not could_match(text, codes):
         return []
     if tree is not None:
-        screen(tree)
+        screen(tree, text)
     if pieces is None:
         del tree  # before libcst's tree, the larger one, is built
     trees = summaries_for(PROJECT_FILES) if project and newer is None and pieces is None else None

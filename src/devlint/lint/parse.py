@@ -158,7 +158,7 @@ def read_module(text: str, screened: bool = False) -> cst.Module:
             raise
         return parse_newer(text, exc)
     if screened:
-        screen(tree)
+        screen(tree, text)
     del tree  # before libcst's tree, the larger one, is built
     return parse_module(text)
 

@@ -44,6 +44,13 @@ def default_jobs() -> int:
 def analyze_path(path: str, selection: Selection, data: Optional[bytes] = None) -> FileOutcome:
     """One file, in whichever process runs it; never raises. `data`: its bytes, when they were
     read already."""
+    from devlint.core.collector import one_file
+
+    with one_file():
+        return _analyze_path(path, selection, data)
+
+
+def _analyze_path(path: str, selection: Selection, data: Optional[bytes]) -> FileOutcome:
     if data is None:
         try:
             data = read_source(Path(path))
