@@ -429,7 +429,7 @@ class Evaluator:
             if self.meet("op", node, [(lnode, left), (rnode, right)], st) and \
                     _deliberate_host([left, right]):
                 return MISMATCHED(node)
-            return _elementwise(node, left, right)
+            return _elementwise(node, left, right, compared=True)
         for tensor, other in ((left, right), (right, left)):
             if elementwise and is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
                 return derived(tensor, node)  # `mask == 0`: a mask, where the tensor is
@@ -1568,8 +1568,11 @@ class Evaluator:
             target = self.device_target(device_arg[0], device_arg[1], st, "device=")
             if target is None:
                 return Tensor(Place.UNKNOWN, "data", node, scalar=scalar, dims=dims)
-            return Tensor(target[0], "moved" if target[0] is DEVICE else "factory", node,
-                          scalar=scalar, device=target[1], dims=dims)
+            # `torch.rand(n, device=x1.device)`: made where x1 is, by design; on the CPU only
+            # because x1 is, and x1's own meeting is where that is reported
+            why = "moved" if target[0] is DEVICE else \
+                "data" if self._tensor_device(device_arg[0], st) else "factory"
+            return Tensor(target[0], why, node, scalar=scalar, device=target[1], dims=dims)
         if name == "from_numpy":
             return Tensor(HOST, "factory", node)
         if name in ("tensor", "as_tensor") and args and is_tensor(args[0][1]):
@@ -1577,6 +1580,12 @@ class Evaluator:
         if self.default_device is not None or self.default_device_set:
             return Tensor(DEVICE, "data", node, scalar=scalar, assumed=True, dims=dims)
         return Tensor(HOST, "factory", node, scalar=scalar, dims=dims)
+
+    def _tensor_device(self, node: Any, st: State) -> bool:
+        """Whether `node` is the `.device` of a tensor (`x.device`, `batch[0].device`)."""
+        return type(node) is cst.Attribute and node.attr.value == "device" and \
+            type(node.value) in (cst.Name, cst.Attribute, cst.Subscript) and \
+            is_tensor(self.value(node.value, st))
 
     def like_factory(self, node: Any, args: list, kwargs: dict, st: State) -> Value:
         device_arg = kwargs.get("device")
@@ -2155,7 +2164,7 @@ def _deliberate_host(values: list) -> bool:
     return bool(hosts) and not any(v.why in REPORTED_ORIGINS for v in hosts)
 
 
-def _elementwise(node: Any, left: Tensor, right: Tensor) -> Tensor:
+def _elementwise(node: Any, left: Tensor, right: Tensor, compared: bool = False) -> Tensor:
     """The result of an elementwise operation of two tensors (`a + b`, `a < b`): on the device
     when either is; else, with a tensor this code made on the CPU (a factory's, an attribute's) or
     the loader's batch in it, still that one, on the CPU (`torch.eye(n) + A`,
@@ -2166,7 +2175,7 @@ def _elementwise(node: Any, left: Tensor, right: Tensor) -> Tensor:
     made = next((t for t in sorted((left, right), key=lambda t: t.scalar)
                  if t.why in ("attr", "factory")), None)
     if made is None and left.place is HOST and right.place is HOST:
-        made = _batch_operand(left, right)  # `x + noise`: still the loader's batch
+        made = _batch_operand(left, right, compared)  # `x + noise`: still the loader's batch
     if made is not None and left.place is HOST and right.place is HOST:
         return derived(made, node, scalar=left.scalar and right.scalar,
                        dims=None if not (left.dims == 0 and right.dims == 0) else 0)
@@ -2243,11 +2252,15 @@ def _moved_beside(tensor: Tensor, other: Any) -> bool:
     return device is not None and spelled is not None and device.spelled == f"{spelled}.device"
 
 
-def _batch_operand(left: Tensor, right: Tensor) -> Optional[Tensor]:
+def _batch_operand(left: Tensor, right: Tensor, compared: bool = False) -> Optional[Tensor]:
     """A batch combined with host data derived here (`x + 0.1 * torch.randn_like(x)`, an
-    augmentation): the result is that batch's data, not moved either (DEV002)."""
+    augmentation), or compared with batch data (`labels[:, None] == labels[None, :]`, the
+    positives of a contrastive loss): the result is that batch's data, not moved either
+    (DEV002). (Arithmetic of two batch tensors is the batch's data too, but a meeting of it
+    would be a second finding of the batch's one root cause: it stays unknown.)"""
     for batch, other in ((left, right), (right, left)):
-        if batch.why == "batch" and batch.plain and other.why == "data":
+        if batch.why == "batch" and batch.plain and (
+                other.why == "data" or (compared and other.why == "batch")):
             return batch
     return None
 
