@@ -551,6 +551,12 @@ class Evaluator:
             return _item(base, index, key_node)
         if kind is Module:
             return _layer_of(base, node)  # a layer of a Sequential
+        if kind is Instance and base.cls is not None:
+            getitem = base.cls.lookup("__getitem__")
+            if type(getitem) is Func:
+                # `clip, label = test_set[7]`: Python runs the class's own `__getitem__`
+                key = index if isinstance(index, Value) else Scalar()
+                return self.call_function(getitem, [base, key], {}, node, st)[0]
         if kind is Ref and base.qualname == "os.environ":
             return _environment_setting(string_value(key_node) if key_node is not None else None)
         if kind is Klass or kind is Ref:
