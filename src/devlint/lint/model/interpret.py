@@ -130,6 +130,9 @@ def _one_gpu_unwrapped(joined: State, single: State) -> State:
     return joined if env is None else State(env, joined.accel, joined.cpu, joined.sure)
 
 
+_BATCH_END = re.compile(r"on_(train|validation|test|predict)_batch_end$")
+
+
 class Interpreter(Evaluator):
     def __init__(self, module: cst.Module, loader_prior: bool = True, test_file: bool = False,
                  path: str = "", summaries: Any = None, summarising: bool = False,
@@ -410,6 +413,11 @@ class Interpreter(Evaluator):
             # `on_validation_batch_end(self, trainer, pl_module, outputs, batch, ...)`: the batch
             # the trainer moved to the module's device before the step
             return Tensor(Place.DEVICE, "input", info.node, plain=False)
+        if name == "outputs" and info.cls is not None and info.cls.callback and \
+                _BATCH_END.match(info.name):
+            # `on_validation_batch_end(self, trainer, pl_module, outputs, ...)`: what the step
+            # returned, computed on the module's device
+            return Tensor(Place.DEVICE, "output", info.node, plain=False)
         if info.cls is not None and info.cls.callback and api.FRAMEWORK_HOOKS.match(info.name) and \
                 len(info.params) > 2 and info.params[2][0] == name and not info.static:
             # `(self, trainer, pl_module, ...)`: the module the trainer runs, on its device
