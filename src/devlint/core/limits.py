@@ -88,15 +88,9 @@ def screen(tree: ast.AST, text: Optional[str] = None) -> None:
                       child if hasattr(child, "lineno") else located) for child in reversed(children))
 
 
-# Statements that hold other statements: their own expressions are short, their bodies are not.
-_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
-             ast.While, ast.With, ast.AsyncWith, ast.Try) + \
-    ((ast.Match, ast.TryStar) if sys.version_info >= (3, 11) else ())
-
-
 def _too_short(text: str):
-    """A test of whether a simple statement or an expression at some depth is too short to
-    matter to the screen: below it, no chain reaches LONG_CHAIN links (each link, `.a`, `[i]`,
+    """A test of whether a statement or an expression at some depth is too short to matter to
+    the screen: below it, no chain reaches LONG_CHAIN links (each link, `.a`, `[i]`,
     `()`, `+ b`, takes at least two characters) and no node sinks past MAX_DEPTH (a level of
     CPython's tree takes at least one character: `-`, `[`, `f"{`). Its length is bounded from
     above: the UTF-8 bytes between its columns on one line, the characters of its whole lines
@@ -104,7 +98,7 @@ def _too_short(text: str):
     starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
 
     def short(node: ast.AST, depth: int) -> bool:
-        if not isinstance(node, (ast.expr, ast.stmt)) or isinstance(node, _COMPOUND):
+        if not isinstance(node, (ast.expr, ast.stmt)):
             return False
         first, last = node.lineno, node.end_lineno
         if last is None or node.end_col_offset is None:

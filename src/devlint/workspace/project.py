@@ -145,9 +145,8 @@ class ProjectFiles:
     # is unchanged, and their digests by the bytes. A fifth of a project-mode run was reading
     # and hashing files it had read already.
     def __init__(self) -> None:
-        self._read: "OrderedDict[str, tuple]" = OrderedDict()  # path -> (status, bytes)
-        self._digests: "OrderedDict[bytes, str]" = OrderedDict()
-        self._kept = self._hashed = 0  # bytes held in `_read`, in `_digests`
+        self._read = _Kept()  # path -> (status, bytes)
+        self._digests = _Kept()  # bytes -> digest
 
     def read(self, path: str) -> Optional[bytes]:
         try:
@@ -157,27 +156,41 @@ class ProjectFiles:
         key = (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino)
         known = self._read.get(path)
         if known is not None and known[0] == key:
-            self._read.move_to_end(path)
             return known[1]
         data = readable_source(path)
-        if data is None:
-            return None
-        old = self._read.pop(path, None)
-        self._kept -= len(old[1]) if old is not None else 0
-        self._read[path] = (key, data)
-        self._kept += len(data)
-        while len(self._read) > _KEPT_FILES or self._kept > _KEPT_BYTES:
-            self._kept -= len(self._read.popitem(last=False)[1][1])
+        if data is not None:
+            self._read.put(path, (key, data), len(data))
         return data
 
     def digest(self, data: bytes) -> str:
         known = self._digests.get(data)
         if known is None:
-            known = self._digests[data] = source_digest(data)
-            self._hashed += len(data)
-            while len(self._digests) > _KEPT_FILES or self._hashed > _KEPT_BYTES:
-                self._hashed -= len(self._digests.popitem(last=False)[0])
+            known = source_digest(data)
+            self._digests.put(data, known, len(data))
         return known
+
+
+class _Kept:
+    """A memo of at most _KEPT_FILES entries and _KEPT_BYTES bytes of files: the least
+    recently used goes first."""
+
+    def __init__(self) -> None:
+        self._entries: "OrderedDict[object, tuple]" = OrderedDict()  # key -> (value, bytes)
+        self._bytes = 0
+
+    def get(self, key):
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        self._entries.move_to_end(key)
+        return entry[0]
+
+    def put(self, key, value, size: int) -> None:
+        old = self._entries.pop(key, None)
+        self._bytes += size - (old[1] if old is not None else 0)
+        self._entries[key] = (value, size)
+        while len(self._entries) > _KEPT_FILES or self._bytes > _KEPT_BYTES:
+            self._bytes -= self._entries.popitem(last=False)[1][1]
 
 
 _KEPT_FILES = 1024

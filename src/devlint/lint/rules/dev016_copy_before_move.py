@@ -11,7 +11,7 @@ from devlint.lint.model.observations import Event
 from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, moved_device, reachable
-from devlint.lint.rules.ordering import position, spelled_like
+from devlint.lint.rules.ordering import calls_taking, position, spelled_like
 from devlint.lint.syntax import dotted, walk
 
 SELF_RETURNING = frozenset({"eval", "train", "requires_grad_", "float", "half", "double"})
@@ -134,12 +134,11 @@ class CopyBeforeMove(Rule):
         if local is None:
             local = model.shared["local_functions"] = frozenset(
                 node.name.value for node in walk(model.module) if type(node) is cst.FunctionDef)
-        for node in _calls(model):
-            if position(model, node) > at and any(dotted(arg.value) == name for arg in node.args):
-                callee = dotted(node.func) or ""
-                if callee.rsplit(".", 1)[-1] not in local and \
-                        _qualname(model, callee) not in api.MODULE_KEEPING_CALLS:
-                    return True
+        for node in calls_taking(model, name, at):
+            callee = dotted(node.func) or ""
+            if callee.rsplit(".", 1)[-1] not in local and \
+                    _qualname(model, callee) not in api.MODULE_KEEPING_CALLS:
+                return True
         return False
 
     @staticmethod
@@ -216,7 +215,7 @@ def _handed_as(model: Model, function: Any, iterated: Any, name: str) -> bool:
     walked = {p for p in params if _walks_parameters_of(iterated, p)}
     if not walked:
         return False
-    for call in _calls(model):
+    for call in calls_taking(model, name, -1):
         if type(call.func) is not cst.Name or call.func.value != node.name.value:
             continue
         for i, arg in enumerate(call.args):
@@ -224,14 +223,6 @@ def _handed_as(model: Model, function: Any, iterated: Any, name: str) -> bool:
             if param in walked and dotted(arg.value) == name:
                 return True
     return False
-
-
-def _calls(model: Model) -> list:
-    """The file's calls, in order: read once per file for the rule's questions."""
-    calls = model.shared.get("dev016_calls")
-    if calls is None:
-        calls = model.shared["dev016_calls"] = [n for n in walk(model.module) if type(n) is cst.Call]
-    return calls
 
 
 def _walks_parameters_of(iterated: Any, name: str) -> bool:
