@@ -1,0 +1,3 @@
+"""Mean-teacher semi-supervised training (Tarvainen & Valpola, 2017)."""
+
+__version__ = "0.1.0"
