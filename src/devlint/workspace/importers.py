@@ -73,6 +73,21 @@ def imports_between(files: Iterable[Path]) -> bool:
     return False
 
 
+def importers_of(path: str) -> Optional[frozenset]:
+    """The files of `path`'s project (the default walk) whose import lines name it, as keys
+    (`same_file`); None where that is not known: no project walk (too many files), or a
+    notebook. Each project's import map is read once per process (and per file version)."""
+    if not str(path).endswith(".py"):
+        return None
+    project = project_of(str(path))
+    sources = _project_sources(project.root, None)
+    if sources is None:
+        return None
+    target = same_file(path)
+    return frozenset(same_file(p) for p in sources
+                     if same_file(p) != target and target in _imports_of(p, project))
+
+
 def _levels() -> int:
     from devlint.core.limits import IMPORT_LEVELS
 

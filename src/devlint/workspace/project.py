@@ -140,6 +140,11 @@ class ProjectFiles:
     def child(self, folder: str, name: str) -> Optional[str]:
         return _module_file(folder, [name])
 
+    def importers(self, path: str) -> Optional[frozenset]:
+        from devlint.workspace.importers import importers_of
+
+        return importers_of(path)
+
     # A run asks for the same files again and again (each importer's summaries, and whether
     # what a memo stood on still holds): their bytes are kept while the file's status says it
     # is unchanged, and their digests by the bytes. A fifth of a project-mode run was reading
@@ -232,6 +237,9 @@ def portable(path: str, files: set, probes: set) -> list:
         if probe[0] == "import":
             _, importer, module, level, found = probe
             rows.append(["import", _rel(importer, base), module, level, _rel(found, base)])
+        elif probe[0] == "importers":
+            _, imported, found = probe
+            rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
         else:
             _, folder, name, found = probe
             rows.append(["child", _rel(folder, base), name, _rel(found, base)])
@@ -259,6 +267,15 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                 if key not in digests:
                     digests[key] = project_of(importer).resolve(importer, module, int(level))
                 if _rel(digests[key], base) != found:
+                    return False
+            elif kind == "importers":
+                _, imported, found = row
+                imported = os.path.normpath(os.path.join(base, imported))
+                key = ("importers", imported)
+                if key not in digests:
+                    digests[key] = PROJECT_FILES.importers(imported)
+                now = digests[key]
+                if now is None or sorted(_rel(p, base) for p in now) != list(found):
                     return False
             elif kind == "child":
                 _, folder, name, found = row

@@ -148,7 +148,8 @@ class Interpreter(Evaluator):
         # where this file's imports lead (`summaries.ModuleFiles`), or None: imports unknown
         self.files = summaries.files if path and summaries is not None and self.levels > 0 \
             else None
-        self.loader_prior = loader_prior
+        self._loader_prior = loader_prior
+        self._imported: Optional[bool] = None
         self.obs = Observations()
         self.frame = Frame(None)
         self.frames: list[Frame] = []
@@ -1202,6 +1203,27 @@ class Interpreter(Evaluator):
             return replace(value, cls=found.info)
         return value
 
+    @property
+    def loader_prior(self) -> bool:
+        """Whether a value named like a loader (`train_loader`, a `loader` parameter) that
+        nothing else tells of is taken for a DataLoader of CPU batches: not in an imported
+        module's summary, nor in a file the project imports (`callers_seen`)."""
+        return self._loader_prior and not self.summarising and not self.callers_seen()
+
+    def callers_seen(self) -> bool:
+        """Whether project files import this file. A parameter's name stands in for a caller
+        nobody can see; here the importers' runs show what their calls pass (the project's own
+        loader of batches already on the device, a helper object built with "cpu"), and what
+        those runs find in this file's code is reported here."""
+        if self._imported is None:
+            self._imported = False
+            if self.files is not None and not self.summarising:
+                found = self.files.importers(self.path)
+                if found is not None:
+                    self._imported = bool(found)
+                    self.probes.add(("importers", self.path, found))
+        return self._imported
+
     def by_convention(self, info: FuncInfo, name: str, value: Value) -> Value:
         """What an unknown argument is taken to be, by its name (see `conventions`). What the
         caller made by a call handed the device (`names.last_part` reads no name there) keeps
@@ -1211,10 +1233,12 @@ class Interpreter(Evaluator):
         # A constructor taking a model and a device stores them (`State(model=..., device=...)`):
         # where the model is, its caller or a method's move says, not its signature.
         if names.names_model(name) and info.takes_device and not names.names_loader(name) and \
-                info.name != "__init__":
+                info.name != "__init__" and not self.callers_seen():
             return Module(Place.DEVICE, info.node, assumed=True, spelled=name)
         if names.names_loader(name) and self.loader_prior:
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False, assumed=True), loader=True)
+        if names.names_device(name) and self.callers_seen():
+            return Device(None, None, spelled=name)  # the callers' device, whichever it is
         return Opaque(name)
 
     def construct(self, node: Any, info: ClassInfo, args: list, kwargs: dict, st: State,

@@ -56,6 +56,10 @@ class ModuleFiles(Protocol):
     def child(self, folder: str, name: str) -> Optional[str]:
         """The submodule or subpackage `name` of the package folder `folder`, or None."""
 
+    def importers(self, path: str) -> Optional[frozenset]:
+        """The project files whose import lines name `path` (None: not known). Where some do,
+        their runs show what `path`'s functions are called with."""
+
     def read(self, path: str) -> Optional[bytes]:
         """The bytes of a project file a summary may be made of (None: not a readable file of
         sensible size)."""
