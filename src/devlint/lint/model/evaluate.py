@@ -23,7 +23,7 @@ from devlint.lint.model.observations import (
 from devlint.lint.model.state import ClassInfo, State, device_of_text, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
     OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module,
-    Namespace, Opaque, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
+    Namespace, Opaque, Optimizer, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
     join_place, unwrap,
     with_place,
 )
@@ -880,7 +880,7 @@ class Evaluator:
         if name.startswith("register_") and name.endswith("hook"):
             for _, hook in args:
                 self.note_hook(hook)
-        if name == "load_state_dict" and kind in (Opaque, Instance):
+        if name == "load_state_dict" and kind in (Opaque, Instance, Optimizer):
             self.obs.events.append(Event("state-load", node, receiver, self.where(st),
                                          statement=self.statement))
             if args and type(node.func) is cst.Attribute and names.names_scheduler(dotted(node.func.value) or ""):
@@ -1023,10 +1023,17 @@ class Evaluator:
         if name in api.PARAMETER_METHODS or name in api.NAMED_PARAMETER_METHODS:
             self.obs.events.append(Event("params", node, module, self.where(st)))
         if name in api.PARAMETER_METHODS:
-            return Iterable(Tensor(module.place, "param", node, assumed=module.assumed), node=node)
+            return Iterable(Tensor(module.place, "param", node, assumed=module.assumed,
+                                   owner=module.ident), node=node)
         if name in api.NAMED_PARAMETER_METHODS:
-            return Iterable(Seq("tuple", (Scalar(), Tensor(module.place, "param", node)),
-                                Tensor(module.place, "param", node)), node=node)
+            param = Tensor(module.place, "param", node, owner=module.ident)
+            return Iterable(Seq("tuple", (Scalar(), param), param), node=node)
+        if name == "state_dict" and not args and not kwargs and (module.cls is None or
+                                                                 module.cls.lookup(name) is None):
+            # torch's own `state_dict()`: the module's parameters and buffers by name, where the
+            # module is (the tensors themselves, detached: an EMA's `mul_` updates the copy)
+            return Seq("dict", None, Tensor(module.place, "param", node, assumed=module.assumed,
+                                            owner=module.ident), node=node)
         if name == "forward" or name == "__call__":
             return self.call_module(node, module, args, kwargs, st)
         if name in ("register_buffer",) and len(args) >= 2:
@@ -1330,6 +1337,10 @@ class Evaluator:
         if api.OPTIMIZER_CLASSES.match(api.last(qualname)) and args:
             self.obs.events.append(Event("optimizer", node, OPAQUE, self.where(st),
                                          statement=self.statement))
+            params = args[0][1]
+            owner = params.element if type(params) is Iterable else None
+            if type(owner) is Tensor and owner.why == "param" and owner.owner:
+                return Optimizer(owner.owner, node)  # whose state follows that module's place
         if qualname in api.HOST_ARGUMENT_POSITIONS:
             self.note_host_arguments(qualname, args, kwargs)
         handler = self._ref_handlers.get(qualname)
@@ -1526,8 +1537,12 @@ class Evaluator:
         return OPAQUE
 
     def device_like(self, value: Value) -> bool:
+        """A device, a name of one (`args.device`), or a string naming one (`"cpu"`): a call
+        handed it (`resolve_device("cpu")`) makes what it says, not the accelerator."""
         return type(value) is Device or (type(value) is Opaque and bool(value.name) and
-                                         names.names_device(value.name))
+                                         names.names_device(value.name)) or \
+            (type(value) is Scalar and value.text is not None and
+             device_of_text(value.text, None) is not None)
 
     def torch_function(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
         operands = _tensor_operands(args, kwargs, flatten=True)
@@ -1889,7 +1904,30 @@ def _partial(self: Evaluator, node: Any, args: list, kwargs: dict, st: State) ->
     return Partial(args[0][1], tuple(v for _, v in args[1:]), tuple(sorted(_kw(kwargs).items())))
 
 
-Evaluator._ref_handlers = {"torch.device": _torch_device, "functools.partial": _partial}
+def _dataclass_field(self: Evaluator, node: Any, args: list, kwargs: dict, st: State) -> Value:
+    """`field(default=v)` is `v`; `field(default_factory=f)` is what `f()` makes (a lambda's
+    list, `list`'s empty one): what an instance built without that argument holds."""
+    if "default" in kwargs:
+        return kwargs["default"][1]
+    if "default_factory" in kwargs:
+        return self.call_value(node, kwargs["default_factory"][1], [], {}, st)
+    return OPAQUE
+
+
+def _dataclass_replace(self: Evaluator, node: Any, args: list, kwargs: dict, st: State) -> Value:
+    """`dataclasses.replace(cfg, device=args.device)`: a new object of `cfg`'s class holding
+    what `cfg` holds, with the fields given replaced."""
+    if not args or type(args[0][1]) is not Instance or "**" in kwargs:
+        return OPAQUE
+    copied = replace(args[0][1], ident=id(node))
+    for name, (_, value) in kwargs.items():
+        copied = copied.with_attr(name, value)
+    return copied
+
+
+Evaluator._ref_handlers = {"torch.device": _torch_device, "functools.partial": _partial,
+                           "dataclasses.field": _dataclass_field,
+                           "dataclasses.replace": _dataclass_replace}
 
 
 def _returns_pt_tensors(kwargs: dict) -> bool:

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import replace
 from typing import Any, Iterator, Optional
 
@@ -25,7 +26,7 @@ from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
     NONE, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, trainer_class)
-from devlint.lint.model.observations import Event, ModuleContainer, Observations, observed_nodes
+from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
 )
@@ -130,6 +131,30 @@ def _one_gpu_unwrapped(joined: State, single: State) -> State:
     return joined if env is None else State(env, joined.accel, joined.cpu, joined.sure)
 
 
+def dataclass_fields(info: ClassInfo) -> Optional[list]:
+    """The fields of a `@dataclass` class, in the order its generated `__init__` takes them
+    (its bases' first); None for any other class."""
+    if not _is_dataclass(info.node):
+        return None
+    fields: list = []
+    for cls in reversed(info.mro()):
+        if not _is_dataclass(cls.node):
+            continue
+        for statement in cls.node.body.body if type(cls.node.body) is cst.IndentedBlock else ():
+            for small in getattr(statement, "body", ()) if type(statement) is cst.SimpleStatementLine else ():
+                if type(small) is cst.AnnAssign and type(small.target) is cst.Name and \
+                        "ClassVar" not in (dotted(small.annotation.annotation) or "") and \
+                        small.target.value not in fields:
+                    fields.append(small.target.value)
+    return fields
+
+
+def _is_dataclass(node: Any) -> bool:
+    return type(node) is cst.ClassDef and any(
+        (dotted(d.decorator.func if type(d.decorator) is cst.Call else d.decorator) or "")
+        .rsplit(".", 1)[-1] == "dataclass" for d in node.decorators)
+
+
 _BATCH_END = re.compile(r"on_(train|validation|test|predict)_batch_end$")
 
 
@@ -148,6 +173,7 @@ class Interpreter(Evaluator):
         # where this file's imports lead (`summaries.ModuleFiles`), or None: imports unknown
         self.files = summaries.files if path and summaries is not None and self.levels > 0 \
             else None
+        self.run_starts: list = []  # the clock when the module's run and each lone run began
         self._loader_prior = loader_prior
         self._imported: Optional[bool] = None
         self.obs = Observations()
@@ -212,6 +238,7 @@ class Interpreter(Evaluator):
     # --- the program ------------------------------------------------------------------------
 
     def run(self) -> Observations:
+        self.run_starts.append(next(CLOCK))
         st = State({})
         self.module_env = st.env
         st = self.block(self.module.body, st)
@@ -279,6 +306,7 @@ class Interpreter(Evaluator):
         return False
 
     def run_alone(self, info: FuncInfo) -> None:
+        self.run_starts.append(next(CLOCK))
         st = State(dict(self.module_env), cpu=info.defined_cpu)
         args: list = []
         if info.cls is not None and not info.static:
@@ -1210,6 +1238,14 @@ class Interpreter(Evaluator):
         module's summary, nor in a file the project imports (`callers_seen`)."""
         return self._loader_prior and not self.summarising and not self.callers_seen()
 
+    def same_run(self, first: Any, then: Any) -> bool:
+        """Whether the observation `then` was made after `first` in one run of the code (the
+        module's, or one function's run on its own): what a copy of a model meets after its
+        original moved, across the files that run went through. A result replayed from a memo
+        keeps its first run's time, and so proves nothing here."""
+        starts = self.run_starts
+        return first.seq < then.seq and bisect_right(starts, first.seq) == bisect_right(starts, then.seq)
+
     def callers_seen(self) -> bool:
         """Whether project files import this file. A parameter's name stands in for a caller
         nobody can see; here the importers' runs show what their calls pass (the project's own
@@ -1252,6 +1288,15 @@ class Interpreter(Evaluator):
             obj = Instance(info, (), ident)
         init = info.lookup("__init__")
         if type(init) is not Func:
+            fields = None if unknown_args or type(obj) is not Instance else dataclass_fields(info)
+            if fields is not None:
+                # the `__init__` a dataclass is given: each field holds what the call passed
+                # (`TrainConfig(resume=args.resume)`), else its default in the class body
+                given = [(name, value) for name, (_, value) in zip(fields, args)]
+                given += [(name, value) for name, (_, value) in kwargs.items() if name in fields]
+                for name, value in given:
+                    obj = obj.with_attr(name, value)
+                return obj
             return self.layer_init(node, info, obj, st)
         if unknown_args:
             values = [obj] + [Opaque(p[0]) for p in init.info.params[1:]

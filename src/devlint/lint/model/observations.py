@@ -8,9 +8,14 @@ decide per observation and the engine keeps one finding per node.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any, Iterator, Optional
 
 from devlint.lint.model.values import Device, Value
+
+# When an observation was made, in the order the interpreter ran the code: a move in another
+# file's code that the run reached after a copy came after it, whatever the files' lines say.
+CLOCK = count()
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class Transfer:
     kept: bool
     where: Where
     statement: Any = None  # the statement line, when the transfer is all it does
+    seq: int = field(default_factory=lambda: next(CLOCK), compare=False, repr=False)
 
     @property
     def names_read(self) -> tuple:
@@ -173,6 +179,7 @@ class Event:
     where: Where
     other: Any = None
     statement: Any = None
+    seq: int = field(default_factory=lambda: next(CLOCK), compare=False, repr=False)
 
 
 @dataclass

@@ -57,6 +57,15 @@ OPAQUE = Opaque()
 
 
 @dataclass(frozen=True)
+class Optimizer(Value):
+    """A torch optimizer (`torch.optim.AdamW(model.parameters())`) built on the parameters of
+    the module whose `ident` is `params`. Otherwise as unknown as any object."""
+
+    params: int = 0
+    node: Any = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Maybe(Value):
     """A name bound on some paths only: reading it gives `value`, a fix may not use it."""
 
@@ -144,6 +153,8 @@ class Tensor(Value):
     # one of the samples' tensors in a tuple field of a batch (`targets` of a `collate_fn`
     # returning `tuple(zip(*batch))`): moved one by one, not with `.to()` on the field
     held: bool = False
+    # param: the `ident` of the module whose parameter or buffer it is (`ema.parameters()`)
+    owner: int = field(default=0, compare=False, repr=False)
 
 
 class _Attributes:

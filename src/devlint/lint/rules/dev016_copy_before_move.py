@@ -11,7 +11,7 @@ from devlint.lint.model.observations import Event
 from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, moved_device, reachable
-from devlint.lint.rules.ordering import calls_taking, position, spelled_like
+from devlint.lint.rules.ordering import calls_taking, holds, position, spelled_like
 from devlint.lint.syntax import dotted, walk
 
 SELF_RETURNING = frozenset({"eval", "train", "requires_grad_", "float", "half", "double"})
@@ -30,7 +30,10 @@ class CopyBeforeMove(Rule):
         it, `Diffusion(model).to(device)`), the copy
         never is, and the copy then meets device tensors: it is called with them, or its
         parameters are updated from the model's (`ema_p.mul_(d).add_(p, ...)`, also in a helper
-        of the file it is handed to, `ema_update(ema, model)`). torch's
+        of the file it is handed to, `ema_update(ema, model)`, or its `state_dict()` tensors
+        updated in place). A copy made in another file's code (a `build_models()` that returns
+        a student and its teacher) is found by the order the importer's run went through the
+        files. torch's
         `AveragedModel(model)` (SWA, EMA) is such a copy too, unless it is given a `device`.
     """
     silent = """
@@ -83,16 +86,19 @@ class CopyBeforeMove(Rule):
             if type(source) is not Module or source.place is not Place.HOST or source.assumed:
                 continue
             at = position(model, event.node)
-            move = self.later_move(model, source, at)
-            name = _assigned_name(event)
-            if move is None or self.moved(model, copied, name) or self.handed_on(model, name, at):
+            move = self.later_move(model, source, event, at)
+            # a copy made in another file's code that this file's run went through: its name
+            # is that file's, and only what the run did with the copy itself counts
+            name = _assigned_name(event) if at >= 0 else None
+            if move is None or self.moved(model, copied, name) or \
+                    (at >= 0 and self.handed_on(model, name, at)):
                 continue
             use = self.device_use(model, copied, name)
             if use is None:
                 continue
             yield self.finding(
                 event.node,
-                f"`{name or code(event.node)}` is copied from `{code(event.node.args[0].value)}` "
+                f"`{_assigned_name(event) or code(event.node)}` is copied from `{code(event.node.args[0].value)}` "
                 f"while it is on the CPU and only the original is moved afterwards: the copy "
                 f"meets device tensors at line {{related_line}}; move the copy too, or copy "
                 f"after the move",
@@ -100,18 +106,24 @@ class CopyBeforeMove(Rule):
                 fix=self.fix_for(event, move, model))
 
     @staticmethod
-    def later_move(model: Model, source: Module, at: int):
+    def later_move(model: Model, source: Module, copy: Event, at: int):
         """The move of `source` after the copy: a transfer, or accelerate's `prepare` (an
-        Event, whose node is the `prepare` call)."""
+        Event, whose node is the `prepare` call). After it in the file's order, or, where
+        either is another file's code, later in the same run."""
+        def after(observed) -> bool:
+            where = position(model, observed.node)
+            if at >= 0 and where >= 0:
+                return where > at
+            return model.interpreter.same_run(copy, observed)
+
         for move in model.obs.transfers:
             before = move.before
-            if type(before) is Module and source.ident and _holds(before, source.ident) and \
-                    getattr(move.after, "place", None) is Place.DEVICE and \
-                    position(model, move.node) > at:
+            if type(before) is Module and source.ident and holds(before, source.ident) and \
+                    getattr(move.after, "place", None) is Place.DEVICE and after(move):
                 return move
         for event in model.obs.events:
             if event.kind == "prepare" and source.ident and event.subject.ident == source.ident and \
-                    position(model, event.node) > at:
+                    after(event):
                 return event
         return None
 
@@ -154,6 +166,8 @@ class CopyBeforeMove(Rule):
             host = meeting.host.value
             if getattr(host, "why", None) != "param" or host.place is not Place.HOST:
                 continue
+            if copied.ident and getattr(host, "owner", 0) == copied.ident:
+                return meeting.node  # the copy's own tensors (`ema.state_dict()[k].mul_(d)`)
             for loop in meeting.where.loops:
                 iterated = getattr(loop.node, "iter", None)
                 if iterated is not None and (_walks_parameters_of(iterated, name) or
@@ -163,22 +177,13 @@ class CopyBeforeMove(Rule):
 
     @staticmethod
     def fix_for(event: Event, move, model: Model) -> Optional[Fix]:
-        if type(move) is Event:
+        if type(move) is Event or position(model, event.node) < 0:
             return None  # moved by `prepare`: no device name to move the copy to
         device = moved_device(move.node)
         if not reachable(device, model.bound_at(event.node)):
             return None
         return Fix(f"move the copy with `.to({device})`", Applicability.SAFE,
                    (Edit("replace", event.node, f"{code(event.node)}.to({device})"),))
-
-
-def _holds(module: Module, ident: int, depth: int = 3) -> bool:
-    """`module` is the module `ident` names, or holds it as a submodule: moving
-    `GaussianDiffusion(denoiser)` moves `denoiser` too."""
-    if module.ident == ident:
-        return True
-    return depth > 0 and any(type(value) is Module and _holds(value, ident, depth - 1)
-                             for _, value in module.attrs)
 
 
 def _assigned_name(event: Event) -> Optional[str]:

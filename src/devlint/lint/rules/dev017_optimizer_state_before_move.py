@@ -7,10 +7,10 @@ import libcst as cst
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Event, Transfer
-from devlint.lint.model.values import Module, Place
+from devlint.lint.model.values import Module, Optimizer, Place
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
-from devlint.lint.rules.ordering import inside, position, same_scope, spelled_like
+from devlint.lint.rules.ordering import holds, inside, position, same_scope, spelled_like
 from devlint.lint.syntax import dotted, walk
 
 PARAMETER_CALLS = frozenset({"parameters", "named_parameters"})
@@ -25,6 +25,9 @@ class OptimizerStateBeforeMove(Rule):
         Finds `optimizer.load_state_dict(...)` where `optimizer` was built on the parameters of
         a model (`torch.optim.AdamW(model.parameters())`) that is still on the CPU at the load,
         and that the code moves to the device afterwards (`model.to(device)`, `model.cuda()`).
+        The optimizer knows its model by identity, not by name: a trainer whose `__init__`
+        resumes through a method before it moves `self.model`, or a `trainer.resume()` before
+        the caller's `model.to(device)`, is found by the order the run went through them.
     """
     silent = """
         When the model is moved before the load (the usual resume order: build, move, build the
@@ -79,15 +82,17 @@ class OptimizerStateBeforeMove(Rule):
             if not event.where.accel or event.where.in_test:
                 continue
             name = dotted(event.node.func.value)
-            if not name or all(target != name for _, target, _ in _assignments(model)):
-                continue  # not an optimizer this file built (a model of unknown class, ...)
+            move = owner = None
             at = position(model, event.node)
-            owner = self.optimized_model(model, name, at)
-            if owner is None:
-                continue
-            move = self.first_move(model, owner, event, at)
-            if move is None and not self.moved_before(model, owner, event, at):
-                move = self.moved_by_caller(model, owner, event)
+            if name and any(target == name for _, target, _ in _assignments(model)):
+                owner = self.optimized_model(model, name, at)
+            if owner is not None:
+                move = self.first_move(model, owner, event, at)
+                if move is None and not self.moved_before(model, owner, event, at):
+                    move = self.moved_by_caller(model, owner, event)
+            if move is None and type(event.subject) is Optimizer:
+                move = self.run_moves_after(model, event)
+                owner = code(move.receiver) if move is not None else None
             if move is None:
                 continue
             reported.add(id(event.node))
@@ -98,6 +103,24 @@ class OptimizerStateBeforeMove(Rule):
                 f"on the CPU and the first `{name}.step()` fails; load it after the move",
                 related_node=move.node, related_label="the move",
                 fix=self.fix_for(model, event, move, name))
+
+    @staticmethod
+    def run_moves_after(model: Model, event: Event) -> Optional[Transfer]:
+        """The optimizer's module moved from the CPU to the device after the load, by its first
+        move later in the run that loaded it: a trainer whose `__init__` resumes
+        through a method before it moves the model, a `trainer.resume()` before the caller's
+        `model.to(device)`. The optimizer knows its module by identity, whatever the names."""
+        ident = event.subject.params
+        first = None
+        for move in model.obs.transfers:
+            if type(move.before) is Module and holds(move.before, ident) and \
+                    model.interpreter.same_run(event, move) and (first is None or move.seq < first.seq):
+                first = move
+        # the module's first move after the load starts from the CPU: it was there at the load
+        if first is not None and getattr(first.after, "place", None) is Place.DEVICE and \
+                first.before.place is Place.HOST and not first.before.assumed:
+            return first
+        return None
 
     @staticmethod
     def optimized_model(model: Model, name: str, at: int) -> Optional[str]:

@@ -8,6 +8,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from devlint.lint.model import Model
+from devlint.lint.model.values import Module
 from devlint.lint.syntax import dotted, walk
 
 
@@ -121,3 +122,12 @@ def spelled_like(receiver: Any, name: str) -> bool:
     """`model`, `model.fc`, `model.module` of `model`."""
     text = dotted(receiver) or ""
     return text == name or text.startswith(name + ".")
+
+
+def holds(module: Any, ident: int, depth: int = 3) -> bool:
+    """`module` is the module `ident` names, or holds it as a submodule: moving
+    `GaussianDiffusion(denoiser)` moves `denoiser` too."""
+    if module.ident == ident:
+        return True
+    return depth > 0 and any(type(value) is Module and holds(value, ident, depth - 1)
+                             for _, value in module.attrs)
