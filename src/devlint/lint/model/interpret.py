@@ -1316,8 +1316,10 @@ class Interpreter(Evaluator):
         built = after if type(after) in (Module, Instance) else obj
         if type(built) is Module and _proven_stateless(built, info):
             built = replace(built, stateless=True)  # a wrapper of pooling: nothing to move
-        elif type(built) is Module and built.place is Place.HOST and _built_on_device(built, info):
-            built = replace(built, place=Place.DEVICE)  # `LoRA(moved_layer)`, made beside it
+        elif type(built) is Module and built.place is Place.HOST:
+            where = _built_beside(built, info)
+            if where is not None:
+                built = replace(built, place=where)  # `LoRA(moved_layer)`, made beside it
         if not unknown_args:
             known = self.instances.get(id(info))
             self.instances[id(info)] = built if known is None else join(known, built)
@@ -1784,18 +1786,20 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
     return True
 
 
-def _built_on_device(module: Module, info: ClassInfo) -> bool:
-    """A module class of this file whose every piece of state `__init__` leaves is on the
-    device: its parameters made there (`nn.Parameter(torch.zeros(r, n, device=base.weight.device))`)
-    and its submodules moved ones it was handed. Its bases are `nn.Module` and this file's
-    classes (a torch layer's own weight is made on the CPU, out of sight), and it registers
-    nothing by name (`register_buffer`, `add_module`, a list of modules)."""
+def _built_beside(module: Module, info: ClassInfo) -> Optional[Place]:
+    """Where a module of a class of this file is made when `__init__` places every piece of its
+    state beside what it was handed: on the device when all of it is there (its parameters made
+    with `device=base.weight.device` of a moved layer, its submodules moved ones), unknown when
+    some of it follows a module whose place is unknown and none is on the CPU (a LoRA wrapper of
+    a layer drawn from a container); None (the CPU, as built) otherwise. Its bases are
+    `nn.Module` and this file's classes (a torch layer's own weight is made on the CPU, out of
+    sight), and it registers nothing by name (`register_buffer`, `add_module`, a list)."""
     if info.registers_by_hand or info.moves_itself or info.containers or not info.bases_known():
-        return False
+        return None
     for cls in info.mro():
         for base in cls.bases:
             if type(base) is Ref and base.qualname not in api.MODULE_BASES:
-                return False
+                return None
     places = []
     for _, value in module.attrs:
         value = unwrap(value)
@@ -1804,11 +1808,13 @@ def _built_on_device(module: Module, info: ClassInfo) -> bool:
         elif type(value) is Tensor and value.why == "param":
             places.append(value.place)
         elif type(value) is Seq and next(_modules_in(value), None) is not None:
-            return False
-    if not places or any(place is not Place.DEVICE for place in places):
-        return False
+            return None
+    if not places or any(place is Place.HOST for place in places):
+        return None
     # (last: a walk of the class's code, once per class)
-    return not any(_state_calls(cls) - {"Parameter"} for cls in info.mro())
+    if any(_state_calls(cls) - {"Parameter"} for cls in info.mro()):
+        return None
+    return Place.DEVICE if all(place is Place.DEVICE for place in places) else Place.UNKNOWN
 
 
 def _state_calls(cls: ClassInfo) -> frozenset:

@@ -29,7 +29,9 @@ class ModuleAddedAfterMove(Rule):
         nothing moves the model or the new module afterwards.
     """
     silent = """
-        When the module is added before the move, built on the device (`nn.Linear(...).to(device)`),
+        When the module is added before the move, built on the device (`nn.Linear(...).to(device)`,
+        an adapter whose parameters are made on its base layer's device, `device=w.device`, which
+        is where that layer is, unknown when the layer's place is),
         moved afterwards (`model.fc.to(device)`, `model.to(device)` again), when the model is
         handed to code that may move it after the change (`accelerator.prepare(model)`, a
         `Trainer`, a helper), for modules without parameters (`nn.ReLU()`), when the model's
