@@ -324,11 +324,8 @@ def test_a_cell_that_does_not_parse_is_one_dev999_and_the_other_cells_are_analys
                          ["model = torch.nn.Linear(2, 2).cuda()\n"])
     findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
     assert [(f.cell, f.line, f.column, f.code) for f in findings] == [
-        (1, 2, 23, "DEV001"), (2, 1, 7, "DEV999")]
+        (1, 2, 23, "DEV001"), (2, 1, 7, "DEV999"), (3, 1, 31, "DEV001")]
     assert findings[1].message.startswith("cannot parse: ")
-    # cell 3 was analysed: its `.cuda()` is the same root cause (the notebook never chooses a
-    # device with a fallback), counted in the one finding of cell 1
-    assert "hard-codes CUDA in 1 more place" in findings[0].message
 
 
 def test_the_other_cells_are_the_program_without_the_broken_one(tmp_path: Path) -> None:
@@ -347,23 +344,11 @@ def test_the_other_cells_are_the_program_without_the_broken_one(tmp_path: Path) 
     assert "x.to(" in cells[2]
 
 
-def test_dev001_is_one_finding_per_notebook_without_a_fallback() -> None:
-    """A notebook that never chooses a device with a fallback hard-codes CUDA in every cell for
-    the same reason: one root cause, one finding (at the first literal), which counts the
-    others whichever cell they are in. (Set 15: demo notebooks gave one finding per cell.)"""
+def test_dev001_is_one_finding_per_cell_in_a_notebook_without_a_fallback() -> None:
+    """A notebook's cells run one at a time: each cell that hard-codes CUDA is where a run fails,
+    and its literals are one root cause, one finding."""
     notebook = _notebook(["import torch\n", "model = torch.nn.Linear(2, 2).cuda()\n", "x = torch.ones(2).cuda()\n"],
                          ["y = model(torch.zeros(2, device='cuda'))\n"])
     findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
-    assert [(f.cell, f.line, f.code) for f in findings] == [(1, 2, "DEV001")]
-    assert "the notebook never chooses a device with a CPU fallback and hard-codes CUDA in 2 more " \
-        "places (the next at line 3 of cell 1)" in findings[0].message
-
-
-def test_dev001_in_a_notebook_with_a_fallback_is_one_finding_per_cell_that_bypasses_it() -> None:
-    """A notebook that chooses the CPU somewhere: each cell's own code that bypasses the choice
-    is a slip of its own."""
-    notebook = _notebook(["import torch\n", "device = 'cuda' if torch.cuda.is_available() else 'cpu'\n",
-                          "model = torch.nn.Linear(2, 2).cuda()\n"],
-                         ["y = model(torch.zeros(2, device='cuda'))\n"])
-    findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
-    assert [(f.cell, f.line, f.code) for f in findings] == [(1, 3, "DEV001"), (2, 1, "DEV001")]
+    assert [(f.cell, f.line, f.code) for f in findings] == [(1, 2, "DEV001"), (2, 1, "DEV001")]
+    assert "this cell hard-codes CUDA in 1 more place (the next at line 3 of cell 1)" in findings[0].message

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Iterator, Optional
 
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
@@ -28,8 +28,8 @@ class HardCodedCuda(Rule):
         nothing makes sure CUDA exists. One root cause, one finding: a file that never chooses a
         device with a CPU fallback hard-codes CUDA everywhere for the same reason, so it gets
         one finding, on the first literal a run reaches that no `# noqa` silences, which counts
-        the others; its fix moves them all to one `device` (a notebook too, whichever cells the
-        literals are in). In a file that does choose one somewhere, each literal that bypasses
+        the others; its fix moves them all to one `device` (in a notebook, whose cells run one at a time, one
+        finding per cell). In a file that does choose one somewhere, each literal that bypasses
         the choice is a slip of its own and a finding of its own. A `"cuda"` default of a
         config class in another file (`device: str = "cuda"` in a dataclass) is reported there,
         once a script that builds the config places something with it.
@@ -92,17 +92,15 @@ class HardCodedCuda(Rule):
                 yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
             return
         spans = spans_of(model.module, [spec.node for spec in sites])
-        units: dict = {}
+        units: dict = {}  # a notebook's cells run one at a time: one root cause per cell
         for spec in sites:
-            unit: Any = 0  # never a fallback: one root cause, whatever cell the literal is in
+            line = spans[spec.node].start.line if spec.node in spans else 0
+            unit = model.unit_of(line) if model.unit_of else 0
             if model.own_fallback:
                 # The file chooses the CPU somewhere: a function that bypasses that choice is a
-                # slip of its own, once for all its literals (and a notebook's cell, which runs
-                # on its own, once for the literals of its own code).
-                line = spans[spec.node].start.line if spec.node in spans else 0
+                # slip of its own, once for all its literals.
                 function = spec.where.function
-                unit = (model.unit_of(line) if model.unit_of else 0,
-                        id(function.node) if function is not None else None)
+                unit = (unit, id(function.node) if function is not None else None)
             units.setdefault(unit, []).append(spec)
         for unit in units.values():
             yield self.whole_file(unit, model, spans)
@@ -153,7 +151,7 @@ class HardCodedCuda(Rule):
             function = first.where.function
             where = f"`{function.name}`" if function is not None else "the module level"
         elif model.unit_of:
-            where = "the notebook never chooses a device with a CPU fallback and"
+            where = "the notebook never chooses a device with a CPU fallback, and this cell"
         else:
             where = "the file never chooses a device with a CPU fallback and"
         message = (f"{self.message(first)}; {where} hard-codes CUDA in {more} more "
