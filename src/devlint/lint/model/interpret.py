@@ -138,15 +138,19 @@ def dataclass_fields(info: ClassInfo) -> Optional[list]:
         return None
     fields: list = []
     for cls in reversed(info.mro()):
-        if not _is_dataclass(cls.node):
-            continue
-        for statement in cls.node.body.body if type(cls.node.body) is cst.IndentedBlock else ():
-            for small in getattr(statement, "body", ()) if type(statement) is cst.SimpleStatementLine else ():
-                if type(small) is cst.AnnAssign and type(small.target) is cst.Name and \
-                        "ClassVar" not in (dotted(small.annotation.annotation) or "") and \
-                        small.target.value not in fields:
-                    fields.append(small.target.value)
+        if _is_dataclass(cls.node):
+            fields += [name for name in _annotated_names(cls.node) if name not in fields]
     return fields
+
+
+def _annotated_names(node: cst.ClassDef) -> Iterator[str]:
+    """`x: int = 0` in a class body, in order, but for `ClassVar`s."""
+    body = node.body.body if type(node.body) is cst.IndentedBlock else ()
+    for statement in body:
+        for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
+            if type(small) is cst.AnnAssign and type(small.target) is cst.Name and \
+                    "ClassVar" not in (dotted(small.annotation.annotation) or ""):
+                yield small.target.value
 
 
 def _is_dataclass(node: Any) -> bool:

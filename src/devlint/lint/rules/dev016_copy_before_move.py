@@ -89,7 +89,8 @@ class CopyBeforeMove(Rule):
             move = self.later_move(model, source, event, at)
             # a copy made in another file's code that this file's run went through: its name
             # is that file's, and only what the run did with the copy itself counts
-            name = _assigned_name(event) if at >= 0 else None
+            assigned = _assigned_name(event)
+            name = assigned if at >= 0 else None
             if move is None or self.moved(model, copied, name) or \
                     (at >= 0 and self.handed_on(model, name, at)):
                 continue
@@ -98,7 +99,7 @@ class CopyBeforeMove(Rule):
                 continue
             yield self.finding(
                 event.node,
-                f"`{_assigned_name(event) or code(event.node)}` is copied from `{code(event.node.args[0].value)}` "
+                f"`{assigned or code(event.node)}` is copied from `{code(event.node.args[0].value)}` "
                 f"while it is on the CPU and only the original is moved afterwards: the copy "
                 f"meets device tensors at line {{related_line}}; move the copy too, or copy "
                 f"after the move",
