@@ -80,6 +80,9 @@ class Evaluator:
     # set up by the interpreter
     frame: Any
     obs: Any
+    host_dispatch: int  # inside a helper's numpy path (`Interpreter.host_type_test`)
+    stand_ins: int  # inside an `__init__` given stand-in arguments (`Interpreter.construct`)
+    self_test_nodes: set  # the nodes of a package module's `__main__` block
 
     def eval(self, node: cst.BaseExpression, st: State) -> Value:
         method = self._dispatch.get(type(node))
@@ -220,8 +223,10 @@ class Evaluator:
                             availability=True, of_data=True)
             return Scalar()
         if not tensor.plain:
-            # `batch.input_ids`, `outputs.logits`: a tensor of the object, where it is.
-            return replace(tensor, plain=True, node=node, discarded=None)
+            # `batch.input_ids`, `outputs.logits`: a tensor of the object, where it is. Of an
+            # object devlint does not know (`m.width` of a moved detector), it is where the
+            # object is, but a tensor only where code uses it as one.
+            return replace(tensor, plain=tensor.of_object is False, node=node, discarded=None)
         return OPAQUE
 
     def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
@@ -372,6 +377,11 @@ class Evaluator:
         value = self.value(node.expression, st)
         if type(node.operator) is cst.Not:
             return flag_not(self.truth(value))
+        if type(value) is Scalar and value.number is not None:
+            # `-1` is a number of its own: `N > 0` of a caller's `-1` is false
+            if type(node.operator) is cst.Minus:
+                return Scalar(number=-value.number)
+            return Scalar() if type(node.operator) is cst.BitInvert else value
         return value if type(value) in (Tensor, Scalar) else OPAQUE
 
     def _boolean(self, node: cst.BooleanOperation, st: State) -> Value:
@@ -437,10 +447,26 @@ class Evaluator:
                 and "__name__" in (getattr(lnode, "value", None), getattr(rnode, "value", None)):
             # `if __name__ == "__main__":` runs when the file is the script being checked
             return Flag(operator is cst.Equal, operator is cst.Equal)
+        known = _constant_comparison(lnode, left, operator, rnode, right) \
+            if not self.stand_ins and self.settled(lnode) and self.settled(rnode) else None
+        if known is not None:
+            return Flag(known, known)
         flag = _device_comparison(left, operator, right)
         if flag is None:
             flag = _device_comparison(right, _MIRROR.get(operator, operator), left)
         return flag or UNKNOWN_FLAG
+
+    def settled(self, node: Any) -> bool:
+        """An operand whose value here is the one the model holds: a literal, or a local name
+        of the running function (a parameter bound by its call). A global or an attribute may
+        have been rebound by code the run did not follow (`global used_device` in a setup
+        function, `Logger.CURRENT = ...`), so its value at its definition proves nothing."""
+        if type(node) is cst.UnaryOperation:
+            node = node.expression
+        if type(node) in (cst.Integer, cst.Float) or _none(node):
+            return True
+        function = self.frame.function
+        return type(node) is cst.Name and function is not None and node.value in function.locals
 
     def _ifexp(self, node: cst.IfExp, st: State) -> Value:
         tested = self.value(node.test, st)
@@ -1122,7 +1148,7 @@ class Evaluator:
                             discarded=None, bound=None, assumed=False,
                             moved_at=node if place is DEVICE else None)
         else:
-            after = Tensor(place, "moved", node, plain=False, device=device)
+            after = Tensor(place, "moved", node, plain=False, device=device, of_object=True)
         statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None
         self.obs.transfers.append(Transfer(node, rnode, receiver, after, kept, self.where(st),
                                            statement))
@@ -1276,7 +1302,12 @@ class Evaluator:
             return  # `t.device != torch.device("cuda")`, a key, a log line: it places nothing
         where = index_node or node
         self.bound_here(where, st)
-        self.obs.devices.append(DeviceSpec(where, kind, device, self.where(st), call,
+        reached = self.where(st)
+        if id(where) in self.self_test_nodes and not reached.self_test:
+            # `Predictor(device=torch.device("cuda", 0))` in a package module's `__main__`
+            # block: the self-test's literal, used in the package's own code
+            reached = replace(reached, self_test=True)
+        self.obs.devices.append(DeviceSpec(where, kind, device, reached, call,
                                            in_conditional or self.ifexp_depth > 0, fixed,
                                            self.devices_in_reach(st)))
 
@@ -1370,7 +1401,7 @@ class Evaluator:
             if any(is_tensor(v) for _, v in list(args) + list(kwargs.values())):
                 # `multinomial(probs)`, `normal(mean=mean, std=std)`: drawn where its input is
                 return self.torch_function(node, qualname, args, kwargs, st)
-            if args and type(args[0][1]) is not Scalar:
+            if (args and type(args[0][1]) is not Scalar) or factory not in api.NUMBER_SAMPLERS:
                 # a sampler draws where its input lives: `multinomial(probs)` of unknown probs
                 # is unknown, only `normal(0.0, 1.0, size)` of numbers makes a CPU tensor
                 return Tensor(Place.UNKNOWN, "data", node)
@@ -1487,6 +1518,8 @@ class Evaluator:
         them (`np.mean(accs)`, `plt.plot(losses)`: the array is built one element at a time,
         and each device tensor refuses). Other NumPy functions given a tensor itself may call
         its own method (`np.mean(t)` calls `t.mean`), so only its lists count there."""
+        if self.host_dispatch:
+            return  # a helper's numpy path (see `host_type_test`)
         converts = qualname in api.NUMPY_CONVERTERS or qualname.startswith(api.HOST_ONLY_PREFIXES)
         for operand_node, value in args:
             if converts and _device_tensor_for_sure(value):
@@ -1820,6 +1853,12 @@ class Evaluator:
         if name in ("min", "max", "sum") and args and is_tensor(first):
             return first
         if name == "isinstance":
+            # a value proven a tensor answers a test of its class: `isinstance(Trf, np.ndarray)`
+            # of a tensor is false, and the arm that converts numpy input is not taken
+            if len(args) == 2 and _tensor_for_sure(unwrap(first)):
+                tensor = tensor_kinds(args[1][0])
+                if tensor is not None:
+                    return Flag(tensor, tensor)
             return UNKNOWN_FLAG
         return Scalar()
 
@@ -2115,19 +2154,35 @@ def not_a_tensor(test: Any) -> Optional[tuple]:
         test, negated = test.expression, True
     if type(test) is not cst.Call or dotted(test.func) != "isinstance" or len(test.args) != 2:
         return None
-    subject, kinds = test.args[0].value, test.args[1].value
+    subject = test.args[0].value
     if type(subject) is not cst.Name:
         return None
+    tensor = tensor_kinds(test.args[1].value)
+    if tensor is False:
+        return subject.value, not negated  # only other kinds: no tensor where it holds
+    if tensor is True:
+        return subject.value, negated  # only tensor kinds: no tensor where it fails
+    return None
+
+
+def tensor_kinds(kinds: Any) -> Optional[bool]:
+    """Whether the classes `isinstance` is given are tensor classes: True when all are
+    (`torch.Tensor`, `(Tensor, nn.Parameter)`), False when none is (`np.ndarray`, `(list,
+    tuple)`), None when they mix or one cannot be read."""
     types = [e.value for e in kinds.elements] if type(kinds) is cst.Tuple else [kinds]
     spelled = [dotted(t) for t in types]
     if any(t is None for t in spelled):
         return None
     tensor = [bool(_TENSOR_TYPES.search(t)) for t in spelled]
-    if not any(tensor):
-        return subject.value, not negated  # only other kinds: no tensor where it holds
-    if all(tensor):
-        return subject.value, negated  # only tensor kinds: no tensor where it fails
-    return None
+    return True if all(tensor) else False if not any(tensor) else None
+
+
+def _tensor_for_sure(value: Value) -> bool:
+    """A tensor itself (not a batch object or a model's answer of unknown kind), placed by
+    the code, not by a convention: made by a factory, moved, a parameter or an operation's
+    result."""
+    return is_tensor(value) and value.plain and not value.assumed and \
+        value.why in ("factory", "moved", "param", "attr", "weight", "data")
 
 
 def _device_tensor_for_sure(value: Value) -> bool:
@@ -2595,6 +2650,27 @@ def _concat(left: str, right: str) -> str:
 
 _MIRROR = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan,
            cst.LessThanEqual: cst.GreaterThanEqual, cst.GreaterThanEqual: cst.LessThanEqual}
+
+
+_NUMBER_TESTS = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b,
+                 cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
+                 cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b}
+
+
+def _constant_comparison(lnode: Any, left: Value, operator: type, rnode: Any,
+                         right: Value) -> Optional[bool]:
+    """A comparison the model can evaluate in both worlds: two known numbers (`N > 0` of a
+    caller's `N=-1`), or `x is None` of a name that holds the `None` it was given (a parameter
+    left at its default `None`). A value that may be None on some paths is not `NONE` itself
+    (a join keeps the other path's kind), so only the literal's own value answers."""
+    if type(left) is Scalar and type(right) is Scalar and left.number is not None and \
+            right.number is not None and operator in _NUMBER_TESTS:
+        return _NUMBER_TESTS[operator](left.number, right.number)
+    if operator in (cst.Is, cst.IsNot):
+        for value, other in ((left, rnode), (right, lnode)):
+            if _none(other) and value is NONE:
+                return operator is cst.Is
+    return None
 
 
 def _device_comparison(left: Value, operator: type, right: Value) -> Optional[Flag]:

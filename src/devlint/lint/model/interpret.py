@@ -25,7 +25,7 @@ import libcst as cst
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
-    NONE, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, trainer_class)
+    NONE, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, not_a_tensor, trainer_class)
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -207,6 +207,10 @@ class Interpreter(Evaluator):
         self.inert = 0  # >0 where a device expression places nothing (compared, printed, a key)
         self._node_sets: dict = {}
         self.guessing = 0  # >0 inside the arms of a condition devlint cannot evaluate (a possible guard)
+        # >0 in the arm of a type test that holds for non-tensor input only (`if isinstance(Trf,
+        # np.ndarray):`) of a value devlint does not know: the code's numpy path
+        self.host_dispatch = 0
+        self.stand_ins = 0  # >0 in an `__init__` run for an object built from unknown arguments
         self.default_device: Optional[Device] = None
         self.layer_builds: list = []  # classes whose torch layer `__init__` runs their reset now
         self.default_device_set = False
@@ -237,6 +241,7 @@ class Interpreter(Evaluator):
         self.reached: dict[int, Any] = {}
         self.test_depth = int(test_file)  # a test pins devices on purpose
         self.self_test = 0  # inside a package module's `__main__` block (its author's self-test)
+        self.self_test_nodes: set = set()  # ids of the nodes of such blocks
         self.test_file = test_file  # a module a test runner collects (`test_*.py`, `tests/`)
 
     # --- the program ------------------------------------------------------------------------
@@ -725,6 +730,9 @@ class Interpreter(Evaluator):
         own = self.frame.function is None and self.frame.cls is None and is_main_test(node.test) \
             and self.in_package()
         self.self_test += own
+        if own:
+            # its device literals are the author's choice wherever the package's code uses them
+            self.self_test_nodes.update(id(n) for n in walk(node.body))
         try:
             return self._if(node, st)
         finally:
@@ -759,7 +767,10 @@ class Interpreter(Evaluator):
         entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
         self.narrow(node.test, entry, other)
+        host_arm = self.host_type_test(node.test, st) if test.accel is None else None
+        self.host_dispatch += host_arm is True
         body = self.suite(node.body, entry)
+        self.host_dispatch += (host_arm is False) - (host_arm is True)
         self.rank_guard += guard_else - guard_body
         if node.orelse is None:
             orelse = other
@@ -767,6 +778,7 @@ class Interpreter(Evaluator):
             orelse = self._if(node.orelse, other) if other.live else other
         else:
             orelse = self.suite(node.orelse.body, other) if other.live else other
+        self.host_dispatch -= host_arm is False
         self.guessing -= unknown
         self.rank_guard -= guard_else  # as it was before the `if`
         joined = join_states([body, orelse])
@@ -783,6 +795,17 @@ class Interpreter(Evaluator):
             # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose)
             self.chose_fallback()  # `if torch.cuda.is_available(): model.cuda()`: a choice
         return joined
+
+    def host_type_test(self, test: Any, st: State) -> Optional[bool]:
+        """The arm (True: the body) where a type test proves its value is no tensor, when
+        devlint does not know that value: `if isinstance(Trf, np.ndarray): pts =
+        np.asarray(pts)` is a helper's path for numpy input, which a caller's tensors take only
+        if that caller passes numpy there too; a device tensor converted in it is not proven."""
+        narrowed = not_a_tensor(test)
+        if narrowed is None:
+            return None
+        name, arm = narrowed
+        return arm if type(unwrap(self.lookup(name, st))) is Opaque else None
 
     def for_(self, node: cst.For, st: State) -> State:
         iterated = self.value(node.iter, st)
@@ -1100,6 +1123,10 @@ class Interpreter(Evaluator):
             self.foreign_depth -= crossing
         if key is not None:
             self.memo[key] = result
+        if crossing and self.foreign_depth == 0 and _chooses_fallback(result[0]):
+            # `device = get_device()` of a project helper choosing `cuda` or `cpu`: the file
+            # keeps that choice, as if its own code had made it
+            self.own_fallback = True
         self.keep(result[2], info, node, args, kwargs)
         # A helper that returns on a GPU machine and never on a CPU one (`init_distributed_mode`
         # raising without CUDA) is a GPU requirement of its caller too.
@@ -1316,7 +1343,13 @@ class Interpreter(Evaluator):
         else:
             values = [obj] + [v for _, v in args]
             call_kwargs = {k: v for k, (_, v) in kwargs.items()}
-        _, after = self.call_function(init, values, call_kwargs, node, st)
+        # built from unknown arguments, its defaults are stand-ins, not what a caller passed:
+        # `if autoencoder is not None:` is not decided by the default `None`
+        self.stand_ins += unknown_args
+        try:
+            _, after = self.call_function(init, values, call_kwargs, node, st)
+        finally:
+            self.stand_ins -= unknown_args
         built = after if type(after) in (Module, Instance) else obj
         if type(built) is Module and _proven_stateless(built, info):
             built = replace(built, stateless=True)  # a wrapper of pooling: nothing to move
@@ -2147,6 +2180,19 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _chooses_fallback(value: Value) -> bool:
+    """A device with a CPU fallback (`cuda` with a GPU, `cpu` without), also as a field of
+    what a helper returns (a config, a tuple of settings)."""
+    value = unwrap(value)
+    if type(value) is Device:
+        return value.accel == "accel" and value.cpu == "host"
+    if type(value) in (Instance, Module):
+        return any(_chooses_fallback(v) for _, v in value.attrs if type(unwrap(v)) is Device)
+    if type(value) is Seq and value.items:
+        return any(type(unwrap(v)) is Device and _chooses_fallback(v) for v in value.items)
+    return False
 
 
 def _private(name: str) -> bool:

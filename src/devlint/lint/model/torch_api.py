@@ -23,8 +23,10 @@ FACTORIES = frozenset(
 FULL_REDUCTIONS = frozenset({"sum", "mean", "var", "std", "prod", "max", "min", "amax", "amin", "norm",
                              "median", "all", "any", "nansum", "nanmean", "count_nonzero"})
 # Samplers that are factories only without a tensor argument (`multinomial(probs)` samples where
-# `probs` is).
+# `probs` is). Only `normal` has a form of numbers alone (`normal(0.0, 1.0, size)`); the others
+# always draw from an input tensor, so they never make a CPU tensor from nothing.
 SAMPLERS = frozenset({"normal", "bernoulli", "multinomial", "poisson"})
+NUMBER_SAMPLERS = frozenset({"normal"})
 # Annotations that say a parameter is a tensor (`x: Tensor`, `torch.FloatTensor`).
 TENSOR_ANNOTATIONS = ("Tensor", "FloatTensor", "LongTensor")
 # Packages that need a CUDA GPU to import or use: past their import, code runs only with one.

@@ -155,6 +155,9 @@ class Tensor(Value):
     held: bool = False
     # param: the `ident` of the module whose parameter or buffer it is (`ema.parameters()`)
     owner: int = field(default=0, compare=False, repr=False)
+    # an object of unknown kind that the code moved (`m.cuda()` of a detector built elsewhere):
+    # a model, a batch object or a tensor, so its attributes (`m.width`) are not proven tensors
+    of_object: bool = False
 
 
 class _Attributes:

@@ -33,7 +33,9 @@ class LoadWithoutMapLocation(Rule):
     what = """
         Finds `torch.load(...)` with no `map_location` (keyword or second positional argument) in a
         file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
-        meant to run on a CPU-only machine as well; and in a file that runs once per rank (it starts
+        meant to run on a CPU-only machine as well: its own code chooses, or it keeps the device a
+        helper of the project chose (`device = get_device()`); an imported evaluator's fallback for
+        its own tensors says nothing of the file that calls it; and in a file that runs once per rank (it starts
         a process group or reads `LOCAL_RANK` before the load, on the path that reaches it: a
         function the file's single process calls beside a spawned worker is no rank's) and gives
         each rank a GPU of its own (`set_device`, `device_ids=[...]`, a device from the rank),
@@ -90,7 +92,7 @@ class LoadWithoutMapLocation(Rule):
     def check(self, model: Model) -> Iterator[RawFinding]:
         every_rank = model.distributed and not model.visible_devices and \
             RANK_GPU.search(model.text) is not None
-        if not model.fallback and not every_rank:
+        if not model.own_fallback and not every_rank:
             return
         reported: set[int] = set()
         restored = None
@@ -115,7 +117,7 @@ class LoadWithoutMapLocation(Rule):
             if quantized(load, model.module):
                 continue  # weights of PyTorch's quantized modules: they exist on the CPU only
             on_every_rank = every_rank and self.loads_on_every_rank(load)
-            if not on_every_rank and not (model.fallback and self.restores_saved_devices(
+            if not on_every_rank and not (model.own_fallback and self.restores_saved_devices(
                     load, model, written)):
                 continue
             reported.add(id(load.node))
