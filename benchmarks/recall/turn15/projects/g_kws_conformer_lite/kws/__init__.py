@@ -1,0 +1,4 @@
+from .config import KWSConfig
+from .model import KeywordSpotter
+
+__all__ = ["KWSConfig", "KeywordSpotter"]

@@ -1,0 +1,4 @@
+"""Demand forecasting: data windows, model, trainer, metrics."""
+from .config import ForecastConfig
+
+__all__ = ["ForecastConfig"]
