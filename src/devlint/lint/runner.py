@@ -130,6 +130,8 @@ def check_project(
         if index >= len(files):
             continue  # a context file: nothing of its own is reported
         seen.update(_identity(f) for f in own)
+        seen.update(_covered(f) for f in own
+                    if f.code == "DEV001" and f.related is not None and f.related.path is None)
         yield replace(outcome, findings=own) if len(own) != len(outcome.findings) else outcome
     for target in (str(p) for p in files):
         fresh = []
@@ -143,6 +145,15 @@ def check_project(
 
 def _identity(finding: Finding) -> tuple:
     return (same_file(finding.path), finding.cell, finding.line, finding.column, finding.code)
+
+
+def _covered(finding: Finding) -> tuple:
+    """The place a DEV001 names as another site of its own root cause (a file's hard-coded CUDA
+    literals, one finding at the first, naming the next): another run's finding there, reached
+    through an importer, is the same one."""
+    related = finding.related
+    return (same_file(finding.path), related.cell, related.location.line, related.location.column,
+            finding.code)
 
 
 def shown(finding: Finding, target: str, checked: dict) -> Finding:

@@ -1139,6 +1139,12 @@ class Evaluator:
         info = self.frame.function
         if info is not None and type(rnode) is cst.Name and any(p[0] == rnode.value for p in info.params):
             info.host_params.add(rnode.value)  # it places what it is given: callers need not
+        elif info is not None and type(rnode) is cst.Name:
+            # `frames = (wav_lens // hop + 1) // 2`, then `frames.to(h.device)`: what it computed
+            # from one parameter it places itself, so callers need not move that parameter
+            source = _computed_from(info).get(rnode.value)
+            if source is not None:
+                info.host_params.add(source)
         if type(receiver) is Module:
             after: Value = replace(receiver, place=place, moved_at=node if place is DEVICE else None,
                                    device=device, assumed=False)
@@ -2086,6 +2092,56 @@ def _fewer_dims(item: Tensor, taken: int, complete: bool) -> Tensor:
     return replace(item, scalar=True) if complete else item
 
 
+def _computed_from(info: Any) -> dict:
+    """The locals of a function each binding of which computes from one and the same parameter
+    and numbers alone: `frames = (wav_lens // self.hop + 1) // 2`, or pieces of it
+    (`splits = iter(x.split(8))`, `s = next(splits)`, `for s in splits:`); name -> that
+    parameter. A call that hands the parameter to something else (`self.encoder(x)`) computes
+    a new value, not a piece of it."""
+    if info.computed is None:
+        method = info.cls is not None and not info.static and info.params
+        params = {p[0] for p in info.params[1 if method else 0:]}  # not `self`
+        bindings = []
+        for node in walk(info.node):
+            if type(node) is cst.Assign and len(node.targets) == 1 and \
+                    type(node.targets[0].target) is cst.Name:
+                bindings.append((node.targets[0].target.value, node.value))
+            elif type(node) is cst.For and type(node.target) is cst.Name:
+                bindings.append((node.target.value, node.iter))
+        sources: dict = {p: p for p in params}
+        for _ in range(3):  # pieces of pieces: `s = next(iter(x.split(8)))` over three lines
+            found: dict = {}
+            for name, value in bindings:
+                one = _piece_of(value, sources) if name not in params else None
+                found[name] = one if found.get(name, one) == one else None
+            sources = {**{p: p for p in params}, **{k: v for k, v in found.items() if v is not None}}
+        info.computed = {k: v for k, v in sources.items() if k not in params}
+    return info.computed
+
+
+_PIECE_BUILTINS = frozenset({"iter", "next", "list", "tuple", "reversed", "enumerate"})
+
+
+def _piece_of(value: Any, sources: dict) -> Optional[str]:
+    """The one parameter an expression computes from with arithmetic, its own methods
+    (`x.split(8)`, `x.float()`) and `iter`/`next`, else None."""
+    used = set()
+    for node in walk(value):
+        if type(node) is cst.Call:
+            func = node.func
+            if type(func) is cst.Name and func.value in _PIECE_BUILTINS:
+                continue
+            root = func.value if type(func) is cst.Attribute else None
+            while type(root) in (cst.Attribute, cst.Call, cst.Subscript):
+                root = root.func if type(root) is cst.Call else root.value
+            if type(root) is cst.Name and root.value in sources:
+                continue  # a method of the piece itself
+            return None
+        if type(node) is cst.Name and node.value in sources:
+            used.add(sources[node.value])
+    return next(iter(used)) if len(used) == 1 else None
+
+
 def _only_picked(info: Any, name: str) -> bool:
     """Whether every assignment to `name` in the function picks an element (`name = d[k]`)."""
     if info.picked is None:
@@ -2270,9 +2326,11 @@ def _elementwise(node: Any, left: Tensor, right: Tensor, compared: bool = False)
     `torch.arange(t) < lengths[:, None]`)."""
     if on_device(left) or on_device(right):
         return Tensor(DEVICE, "data", node)
-    # a 0-dim operand (`sigmas[i] * s_in`) meets any device: the other one is what must move
+    # a 0-dim operand (`sigmas[i] * s_in`) meets any device: the other one is what must move,
+    # so the result is never the 0-dim one's (`betas[i] * eps` is not `betas` of any shape)
+    both_scalar = left.scalar and right.scalar
     made = next((t for t in sorted((left, right), key=lambda t: t.scalar)
-                 if t.why in ("attr", "factory")), None)
+                 if t.why in ("attr", "factory") and (both_scalar or not t.scalar)), None)
     if made is None and left.place is HOST and right.place is HOST:
         made = _batch_operand(left, right, compared)  # `x + noise`: still the loader's batch
     if made is not None and left.place is HOST and right.place is HOST:

@@ -471,12 +471,17 @@ class Interpreter(Evaluator):
 
     def block(self, statements: Any, st: State) -> State:
         gpu_only = 0
+        module_level = statements is self.module.body
         try:
             for statement in statements:
                 if not st.live:
                     break
                 cpu = st.cpu
                 st = self.statement_(statement, st)
+                if module_level and st.live:
+                    # a join (after a module-level loop or `if`) makes a new namespace: the
+                    # functions `main()` calls read the module's names as they now are
+                    self.module_env = st.env
                 if cpu and not st.cpu and st.accel and not gpu_only and \
                         type(statement) is cst.SimpleStatementLine:
                     gpu_only = 1
@@ -1095,12 +1100,14 @@ class Interpreter(Evaluator):
         cpu = st.cpu and not info.needs_cuda and info.defined_cpu
         sure = st.sure and not self.guessing
         key = (id(info.node), tuple(args), tuple(sorted(kwargs.items(), key=lambda kv: kv[0])),
-               accel, cpu, sure, self.no_grad > 0, self.rank_guard > 0, self.expect_raise > 0)
+               accel, cpu, sure, self.no_grad > 0, self.rank_guard > 0, self.expect_raise > 0,
+               _origins(args, kwargs))
         try:
             cached = self.memo.get(key)
         except TypeError:  # an unhashable value: compute without the memo
             key, cached = None, None
         if cached is not None:
+            self.pass_host_params(info, args, node)
             self.keep(cached[2], info, node, args, kwargs)
             self.requires_cuda |= cpu and cached[3]
             return cached[0], cached[1]
@@ -1123,6 +1130,7 @@ class Interpreter(Evaluator):
             self.foreign_depth -= crossing
         if key is not None:
             self.memo[key] = result
+        self.pass_host_params(info, args, node)
         if crossing and self.foreign_depth == 0 and _chooses_fallback(result[0]):
             # `device = get_device()` of a project helper choosing `cuda` or `cpu`: the file
             # keeps that choice, as if its own code had made it
@@ -1132,6 +1140,26 @@ class Interpreter(Evaluator):
         # raising without CUDA) is a GPU requirement of its caller too.
         self.requires_cuda |= cpu and result[3]
         return result[0], result[1]
+
+    def pass_host_params(self, info: FuncInfo, args: list, node: Any) -> None:
+        """`forward(self, src, lengths)` handing `lengths` to `self.encode(src, lengths)`, which
+        packs with it: a parameter passed on to one that must stay on the CPU must stay there
+        too, so a caller of `forward` passing CPU lengths is right."""
+        caller = self.frame.function
+        if not info.host_params or caller is None or type(node) is not cst.Call:
+            return
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        skipped = len(args) - len(positional)  # the receiver of a bound method
+        params = [p[0] for p in info.params]
+        for index, arg in enumerate(positional):
+            at = index + skipped
+            if 0 <= at < len(params) and params[at] in info.host_params and \
+                    type(arg.value) is cst.Name and any(p[0] == arg.value.value for p in caller.params):
+                caller.host_params.add(arg.value.value)
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in info.host_params and \
+                    type(arg.value) is cst.Name and any(p[0] == arg.value.value for p in caller.params):
+                caller.host_params.add(arg.value.value)
 
     def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool, sure: bool = True):
         info = func.info
@@ -2180,6 +2208,16 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _origins(args: list, kwargs: dict) -> tuple:
+    """Where the arguments that findings point back to were made: two plain tensor attributes
+    of the same shape and place are equal values, but a mismatch inside the call is each one's
+    own (`extract(self.alphas, t)`, then `extract(self.sigmas, t)`), so a call's memo tells them
+    apart."""
+    return tuple((id(value.node), value.attr[1] if value.attr is not None else None)
+                 if type(value) is Tensor and value.why in ("attr", "factory", "cast") else None
+                 for value in (*args, *kwargs.values()))
 
 
 def _chooses_fallback(value: Value) -> bool:

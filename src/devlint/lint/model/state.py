@@ -185,6 +185,7 @@ class FuncInfo:
     host_params: set = field(default_factory=set)  # parameters that must stay on the CPU
     index_params: Optional[frozenset] = None  # used only to index (`indices`), once computed
     picked: Optional[frozenset] = None  # names only ever picked out of data (`x = d[k]`), once computed
+    computed: Optional[dict] = None  # locals computed from one parameter alone (`_computed_from`)
     owner: Any = field(default=None, repr=False)  # the interpreter of the file defining it
 
     @property

@@ -200,6 +200,7 @@ DDP = frozenset({"torch.nn.parallel.DistributedDataParallel",
                  "torch.nn.parallel.distributed.DistributedDataParallel"})
 # Wrappers that return the same module, where it is.
 SAME_MODULE_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace",
+                                  "torch.jit.freeze", "torch.jit.optimize_for_inference",
                                   "torch.nn.SyncBatchNorm.convert_sync_batchnorm",
                                   "torch.nn.utils.weight_norm", "torch.nn.utils.spectral_norm"})
 # Methods of an accelerator object that return what they are given, prepared for the device:
