@@ -55,7 +55,9 @@ class DevlintChecker:
         own = []
         if could_match(text, REQUIREMENTS):
             own = _own_findings(text, self.filename)
-        seen = {(f.line, f.column, f.code) for f in own}
+        from devlint.lint.runner import places
+
+        seen = {place[1:] for f in own for place in places(f)}
         routed = [f for f in routed_to(self.filename) if (f.line, f.column, f.code) not in seen]
         for finding in own + routed:
             # devlint columns are 1-based, flake8's are 0-based.

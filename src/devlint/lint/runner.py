@@ -129,9 +129,7 @@ def check_project(
                 held.setdefault(target, []).append(shown(finding, target, checked))
         if index >= len(files):
             continue  # a context file: nothing of its own is reported
-        seen.update(_identity(f) for f in own)
-        seen.update(_covered(f) for f in own
-                    if f.code == "DEV001" and f.related is not None and f.related.path is None)
+        seen.update((same_file(f.path),) + place for f in own for place in places(f))
         yield replace(outcome, findings=own) if len(own) != len(outcome.findings) else outcome
     for target in (str(p) for p in files):
         fresh = []
@@ -147,13 +145,15 @@ def _identity(finding: Finding) -> tuple:
     return (same_file(finding.path), finding.cell, finding.line, finding.column, finding.code)
 
 
-def _covered(finding: Finding) -> tuple:
-    """The place a DEV001 names as another site of its own root cause (a file's hard-coded CUDA
-    literals, one finding at the first, naming the next): another run's finding there, reached
-    through an importer, is the same one."""
+def places(finding: Finding) -> list[tuple]:
+    """(cell, line, column, code) of a finding, and of the place a DEV001 names as another
+    site of its own root cause (a file's hard-coded CUDA literals get one finding, at the first,
+    naming the next): another run's finding there, reached through an importer, is this one."""
+    found = [(finding.cell, finding.line, finding.column, finding.code)]
     related = finding.related
-    return (same_file(finding.path), related.cell, related.location.line, related.location.column,
-            finding.code)
+    if finding.code == "DEV001" and related is not None and related.path is None:
+        found.append((related.cell, related.location.line, related.location.column, finding.code))
+    return found
 
 
 def shown(finding: Finding, target: str, checked: dict) -> Finding:

@@ -202,8 +202,9 @@ def _routed(snapshot: Snapshot, data: bytes, selection: Selection,
     except OSError:
         return []
     from devlint.lint.routed import routed_to
+    from devlint.lint.runner import places
 
-    seen = {(f.line, f.column, f.code) for f in own}
+    seen = {place[1:] for f in own for place in places(f)}
     return [f for f in routed_to(str(path), selection)
             if (f.line, f.column, f.code) not in seen and selection.enabled(f.code)]
 

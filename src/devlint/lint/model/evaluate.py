@@ -798,8 +798,11 @@ class Evaluator:
             if _ctc_shaped(args, kwargs):
                 operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, callee.name, None, operands, st)
-        if callee.name and names.names_model(callee.name):
-            # A model's parameters live on one device: device and CPU inputs cannot both be right.
+        if callee.name and names.names_model(callee.name) and \
+                not any(type(unwrap(v)) is Device for _, v in kwargs.values()):
+            # A model's parameters live on one device: device and CPU inputs cannot both be right,
+            # unless the call hands it the device (`model(audio, device=device)`): code devlint
+            # cannot read that is told where to work may move its inputs there itself.
             lengths = _length_arguments(args, kwargs)
             self.meet("model", node, [(n, v) for n, v in operands if id(n) not in lengths], st, callee.name)
         devices = [v for _, v in operands if on_device(v)]
