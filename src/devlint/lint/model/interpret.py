@@ -211,6 +211,7 @@ class Interpreter(Evaluator):
         # np.ndarray):`) of a value devlint does not know: the code's numpy path
         self.host_dispatch = 0
         self.stand_ins = 0  # >0 in an `__init__` run for an object built from unknown arguments
+        self.loop_aliases: dict = {}  # a loop's target -> the names of the display it walks
         self.default_device: Optional[Device] = None
         self.layer_builds: list = []  # classes whose torch layer `__init__` runs their reset now
         self.default_device_set = False
@@ -820,7 +821,15 @@ class Interpreter(Evaluator):
         def bind_target(state: State) -> None:
             self.bind(node.target, element, state, node, entry=st)
 
-        return self.loop(node, info, st, bind_target, None)
+        aliases = _display_names(node)
+        if aliases:
+            # `for b in (batch, pf_batch): b[k] = b[k].cuda()`: each name's object is changed
+            self.loop_aliases[node.target.value] = aliases
+        try:
+            return self.loop(node, info, st, bind_target, None)
+        finally:
+            if aliases:
+                self.loop_aliases.pop(node.target.value, None)
 
     def while_(self, node: cst.While, st: State) -> State:
         return self.loop(node, self.loop_info(node, None), st, None, node.test)
@@ -1594,12 +1603,18 @@ class Interpreter(Evaluator):
                 self.note_attach(target, owner, value, st)
             elif type(target.value) in (cst.Attribute, cst.Subscript):
                 self.note_part_attach(target, value, st)
-            if type(owner) is Seq:
-                grown = Seq(owner.kind, None, join(owner.element, value) if owner.items != () else value,
-                            node=owner.node)
-                self.store(target.value, grown, st)
-            elif type(owner) is Tensor and not owner.plain and type(value) is Tensor and value.place is Place.DEVICE:
-                self.store(target.value, replace(owner, place=Place.DEVICE, why="moved"), st)
+            changed = [target.value]
+            if type(target.value) is cst.Name and target.value.value in self.loop_aliases:
+                changed += [cst.Name(alias) for alias in self.loop_aliases[target.value.value]]
+            for name in changed:
+                owner = unwrap(self.value(name, st)) if name is not target.value else owner
+                if type(owner) is Seq:
+                    grown = Seq(owner.kind, None, join(owner.element, value) if owner.items != () else value,
+                                node=owner.node)
+                    self.store(name, grown, st)
+                elif type(owner) is Tensor and not owner.plain and type(value) is Tensor and \
+                        value.place is Place.DEVICE:
+                    self.store(name, replace(owner, place=Place.DEVICE, why="moved"), st)
 
     def note_part_attach(self, target: Any, value: Value, st: State) -> None:
         """`model.encoder.layer[11].adapter = nn.Linear(...)` on a model of a library's class,
@@ -2208,6 +2223,16 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _display_names(node: cst.For) -> Optional[tuple]:
+    """The names a loop walks when it walks a display of names (`for b in (batch, pf_batch):`):
+    its target is each of their objects in turn."""
+    items = node.iter.elements if type(node.iter) in (cst.Tuple, cst.List) else ()
+    if type(node.target) is not cst.Name or not 0 < len(items) <= 8 or \
+            any(type(item.value) is not cst.Name for item in items):
+        return None
+    return tuple(item.value.value for item in items)
 
 
 def _origins(args: list, kwargs: dict) -> tuple:
