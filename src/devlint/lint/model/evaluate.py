@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import reduce
+from operator import eq, ge, gt, le, lt, ne
 from typing import Any, Iterator, Optional
 
 import libcst as cst
@@ -1140,12 +1141,11 @@ class Evaluator:
         kept = node is not self.discarding
         rnode = node.func.value
         info = self.frame.function
-        if info is not None and type(rnode) is cst.Name and any(p[0] == rnode.value for p in info.params):
-            info.host_params.add(rnode.value)  # it places what it is given: callers need not
-        elif info is not None and type(rnode) is cst.Name:
-            # `frames = (wav_lens // hop + 1) // 2`, then `frames.to(h.device)`: what it computed
-            # from one parameter it places itself, so callers need not move that parameter
-            source = _computed_from(info).get(rnode.value)
+        if info is not None and type(rnode) is cst.Name:
+            # it places what it is given, or what it computed from one parameter (`frames =
+            # (wav_lens // hop + 1) // 2`, then `frames.to(h.device)`): callers need not move it
+            source = rnode.value if any(p[0] == rnode.value for p in info.params) else \
+                _computed_from(info).get(rnode.value)
             if source is not None:
                 info.host_params.add(source)
         if type(receiver) is Module:
@@ -2713,9 +2713,8 @@ _MIRROR = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan,
            cst.LessThanEqual: cst.GreaterThanEqual, cst.GreaterThanEqual: cst.LessThanEqual}
 
 
-_NUMBER_TESTS = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b,
-                 cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
-                 cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b}
+_NUMBER_TESTS = {cst.Equal: eq, cst.NotEqual: ne, cst.LessThan: lt, cst.LessThanEqual: le,
+                 cst.GreaterThan: gt, cst.GreaterThanEqual: ge}
 
 
 def _constant_comparison(lnode: Any, left: Value, operator: type, rnode: Any,

@@ -776,8 +776,9 @@ class Interpreter(Evaluator):
         host_arm = self.host_type_test(node.test, st) if test.accel is None else None
         self.host_dispatch += host_arm is True
         body = self.suite(node.body, entry)
-        self.host_dispatch += (host_arm is False) - (host_arm is True)
+        self.host_dispatch -= host_arm is True
         self.rank_guard += guard_else - guard_body
+        self.host_dispatch += host_arm is False
         if node.orelse is None:
             orelse = other
         elif type(node.orelse) is cst.If:
@@ -1160,15 +1161,13 @@ class Interpreter(Evaluator):
         positional = [a for a in node.args if a.keyword is None and not a.star]
         skipped = len(args) - len(positional)  # the receiver of a bound method
         params = [p[0] for p in info.params]
-        for index, arg in enumerate(positional):
-            at = index + skipped
-            if 0 <= at < len(params) and params[at] in info.host_params and \
-                    type(arg.value) is cst.Name and any(p[0] == arg.value.value for p in caller.params):
-                caller.host_params.add(arg.value.value)
-        for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value in info.host_params and \
-                    type(arg.value) is cst.Name and any(p[0] == arg.value.value for p in caller.params):
-                caller.host_params.add(arg.value.value)
+        passed = [(params[index + skipped], arg.value) for index, arg in enumerate(positional)
+                  if 0 <= index + skipped < len(params)]
+        passed += [(arg.keyword.value, arg.value) for arg in node.args if arg.keyword is not None]
+        own = {p[0] for p in caller.params}
+        for param, value in passed:
+            if param in info.host_params and type(value) is cst.Name and value.value in own:
+                caller.host_params.add(value.value)
 
     def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool, sure: bool = True):
         info = func.info
@@ -2249,13 +2248,14 @@ def _chooses_fallback(value: Value) -> bool:
     """A device with a CPU fallback (`cuda` with a GPU, `cpu` without), also as a field of
     what a helper returns (a config, a tuple of settings)."""
     value = unwrap(value)
-    if type(value) is Device:
-        return value.accel == "accel" and value.cpu == "host"
     if type(value) in (Instance, Module):
-        return any(_chooses_fallback(v) for _, v in value.attrs if type(unwrap(v)) is Device)
-    if type(value) is Seq and value.items:
-        return any(type(unwrap(v)) is Device and _chooses_fallback(v) for v in value.items)
-    return False
+        fields = [v for _, v in value.attrs]
+    elif type(value) is Seq:
+        fields = list(value.items or ())
+    else:
+        fields = [value]
+    return any(type(unwrap(v)) is Device and unwrap(v).accel == "accel" and unwrap(v).cpu == "host"
+               for v in fields)
 
 
 def _private(name: str) -> bool:
