@@ -176,3 +176,34 @@ def test_a_legacy_typed_constructor_gets_no_device_fix() -> None:
     findings = [f for f in analyze_source(source, "t.py", Selection()) if f.code == "DEV006"]
     assert len(findings) == 1 and findings[0].fix is None, findings
     assert "`.to(...)`" in findings[0].message
+
+
+def test_data_cast_to_a_tensor_type_names_no_device() -> None:
+    """`imgs.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`
+    (the GAN collections) moves the data, but `Tensor` is a type: `torch.rand(..., device=Tensor)`
+    raises. The fix names a device or is left out (PyTorch-GAN's DRAGAN, held-out set 18)."""
+    source = textwrap.dedent("""
+        import numpy as np
+        import torch
+
+        cuda = torch.cuda.is_available()
+        Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+        D = torch.nn.Linear(4, 1)
+        if cuda:
+            D.cuda()
+
+
+        def penalty(D, X):
+            noisy = X + 0.5 * X.std() * torch.rand(X.size())
+            return D(noisy).mean()
+
+
+        for imgs in [np.random.rand(2, 4) for _ in range(3)]:
+            real = torch.from_numpy(imgs).type(Tensor)
+            print(penalty(D, real).item())
+        """)
+    findings = [f for f in analyze_source(source, "t.py", Selection()) if f.code == "DEV006"]
+    assert len(findings) == 1, findings
+    assert "Tensor`" not in findings[0].message and "device=Tensor" not in findings[0].message
+    edits = findings[0].fix.edits if findings[0].fix is not None else ()
+    assert all("device=Tensor" not in edit.content for edit in edits)

@@ -45,7 +45,11 @@ def device_of(value, bound: frozenset) -> Optional[str]:
 
 
 def moved_device(call: cst.Call) -> Optional[str]:
-    """The device argument of `m.to(device)`, when it is a name or attribute."""
+    """The device argument of `m.to(device)`, when it is a name or attribute. A cast to a
+    tensor type (`imgs.type(Tensor)`, `Tensor = torch.cuda.FloatTensor if cuda else ...`) moves
+    the data too, but its argument names a type, not a device."""
+    if type(call.func) is cst.Attribute and call.func.attr.value == "type":
+        return None
     positional = positional_args(call)
     if positional and type(positional[0].value) in (cst.Name, cst.Attribute):
         return dotted(positional[0].value)
