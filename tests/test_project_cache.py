@@ -137,3 +137,43 @@ def test_a_kernel_built_two_imports_away_is_part_of_what_the_importer_stands_on(
     edited = check(root, cache_dir)
     assert not edited["generate.py"].cached
     assert codes(edited["generate.py"]) == ["DEV001"]
+
+
+DEMO = """\
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+net = torch.nn.Linear(4, 2)
+net.load_state_dict(torch.load("weights/net_g.pth"))
+net.to(device)
+"""
+HOST_SAVER = """\
+import torch
+
+
+def save_network(net, path):
+    state_dict = net.state_dict()
+    for key, param in state_dict.items():
+        state_dict[key] = param.cpu()
+    torch.save(state_dict, path)
+"""
+
+
+def test_a_result_that_stood_on_the_projects_saves_is_checked_again_when_they_change(tmp_path: Path) -> None:
+    """demo.py imports nothing, but its DEV008 verdict stands on how the project writes its
+    weights (`workspace.saves`): a save added elsewhere that writes straight from the model
+    makes the cached silence stale."""
+    root, cache_dir = tmp_path / "p", tmp_path / "cache"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "demo.py").write_text(DEMO)
+    (root / "saver.py").write_text(HOST_SAVER)
+    assert codes(check(root, cache_dir)["demo.py"]) == []  # the project's weights are CPU tensors
+    warm = check(root, cache_dir)
+    assert warm["demo.py"].cached and codes(warm["demo.py"]) == []
+
+    (root / "saver.py").write_text(HOST_SAVER + "\n\ndef save_raw(net, path):\n"
+                                   "    torch.save(net.state_dict(), path)\n")
+    edited = check(root, cache_dir)
+    assert not edited["demo.py"].cached
+    assert codes(edited["demo.py"]) == ["DEV008"]

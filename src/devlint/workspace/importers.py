@@ -98,6 +98,12 @@ _WALKS: dict = {}  # root -> its sources, for walks with the default exclusions 
 _IMPORTS: dict = {}  # (path, size, mtime) -> the project files its imports resolve to
 
 
+def project_sources(root: str) -> Optional[list[Path]]:
+    """The `.py` and `.ipynb` files of the project at `root` (the default walk, once per
+    process); None past MAX_PROJECT_FILES."""
+    return _project_sources(root, None)
+
+
 def _project_sources(root: str, exclusions) -> Optional[list[Path]]:
     from devlint.workspace.discovery import iter_files
 

@@ -145,6 +145,11 @@ class ProjectFiles:
 
         return importers_of(path)
 
+    def host_saving(self, path: str) -> Optional[bool]:
+        from devlint.workspace.saves import host_saving
+
+        return host_saving(path)
+
     # A run asks for the same files again and again (each importer's summaries, and whether
     # what a memo stood on still holds): their bytes are kept while the file's status says it
     # is unchanged, and their digests by the bytes. A fifth of a project-mode run was reading
@@ -240,6 +245,9 @@ def portable(path: str, files: set, probes: set) -> list:
         elif probe[0] == "importers":
             _, imported, found = probe
             rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
+        elif probe[0] == "host_saving":
+            _, checked, found = probe
+            rows.append(["host_saving", _rel(checked, base), found])
         else:
             _, folder, name, found = probe
             rows.append(["child", _rel(folder, base), name, _rel(found, base)])
@@ -276,6 +284,13 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                     digests[key] = PROJECT_FILES.importers(imported)
                 now = digests[key]
                 if now is None or sorted(_rel(p, base) for p in now) != list(found):
+                    return False
+            elif kind == "host_saving":
+                _, checked, found = row
+                key = ("host_saving", os.path.normpath(os.path.join(base, checked)))
+                if key not in digests:
+                    digests[key] = PROJECT_FILES.host_saving(key[1])
+                if digests[key] != found:
                     return False
             elif kind == "child":
                 _, folder, name, found = row

@@ -180,6 +180,7 @@ class Interpreter(Evaluator):
         self.run_starts: list = []  # the clock when the module's run and each lone run began
         self._loader_prior = loader_prior
         self._imported: Optional[bool] = None
+        self._host_saving: Optional[bool] = None
         self.obs = Observations()
         self.frame = Frame(None)
         self.frames: list[Frame] = []
@@ -1326,6 +1327,22 @@ class Interpreter(Evaluator):
                     self._imported = bool(found)
                     self.probes.add(("importers", self.path, found))
         return self._imported
+
+    def host_saving(self) -> bool:
+        """Whether this file's project writes its modules' state from CPU tensors (BasicSR's
+        `save_network`: see `workspace.saves`): then a checkpoint of unknown origin that it
+        loads holds CPU tensors. Unknown (no project, too many files) is no."""
+        if self._host_saving is None:
+            self._host_saving = False
+            if self.files is not None and not self.summarising:
+                found = self.files.host_saving(self.path)
+                if found is not None:
+                    self._host_saving = found
+                    self.probes.add(("host_saving", self.path, found))
+                    from devlint.lint.model.summaries import record_probe
+
+                    record_probe(("host_saving", self.path, found))
+        return self._host_saving
 
     def by_convention(self, info: FuncInfo, name: str, value: Value) -> Value:
         """What an unknown argument is taken to be, by its name (see `conventions`). What the

@@ -60,6 +60,10 @@ class ModuleFiles(Protocol):
         """The project files whose import lines name `path` (None: not known). Where some do,
         their runs show what `path`'s functions are called with."""
 
+    def host_saving(self, path: str) -> Optional[bool]:
+        """Whether the project of `path` writes its modules' state from CPU tensors
+        (`workspace.saves`); None: not known."""
+
     def read(self, path: str) -> Optional[bytes]:
         """The bytes of a project file a summary may be made of (None: not a readable file of
         sensible size)."""
@@ -108,6 +112,14 @@ def record(interpreter) -> None:
     if found is not None:
         found.files.update(interpreter.dependencies)
         found.probes.update(interpreter.probes)
+
+
+def record_probe(probe: tuple) -> None:
+    """A probe a rule's question made after the run was recorded (DEV008 asks how the project
+    writes its weights only for a load it would report)."""
+    found = _RECORDING.get()
+    if found is not None:
+        found.probes.add(probe)
 
 
 class Summaries:

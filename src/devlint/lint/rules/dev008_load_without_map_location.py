@@ -48,7 +48,10 @@ class LoadWithoutMapLocation(Rule):
         under torchrun, where rank 0 writes what every rank reads), under a test about the rank
         (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, for a file of
         each rank's own on every rank (`f"queue{rank}.pth"`: each rank wrote it from its own GPU),
-        for the state of an LR scheduler (`scheduler.load_state_dict(torch.load(path))`: numbers,
+        for a checkpoint of unknown origin in a project (project mode) that writes its modules'
+        state from CPU tensors and nowhere straight from a module (BasicSR's and KAIR's
+        `save_network` copy every tensor with `.cpu()` before `torch.save`: the weights they
+        publish load anywhere), for the state of an LR scheduler (`scheduler.load_state_dict(torch.load(path))`: numbers,
         no tensors), for in-memory buffers, for a file this code downloads (`path =
         load_file_from_url(url)`, `hf_hub_download(...)`: a publisher's release weights, written
         for every user of the code, whose device devlint cannot know), and for the weights of a
@@ -116,6 +119,9 @@ class LoadWithoutMapLocation(Rule):
                 continue  # a publisher's release, fetched by this code: saved where, unknown
             if quantized(load, model.module):
                 continue  # weights of PyTorch's quantized modules: they exist on the CPU only
+            if not any(same_path(load.path, save.path) and self.saved_on_device(save)
+                       for save in model.obs.saves) and model.interpreter.host_saving():
+                continue  # the project writes its weights from CPU tensors (`save_network`)
             on_every_rank = every_rank and self.loads_on_every_rank(load)
             if not on_every_rank and not (model.own_fallback and self.restores_saved_devices(
                     load, model, written)):

@@ -1,0 +1,167 @@
+"""Whether a project writes its modules' state from CPU tensors: the fact DEV008 asks of a
+checkpoint whose origin the checked file does not show.
+
+`torch.load` without `map_location` fails on a machine without a GPU only where the file holds
+CUDA tensors. Many projects write their weights through one save function that copies every
+tensor to the CPU first (BasicSR's and KAIR's `save_network`: `for key, param in
+state_dict.items(): state_dict[key] = param.cpu()`), so the weights they publish, and their
+users load, hold CPU tensors. A project *saves on host* when one of its `torch.save` calls
+writes a module's state, or a tensor, proven copied to the CPU (that loop, `{k: v.cpu() ...}`,
+`model.cpu().state_dict()`, `x.cpu()`, `.to("cpu")`), and none writes a module's state straight
+from the module (`torch.save(model.state_dict(), ...)`, `{"model": net.state_dict()}`), which
+holds the tensors where the module is. An optimizer's or a scheduler's state says nothing about
+the weights.
+
+The project's files are read as text (those naming `torch.save` are parsed with CPython's `ast`,
+never libcst, never imported), each file once per process and version. The answer is `None`
+where the project walk is not known (too many files).
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Optional
+
+from devlint.workspace.project import project_of, readable_source
+
+HOST, DEVICE = "host", "device"
+NOT_WEIGHTS = re.compile(r"optim|sched|scaler|args|config|opt$|hparams", re.I)
+
+_FILES: dict = {}  # (path, size, mtime) -> frozenset of the kinds its saves write
+
+
+def host_saving(path: str) -> Optional[bool]:
+    """Whether the project of `path` writes its modules' state from CPU tensors (see above)."""
+    from devlint.workspace.importers import project_sources
+
+    sources = project_sources(project_of(str(path)).root)
+    if sources is None:
+        return None
+    kinds: set = set()
+    for source in sources:
+        if str(source).endswith(".py"):
+            kinds |= _kinds_of(str(source))
+            if DEVICE in kinds:
+                return False
+    return HOST in kinds
+
+
+def _kinds_of(path: str) -> frozenset:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return frozenset()
+    memo = (path, stat.st_size, stat.st_mtime_ns)
+    if memo not in _FILES:
+        data = readable_source(path)
+        _FILES[memo] = save_kinds(data) if data is not None and b"torch.save" in data \
+            else frozenset()
+    return _FILES[memo]
+
+
+def save_kinds(data: bytes) -> frozenset:
+    """What the `torch.save` calls of one file write: HOST, DEVICE, or neither (unknown)."""
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return frozenset()
+    kinds = set()
+    for scope in _scopes(tree):
+        for node in _own_nodes(scope):
+            if type(node) is ast.Call and _is_torch_save(node):
+                saved = node.args[0] if node.args else next(
+                    (k.value for k in node.keywords if k.arg == "obj"), None)
+                kind = _kind(saved, scope) if saved is not None else None
+                if kind is not None:
+                    kinds.add(kind)
+    return frozenset(kinds)
+
+
+def _kind(node: ast.AST, scope: ast.AST, depth: int = 0) -> Optional[str]:
+    if _on_host(node):
+        return HOST
+    if type(node) is ast.Dict:
+        found = {_kind(v, scope, depth) for v in node.values if v is not None}
+        return DEVICE if DEVICE in found else HOST if HOST in found else None
+    if type(node) is ast.Name and depth < 2:
+        if _converted_in_loop(node.id, scope):
+            return HOST  # `for k, p in sd.items(): sd[k] = p.cpu()`
+        items = [_kind(value, scope, depth + 1) for value in _items_assigned(node.id, scope)]
+        if items and all(kind == HOST for kind in items):
+            return HOST  # `save_dict[key] = state_dict`, each converted
+        return None
+    if _state_of_a_module(node):
+        return DEVICE
+    return None
+
+
+def _on_host(node: ast.AST) -> bool:
+    """`x.cpu()`, `x.to("cpu")`, `model.cpu().state_dict()`, `{k: v.cpu() for ...}`."""
+    if type(node) is ast.DictComp:
+        return _on_host(node.value)
+    if type(node) is not ast.Call or type(node.func) is not ast.Attribute:
+        return False
+    method = node.func.attr
+    if method == "cpu":
+        return True
+    if method == "to" and node.args and type(node.args[0]) is ast.Constant and node.args[0].value == "cpu":
+        return True
+    if method in ("state_dict", "detach", "clone", "float", "half", "contiguous"):
+        return _on_host(node.func.value)
+    return False
+
+
+def _state_of_a_module(node: ast.AST) -> bool:
+    """`model.state_dict()`, `net.module.state_dict()`, not copied to the CPU; an optimizer's
+    or a scheduler's state is not a module's."""
+    if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "state_dict":
+        return NOT_WEIGHTS.search(ast.unparse(node.func.value)) is None
+    return False
+
+
+def _converted_in_loop(name: str, scope: ast.AST) -> bool:
+    for node in _own_nodes(scope):
+        if type(node) is ast.For and type(node.iter) is ast.Call and \
+                type(node.iter.func) is ast.Attribute and node.iter.func.attr == "items" and \
+                type(node.iter.func.value) is ast.Name and node.iter.func.value.id == name:
+            for inner in ast.walk(node):
+                if type(inner) is ast.Assign and any(_item_of(t, name) for t in inner.targets) \
+                        and _on_host(inner.value):
+                    return True
+    return False
+
+
+def _items_assigned(name: str, scope: ast.AST) -> list:
+    return [node.value for node in _own_nodes(scope) if type(node) is ast.Assign
+            and any(_item_of(t, name) for t in node.targets)]
+
+
+def _item_of(target: ast.AST, name: str) -> bool:
+    return type(target) is ast.Subscript and type(target.value) is ast.Name and target.value.id == name
+
+
+def _is_torch_save(call: ast.Call) -> bool:
+    func = call.func
+    return type(func) is ast.Attribute and func.attr == "save" and \
+        type(func.value) is ast.Name and func.value.id == "torch"
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _scopes(tree: ast.AST):
+    yield tree
+    for node in ast.walk(tree):
+        if type(node) in _SCOPES:
+            yield node
+
+
+def _own_nodes(scope: ast.AST):
+    """The nodes of a scope, not those of the functions and classes inside it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if type(node) not in _SCOPES:
+            stack.extend(ast.iter_child_nodes(node))
