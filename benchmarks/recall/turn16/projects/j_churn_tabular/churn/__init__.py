@@ -1,0 +1,1 @@
+"""Churn prediction package."""
