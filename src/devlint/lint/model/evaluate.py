@@ -443,6 +443,11 @@ class Evaluator:
             return _elementwise(node, left, right, compared=True)
         for tensor, other in ((left, right), (right, left)):
             if elementwise and is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
+                if tensor.of_object and not tensor.plain:
+                    # `masks > predictor.model.mask_threshold`: an attribute of an object of
+                    # unknown kind that was moved may be a number (a float class attribute);
+                    # compared with one, it proves no tensor
+                    return UNKNOWN_FLAG
                 return derived(tensor, node)  # `mask == 0`: a mask, where the tensor is
         if operator in (cst.Equal, cst.NotEqual) and {string_value(lnode), string_value(rnode)} == {"__main__", None} \
                 and "__name__" in (getattr(lnode, "value", None), getattr(rnode, "value", None)):
@@ -570,11 +575,8 @@ class Evaluator:
                 # a 0-dim integer index is read as a number (`t[idx.item()]`), from any device
                 self.meet("index", node, [(node.value, base), (key_node, index)], st)
             if not base.plain:
-                # `batch["input_ids"]`: a tensor of a batch object, where it is. An item of an
-                # object devlint does not know (`masks[0]` of a moved model's threshold, a number
-                # compared) is where the object is, but no proven tensor.
                 key = string_value(key_node) if key_node is not None else None
-                return replace(base, plain=base.of_object is False, node=node, discarded=None,
+                return replace(base, plain=True, node=node, discarded=None,
                                dict_like=base.dict_like or key is not None)
             return derived(base, node)
         if kind is Seq:
@@ -758,7 +760,7 @@ class Evaluator:
                                       node, st)[0]
         if kind is Klass:
             return self.construct(node, callee.info, args, kwargs, st)
-        if kind is Module or (kind is Tensor and not callee.plain and not _part_of_unknown(callee)):
+        if kind is Module or (kind is Tensor and not callee.plain):
             return self.call_module(node, callee, args, kwargs, st)
         if kind is Opaque:
             return self.call_unknown(node, callee, args, kwargs, st)
@@ -2343,13 +2345,6 @@ def _elementwise(node: Any, left: Tensor, right: Tensor, compared: bool = False)
         return derived(made, node, scalar=left.scalar and right.scalar,
                        dims=None if not (left.dims == 0 and right.dims == 0) else 0)
     return Tensor(join_place(left.place, right.place), "data", node, scalar=left.scalar and right.scalar)
-
-
-def _part_of_unknown(value: Tensor) -> bool:
-    """`m.layers[0]` or `f = m.layer` of an object of unknown kind that the code moved: where
-    the object is, but whether it is a module, and whether its `forward` moves its inputs
-    (pykeen's representations do), is not proven. Calling it meets nothing."""
-    return value.of_object and type(value.node) in (cst.Attribute, cst.Subscript)
 
 
 def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:
