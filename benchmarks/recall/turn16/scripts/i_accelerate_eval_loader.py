@@ -52,7 +52,7 @@ def main():
 
     model = MLP(10, num_classes)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
-    train_acc = MulticlassAccuracy(num_classes=num_classes)
+    train_acc = MulticlassAccuracy(num_classes=num_classes)  # expect: DEV019
 
     model, optimizer, train_dl = accelerator.prepare(model, optimizer, train_dl)
 
@@ -65,7 +65,7 @@ def main():
             accelerator.backward(loss)
             optimizer.step()
             optimizer.zero_grad()
-            train_acc.update(logits.argmax(-1), batch["labels"])  # expect: DEV019
+            train_acc.update(logits.argmax(-1), batch["labels"])
 
         model.eval()
         correct, total = 0, 0
@@ -73,7 +73,7 @@ def main():
             with torch.no_grad():
                 logits = model(batch["features"])  # expect: DEV002
             preds, refs = accelerator.gather_for_metrics((logits.argmax(-1), batch["labels"]))
-            correct += (preds == refs).sum().item()
+            correct += (preds == refs).sum().item()  # also: DEV004
             total += refs.numel()
         accelerator.print(
             f"epoch {epoch}: train acc {train_acc.compute().item():.3f}  eval acc {correct / total:.3f}"

@@ -70,7 +70,7 @@ def main():
             logits = F.interpolate(logits, size=masks.shape[-2:], mode="bilinear", align_corners=False)
             total_loss += criterion(logits, masks).item() * images.size(0)  # also: DEV004
             n += images.size(0)
-            update_confusion(conf, logits.argmax(1), masks, num_classes)
+            update_confusion(conf, logits.argmax(1), masks, num_classes)  # also: DEV004
 
     conf = conf.cpu().double()
     iou = conf.diag() / (conf.sum(0) + conf.sum(1) - conf.diag()).clamp(min=1)

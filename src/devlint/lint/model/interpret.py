@@ -828,7 +828,7 @@ class Interpreter(Evaluator):
             # `for b in (batch, pf_batch): b[k] = b[k].cuda()`: each name's object is changed
             self.loop_aliases[node.target.value] = aliases
         try:
-            return self.loop(node, info, st, bind_target, None)
+            return self.loop(node, info, st, bind_target, None, nonempty=_never_empty(node.iter))
         finally:
             if aliases:
                 self.loop_aliases.pop(node.target.value, None)
@@ -836,9 +836,11 @@ class Interpreter(Evaluator):
     def while_(self, node: cst.While, st: State) -> State:
         return self.loop(node, self.loop_info(node, None), st, None, node.test)
 
-    def loop(self, node: Any, info: LoopInfo, entry: State, bind_target, test: Any) -> State:
+    def loop(self, node: Any, info: LoopInfo, entry: State, bind_target, test: Any,
+             nonempty: bool = False) -> State:
         """Run the body until the state at its head no longer changes. Observations of the
-        passes before are dropped: they saw an unfinished state."""
+        passes before are dropped: they saw an unfinished state. A `for` over what is never
+        empty (`range(300)`) leaves with the body run at least once."""
         frame = LoopFrame(info)
         self.frame.loops.append(frame)
         head = entry
@@ -868,7 +870,8 @@ class Interpreter(Evaluator):
                 saved.extend(self.obs)
                 saved.meetings.extend(carried)
                 self.obs = saved
-                exits = [exit_state if test is not None else following] + frame.breaks
+                exits = [exit_state if test is not None else back if nonempty else following] \
+                    + frame.breaks
                 break
             if attempt == 0:
                 first_pass = self.obs
@@ -1956,6 +1959,12 @@ def _framework_hook(info: FuncInfo) -> bool:
         info.name in BUILD_HOOKS or api.FRAMEWORK_HOOKS.match(info.name) is not None)
 
 
+def after_the_framework_move(info: Optional[FuncInfo]) -> bool:
+    """A hook the trainer runs on a framework module once it has moved it (`on_fit_start`, not
+    `setup`): a module the hook builds and stores on `self` is not moved by that move."""
+    return info is not None and _framework_hook(info) and info.name not in BUILD_HOOKS
+
+
 def runs_on_device(method: str) -> bool:
     """`forward`, and Lightning's `training_step`/`validation_step`/...: they see the module's
     tensors on its device."""
@@ -2239,6 +2248,24 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _never_empty(iterable: Any) -> bool:
+    """`range(300)`, `range(1, 11)`, `[a, b]`, `("train", "val")`: written so that a loop over
+    it runs its body at least once (numbers as literals, a display with an element)."""
+    kind = type(iterable)
+    if kind in (cst.List, cst.Tuple):
+        return bool(iterable.elements) and not any(type(e) is cst.StarredElement
+                                                   for e in iterable.elements)
+    if kind is not cst.Call or type(iterable.func) is not cst.Name or iterable.func.value != "range" \
+            or not 1 <= len(iterable.args) <= 2 or any(a.keyword or a.star for a in iterable.args):
+        return False
+    numbers = [a.value.evaluated_value if type(a.value) is cst.Integer else None
+               for a in iterable.args]
+    if None in numbers:
+        return False
+    start, stop = (0, numbers[0]) if len(numbers) == 1 else numbers
+    return stop > start
 
 
 def _display_names(node: cst.For) -> Optional[tuple]:

@@ -7,7 +7,7 @@ import libcst as cst
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.evaluate import host_weight
-from devlint.lint.model.interpret import holds_state
+from devlint.lint.model.interpret import after_the_framework_move, holds_state
 from devlint.lint.model.observations import LossBuilt
 from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
@@ -28,11 +28,13 @@ class LossWeightOnCpu(Rule):
         `.cuda()`, or `.to(device)` on the constructor) in a file that moves a model to a device.
         Also a loss module of the file's own (`class CenterLoss(nn.Module)` with learnable
         centers) that holds parameters or buffers, is never moved, and is called with tensors on
-        the device.
+        the device. And a weighted loss that a Lightning module builds and stores on `self` in a
+        hook the trainer runs after it moved the module (`on_fit_start`, `on_train_start`): that
+        move is over, so the loss's weight stays on the CPU.
     """
     silent = """
         For 0-dim weights, for losses stored on an `nn.Module` (`self.criterion = ...` in a
-        model, or `model.criterion = loss` from outside, registers the loss, so
+        model's `__init__` or Lightning's `setup`, before the trainer's move, or `model.criterion = loss` from outside, registers the loss, so
         `model.to(device)` moves its weight), and for a loss moved after paths joined
         (`criterion` weighted on one path and plain on the other, then `criterion.cuda()`).
     """
@@ -73,10 +75,13 @@ class LossWeightOnCpu(Rule):
             reported.add(id(build.node))
             argument = f"`{build.keyword}=`" if build.keyword else "its weight"
             loss = (meeting.callee if meeting is not None else None) or "the loss"
+            hook = after_the_framework_move(build.where.function)
             message = (
                 f"`{loss}` keeps {argument} `{code(build.weight_node)}` on the CPU while the "
-                f"model runs on the device; move the loss too: "
-                f"`{code(build.node.func)}(...).to(device)`"
+                f"model runs on the device" + (
+                    f" (`{build.where.function.name}` runs after the trainer moved the module)"
+                    if hook else "") + "; move the loss too: "
+                f"`{code(build.node.func)}(...).to({'self.device' if hook else 'device'})`"
             )
             yield self.finding(build.weight_node, message,
                                related_node=meeting.node if meeting is not None else None,
@@ -126,6 +131,9 @@ class LossWeightOnCpu(Rule):
         for build in model.obs.losses:
             owner = build.where.function.cls if build.where.function is not None else None
             if owner is not None and owner.is_module:
+                if after_the_framework_move(build.where.function) and \
+                        id(build.node) not in moved and host_weight(build.weight):
+                    yield build, None  # `self.criterion = ...(weight=w)` in `on_fit_start`
                 continue
             if id(build.node) in attached or _stored_on_an_object(model, build):
                 continue  # `model.criterion = loss`: registered there, it moves with the model
