@@ -19,7 +19,7 @@ class Tagger(nn.Module):
 
 class TaggerTest(unittest.TestCase):
     def setUp(self):
-        self.device = torch.device("cuda")  # expect: DEV001
+        self.device = torch.device("cuda")  # expect: DEV001  # also: DEV022
         self.model = Tagger().to(self.device)
         self.tokens = torch.randint(0, 30, (2, 7), device=self.device)
 

@@ -94,7 +94,7 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
                                                             "PIL", "array(", "asarray(", "asanyarray(",
                                                             "numpy")),
                _DEVICE_SIDE),
-    "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE + (("raw", "Trainer"),)),
+    "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE + (("raw", "Trainer"), ("raw", "Lightning"))),
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
     "DEV015": (_MOVE, (("raw", "nn"), ("raw", "Module"))),

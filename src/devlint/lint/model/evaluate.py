@@ -1128,7 +1128,15 @@ class Evaluator:
                  st: State) -> Value:
         """`.to(...)`, `.cuda()`, `.cpu()`, `.type(T)`: where the result lives, and whether the
         receiver moves in place (a module does; a tensor returns a copy)."""
-        target = self.transfer_target(node, name, args, kwargs, st)
+        empty = type(receiver) is Module and not receiver.assumed and (
+            receiver.stateless or (receiver.loss and receiver.weight is None and receiver.cls is None))
+        # `nn.CrossEntropyLoss().cuda()`, `nn.ReLU().to("cuda")`: a module with no tensors moves
+        # nothing, so a CUDA literal there touches no GPU on a machine without one
+        self.inert += empty
+        try:
+            target = self.transfer_target(node, name, args, kwargs, st)
+        finally:
+            self.inert -= empty
         if target is None and name == "type" and type(receiver) is Tensor and args and \
                 type(args[0][1]) is Ref and api.legacy_host_type(args[0][1].qualname):
             # `t.type(torch.FloatTensor)`: a CPU tensor type, so a device tensor comes back
@@ -1141,7 +1149,16 @@ class Evaluator:
             if name == "to" and type(receiver) in (Tensor, Module) and _only_dtype(args, kwargs):
                 return receiver
             # `.to(something unknown)`: it may be a device.
-            return replace(receiver, place=Place.UNKNOWN) if type(receiver) in (Tensor, Module) else OPAQUE
+            if type(receiver) is Module:
+                # a module moves in place: wherever it went, it is not where it was (`device`
+                # is `f"cuda:{rank}"` on one path and `"cpu"` on another)
+                after = replace(receiver, place=Place.UNKNOWN)
+                if node is self.discarding:
+                    self.store(node.func.value, after, st)
+                if receiver.ident:
+                    self.rebind_alias(receiver.ident, after, st)
+                return after
+            return replace(receiver, place=Place.UNKNOWN) if type(receiver) is Tensor else OPAQUE
         place, device = target
         kept = node is not self.discarding
         rnode = node.func.value
@@ -1483,12 +1500,13 @@ class Evaluator:
         if qualname in api.DEFAULT_DEVICE_SETTERS:
             if args and _cuda_tensor_type(args[0][1]):
                 # `torch.set_default_tensor_type("torch.cuda.FloatTensor")`: factories make CUDA
-                # tensors from here on, as under `torch.set_default_device("cuda")`
+                # tensors from here on, and modules their parameters, as under
+                # `torch.set_default_device("cuda")`
                 self.default_device_set = True
             elif args:
                 target = self.device_target(args[0][0], args[0][1], st, "torch.set_default_device")
-                if target is not None and target[0] is DEVICE:
-                    self.default_device_set = True
+                # anything else (the CPU type restored, `x.type()` of a CPU tensor) ends it
+                self.default_device_set = target is not None and target[0] is DEVICE
             return NONE
         if qualname in api.SET_DEVICE:
             if args and type(args[0][0]) is cst.Integer:
@@ -1649,6 +1667,13 @@ class Evaluator:
             return Tensor(DEVICE, "data", node, scalar=scalar, assumed=True, dims=dims)
         return Tensor(HOST, "factory", node, scalar=scalar, dims=dims)
 
+    def builds_on_device(self) -> bool:
+        """Parameters are made on the GPU here: after `torch.set_default_tensor_type(
+        torch.cuda.BFloat16Tensor)` or `torch.set_default_device("cuda")`, inside `with
+        torch.device("cuda"):`."""
+        return self.default_device_set or (
+            self.default_device is not None and self.default_device.accel == "accel")
+
     def _tensor_device(self, node: Any, st: State) -> bool:
         """Whether `node` is the `.device` of a tensor (`x.device`, `batch[0].device`)."""
         return type(node) is cst.Attribute and node.attr.value == "device" and \
@@ -1677,6 +1702,8 @@ class Evaluator:
             # `nn.Linear(4, 2, device=device)`: its parameters are made there
             target = self.device_target(kwargs["device"][0], kwargs["device"][1], st, "device=")
             module = replace(module, place=target[0] if target else Place.UNKNOWN)
+        elif self.builds_on_device() and not api.is_loss_class(qualname):
+            module = replace(module, place=DEVICE)
         if api.is_loss_class(qualname):
             weight, weight_node, keyword = None, None, ""
             for key in api.WEIGHT_KEYWORDS:
@@ -2216,6 +2243,11 @@ def not_a_tensor(test: Any) -> Optional[tuple]:
     negated = False
     if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         test, negated = test.expression, True
+    if type(test) is cst.Call and len(test.args) == 1 and type(test.args[0].value) is cst.Name and \
+            (dotted(test.func) or "").endswith("is_torch_fx_proxy"):
+        # transformers' `if is_torch_fx_proxy(input_ids):` arm runs under symbolic tracing only,
+        # where the value is an FX proxy, no tensor
+        return test.args[0].value.value, not negated
     if type(test) is not cst.Call or dotted(test.func) != "isinstance" or len(test.args) != 2:
         return None
     subject = test.args[0].value

@@ -1370,7 +1370,8 @@ class Interpreter(Evaluator):
         self.note_foreign_class(node, info)
         ident = id(node)
         if info.is_module:
-            obj: Value = Module(Place.HOST, node, cls=info, ident=ident)
+            obj: Value = Module(Place.DEVICE if self.builds_on_device() else Place.HOST, node,
+                                cls=info, ident=ident)
         else:
             obj = Instance(info, (), ident)
         init = info.lookup("__init__")
@@ -1704,7 +1705,10 @@ class Interpreter(Evaluator):
         callers = [f.function.node for f in self.frames
                    if f.function is not None and f.function.node is not None
                    and f.function is not self.frame.function]
-        registered = {v.ident for _, v in owner.attrs if type(v) is Module and v.ident}
+        # (an attribute set on one path only, `if num_classes > 0: self.cls_head = ...`, is
+        # registered where it is set)
+        registered = {unwrap(v).ident for _, v in owner.attrs
+                      if type(unwrap(v)) is Module and unwrap(v).ident}
         for item in _modules_in(seq):
             if not item.ident or item.ident in registered:
                 continue  # registered already, or modules of several origins joined: unknown
@@ -1731,6 +1735,12 @@ class Interpreter(Evaluator):
         if type(node) not in (cst.ListComp, cst.DictComp):
             return False
         source = node.for_in.iter
+        if type(source) is cst.Call and dotted(source.func) in ("zip", "enumerate"):
+            # `[(mul, act) for mul, act in zip(self.irreps, self.acts)]`: pairs with the modules
+            # of a registered `nn.ModuleList`
+            return any(Interpreter.registered_view(owner, cst.ListComp(
+                node.elt if type(node) is cst.ListComp else node.value,
+                cst.CompFor(target=cst.Name("_"), iter=arg.value))) for arg in source.args)
         while type(source) is cst.Call and type(source.func) is cst.Attribute:
             source = source.func.value  # `self.blocks.children()`, `self.named_modules()`
         if type(source) is cst.Name:
@@ -1874,15 +1884,35 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
         return False
     if any(_state_calls(cls) for cls in info.mro()):
         return False
-    for _, value in module.attrs:
+    called = None
+    for attr, value in module.attrs:
         value = unwrap(value)
         if type(value) is Module and not value.stateless:
             return False
+        if type(value) is Opaque:
+            # `self.model = load_model(...)`, then `self.model(x)`: an object of unknown kind
+            # that the class calls is a module, maybe with state (`self.kernel_size` is not)
+            called = _called_attributes(info) if called is None else called
+            if attr in called:
+                return False
         if type(value) is Tensor and value.why == "param":
             return False
         if type(value) is Seq and next(_modules_in(value), None) is not None:
             return False
     return True
+
+
+def _called_attributes(info: ClassInfo) -> frozenset:
+    """The attributes a class's code calls on `self` (`self.model(x)`), its bases' included."""
+    found = set()
+    for cls in info.mro():
+        if cls.node is None:
+            continue
+        for node in walk(cls.node):
+            if type(node) is cst.Call and type(node.func) is cst.Attribute and \
+                    type(node.func.value) is cst.Name and node.func.value.value == "self":
+                found.add(node.func.attr.value)
+    return frozenset(found)
 
 
 def _built_beside(module: Module, info: ClassInfo) -> Optional[Place]:

@@ -39,7 +39,10 @@ class CudaTestNotSkipped(Rule):
         and no `if torch.cuda.is_available():` around it. A test parametrized over devices
         (`@pytest.mark.parametrize("device", ["cpu", "cuda"])`) that hands the parameter to torch
         is reported at its `"cuda"` value, unless that value is a `pytest.param(...)` with a skip
-        mark (no automatic fix there: the mark belongs on that one value).
+        mark (no automatic fix there: the mark belongs on that one value). A CUDA use in the
+        `setUp` (`setUpClass`, `setup_method`) of a test class is every test's: it is reported
+        there, once, when no test of the class names CUDA itself. `.cuda()` of a module that
+        holds no tensor (`nn.ReLU()`, a loss without a weight) moves nothing and is no use.
     """
     silent = """
         For tests with any skip or GPU marker (`@pytest.mark.skipif(...)`,
@@ -95,7 +98,7 @@ class CudaTestNotSkipped(Rule):
                 continue
             info = spec.where.function
             called = _called_with_arguments(model.module) if called is None else called
-            if not self.is_test(info, model, called):
+            if not self.is_test(info, model, called) and not self.sets_up_tests(info, model):
                 # `RollingCache(..., device=torch.device("cuda"))`: the literal is the test's, used
                 # by torch in the code the test calls
                 info = next((f for f in model.interpreter.functions.values() if f.node is not None
@@ -112,10 +115,17 @@ class CudaTestNotSkipped(Rule):
                 first[id(info)] = (spec, info)
         if not first or self.file_guarded(model):
             return
+        # one finding per class: a `setUp`'s use stands for the tests only where none of them
+        # uses CUDA itself (each of those is reported where it does)
+        tested = {id(info.cls) for _, info in first.values() if info.name not in SETUP_METHODS}
+        first = {key: (spec, info) for key, (spec, info) in first.items()
+                 if info.name not in SETUP_METHODS or id(info.cls) not in tested}
         for spec, info in sorted(first.values(), key=lambda found: position(model, found[0].node)):
+            who = f"`{info.cls.name}.{info.name}` uses CUDA for every test of the class" \
+                if info.name in SETUP_METHODS else f"test `{info.name}` uses CUDA"
             yield self.finding(
                 spec.node,
-                f"test `{info.name}` uses CUDA (`{code(spec.node)}`) and nothing skips it "
+                f"{who} (`{code(spec.node)}`) and nothing skips it "
                 f"without a GPU: on a CPU-only runner it errors instead of being skipped; mark "
                 f"it `{_marker_for(info)}(not torch.cuda.is_available(), ...)`",
                 fix=None if _parametrized_into_torch(info.node, spec.node) else self.fix_for(info, model))
@@ -134,6 +144,15 @@ class CudaTestNotSkipped(Rule):
             return False  # `test(model, loader)` called by the script's `main`: its eval step
         return model.test_file and collected_name(model.path) and (
             info.cls is None or info.cls.is_test)
+
+    @staticmethod
+    def sets_up_tests(info: Any, model: Model) -> bool:
+        """`setUp` (or `setUpClass`, `setup_method`) of a test class: it runs before each of
+        the class's tests, so its CUDA use is theirs (`graph = Graph(...).cuda()` in `setUp`)."""
+        return info is not None and type(info.node) is cst.FunctionDef and \
+            info.name in SETUP_METHODS and info.cls is not None and (
+                _testcase(info.cls) or (model.test_file and collected_name(model.path)
+                                        and info.cls.is_test))
 
     @staticmethod
     def guarded(info: Any) -> bool:
@@ -192,6 +211,9 @@ def _testcase(cls: Any) -> bool:
     """The class derives from a `TestCase`, directly or through classes of its own."""
     return any(type(b) is Ref and b.qualname.endswith("TestCase") or
                type(b) is Klass and _testcase(b.info) for b in cls.bases)
+
+
+SETUP_METHODS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class"})
 
 
 def _marker_for(info: Any) -> str:
