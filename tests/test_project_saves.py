@@ -79,3 +79,19 @@ def test_a_project_saves_on_host_only_where_no_save_writes_from_a_module(tmp_pat
 
     importers._WALKS.clear()  # a new file: a new walk (a run walks once)
     assert host_saving(str(tmp_path / "demo.py")) is False
+
+
+def test_more_to_read_than_the_budget_is_unknown(tmp_path, monkeypatch) -> None:
+    """A monorepo's first question must not read without end: past the budget the answer is
+    unknown (DEV008 then behaves as without the fact), and a later question reads on."""
+    from devlint.workspace import importers, saves
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "base.py").write_text("import torch\n\n\ndef save(m, p):\n"
+                                      "    torch.save(m.cpu().state_dict(), p)\n" + "# pad\n" * 400)
+    (tmp_path / "demo.py").write_text("import torch\n")
+    importers._WALKS.clear()
+    monkeypatch.setattr(saves, "SCAN_BUDGET", 100)
+    assert host_saving(str(tmp_path / "demo.py")) is None
+    monkeypatch.setattr(saves, "SCAN_BUDGET", 1 << 20)
+    assert host_saving(str(tmp_path / "demo.py")) is True

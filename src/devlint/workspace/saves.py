@@ -29,31 +29,42 @@ HOST, DEVICE = "host", "device"
 NOT_WEIGHTS = re.compile(r"optim|sched|scaler|args|config|opt$|hparams", re.I)
 
 _FILES: dict = {}  # (path, size, mtime) -> frozenset of the kinds its saves write
+# Bytes one question may read that no earlier one did: past it the answer is unknown (a
+# monorepo's first DEV008 candidate must not stall an editor); later questions read on.
+SCAN_BUDGET = 64 << 20
 
 
 def host_saving(path: str) -> Optional[bool]:
-    """Whether the project of `path` writes its modules' state from CPU tensors (see above)."""
+    """Whether the project of `path` writes its modules' state from CPU tensors (see above);
+    None where that is not known (no project walk, or more to read than the budget)."""
     from devlint.workspace.importers import project_sources
 
     sources = project_sources(project_of(str(path)).root)
     if sources is None:
         return None
     kinds: set = set()
+    budget = [SCAN_BUDGET]
     for source in sources:
         if str(source).endswith(".py"):
-            kinds |= _kinds_of(str(source))
+            found = _kinds_of(str(source), budget)
+            if found is None:
+                return None
+            kinds |= found
             if DEVICE in kinds:
                 return False
     return HOST in kinds
 
 
-def _kinds_of(path: str) -> frozenset:
+def _kinds_of(path: str, budget: list) -> Optional[frozenset]:
     try:
         stat = os.stat(path)
     except OSError:
         return frozenset()
     memo = (path, stat.st_size, stat.st_mtime_ns)
     if memo not in _FILES:
+        budget[0] -= stat.st_size
+        if budget[0] < 0:
+            return None
         data = readable_source(path)
         _FILES[memo] = save_kinds(data) if data is not None and b"torch.save" in data \
             else frozenset()
