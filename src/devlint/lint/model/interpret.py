@@ -1340,10 +1340,10 @@ class Interpreter(Evaluator):
             if self.files is not None and not self.summarising:
                 found = self.files.host_saving(self.path)
                 if found is not None:
-                    self._host_saving = found
-                    self.probes.add(("host_saving", self.path, found))
+                    # asked by a rule, after the run's probes were recorded: record it now
                     from devlint.lint.model.summaries import record_probe
 
+                    self._host_saving = found
                     record_probe(("host_saving", self.path, found))
         return self._host_saving
 
@@ -1707,8 +1707,8 @@ class Interpreter(Evaluator):
                    and f.function is not self.frame.function]
         # (an attribute set on one path only, `if num_classes > 0: self.cls_head = ...`, is
         # registered where it is set)
-        registered = {unwrap(v).ident for _, v in owner.attrs
-                      if type(unwrap(v)) is Module and unwrap(v).ident}
+        attributes = [unwrap(v) for _, v in owner.attrs]
+        registered = {v.ident for v in attributes if type(v) is Module and v.ident}
         for item in _modules_in(seq):
             if not item.ident or item.ident in registered:
                 continue  # registered already, or modules of several origins joined: unknown
@@ -1738,17 +1738,8 @@ class Interpreter(Evaluator):
         if type(source) is cst.Call and dotted(source.func) in ("zip", "enumerate"):
             # `[(mul, act) for mul, act in zip(self.irreps, self.acts)]`: pairs with the modules
             # of a registered `nn.ModuleList`
-            return any(Interpreter.registered_view(owner, cst.ListComp(
-                node.elt if type(node) is cst.ListComp else node.value,
-                cst.CompFor(target=cst.Name("_"), iter=arg.value))) for arg in source.args)
-        while type(source) is cst.Call and type(source.func) is cst.Attribute:
-            source = source.func.value  # `self.blocks.children()`, `self.named_modules()`
-        if type(source) is cst.Name:
-            return source.value == "self"
-        if type(source) is cst.Attribute and type(source.value) is cst.Name and \
-                source.value.value == "self":
-            return type(unwrap(owner.attr(source.attr.value) or OPAQUE)) is Module
-        return False
+            return any(_registered_source(owner, arg.value) for arg in source.args)
+        return _registered_source(owner, source)
 
     def note_wrapped(self, name: str) -> None:
         info = self.frame.function
@@ -1900,6 +1891,17 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
         if type(value) is Seq and next(_modules_in(value), None) is not None:
             return False
     return True
+
+
+def _registered_source(owner: Module, source: Any) -> bool:
+    """`self.blocks`, `self.blocks.children()`, `self.named_modules()`: modules `owner` registers."""
+    while type(source) is cst.Call and type(source.func) is cst.Attribute:
+        source = source.func.value
+    if type(source) is cst.Name:
+        return source.value == "self"
+    if type(source) is cst.Attribute and type(source.value) is cst.Name and source.value.value == "self":
+        return type(unwrap(owner.attr(source.attr.value) or OPAQUE)) is Module
+    return False
 
 
 def _called_attributes(info: ClassInfo) -> frozenset:

@@ -108,9 +108,10 @@ class LoadWithoutMapLocation(Rule):
                 continue  # `training_args.bin`: a run's saved options, no tensor in them
             if restored is None:
                 restored = restoring_loads(model.module)
-            if id(load.node) not in restored and not self.names_a_checkpoint(load) and not any(
-                    same_path(load.path, save.path) and self.saved_on_device(save)
-                    for save in model.obs.saves):
+            written_on_device = any(same_path(load.path, save.path) and self.saved_on_device(save)
+                                    for save in model.obs.saves)
+            if id(load.node) not in restored and not self.names_a_checkpoint(load) and \
+                    not written_on_device:
                 continue  # data (embeddings, index splits, a dataset's dict): saved from where?
             if any(same_path(load.path, save.path) and self.saved_on_host(save)
                    for save in model.obs.saves):
@@ -119,8 +120,7 @@ class LoadWithoutMapLocation(Rule):
                 continue  # a publisher's release, fetched by this code: saved where, unknown
             if quantized(load, model.module):
                 continue  # weights of PyTorch's quantized modules: they exist on the CPU only
-            if not any(same_path(load.path, save.path) and self.saved_on_device(save)
-                       for save in model.obs.saves) and model.interpreter.host_saving():
+            if not written_on_device and model.interpreter.host_saving():
                 continue  # the project writes its weights from CPU tensors (`save_network`)
             on_every_rank = every_rank and self.loads_on_every_rank(load)
             if not on_every_rank and not (model.own_fallback and self.restores_saved_devices(

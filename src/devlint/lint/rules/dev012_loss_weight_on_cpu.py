@@ -34,7 +34,8 @@ class LossWeightOnCpu(Rule):
     """
     silent = """
         For 0-dim weights, for losses stored on an `nn.Module` (`self.criterion = ...` in a
-        model's `__init__` or Lightning's `setup`, before the trainer's move, or `model.criterion = loss` from outside, registers the loss, so
+        model's `__init__` or Lightning's `setup`, before the trainer's move, or
+        `model.criterion = loss` from outside, registers the loss, so
         `model.to(device)` moves its weight), and for a loss moved after paths joined
         (`criterion` weighted on one path and plain on the other, then `criterion.cuda()`).
     """
@@ -76,11 +77,11 @@ class LossWeightOnCpu(Rule):
             argument = f"`{build.keyword}=`" if build.keyword else "its weight"
             loss = (meeting.callee if meeting is not None else None) or "the loss"
             hook = after_the_framework_move(build.where.function)
+            when = f" (`{build.where.function.name}` runs after the trainer moved the module)" \
+                if hook else ""
             message = (
                 f"`{loss}` keeps {argument} `{code(build.weight_node)}` on the CPU while the "
-                f"model runs on the device" + (
-                    f" (`{build.where.function.name}` runs after the trainer moved the module)"
-                    if hook else "") + "; move the loss too: "
+                f"model runs on the device{when}; move the loss too: "
                 f"`{code(build.node.func)}(...).to({'self.device' if hook else 'device'})`"
             )
             yield self.finding(build.weight_node, message,

@@ -138,21 +138,18 @@ class CudaTestNotSkipped(Rule):
         module calls with arguments)."""
         if info is None or type(info.node) is not cst.FunctionDef or not info.name.startswith("test"):
             return False
-        if info.cls is not None and _testcase(info.cls):
-            return True
-        if info.cls is None and info.name in called:
+        if info.cls is not None:
+            return _collected_class(info.cls, model)
+        if info.name in called:
             return False  # `test(model, loader)` called by the script's `main`: its eval step
-        return model.test_file and collected_name(model.path) and (
-            info.cls is None or info.cls.is_test)
+        return model.test_file and collected_name(model.path)
 
     @staticmethod
     def sets_up_tests(info: Any, model: Model) -> bool:
         """`setUp` (or `setUpClass`, `setup_method`) of a test class: it runs before each of
         the class's tests, so its CUDA use is theirs (`graph = Graph(...).cuda()` in `setUp`)."""
         return info is not None and type(info.node) is cst.FunctionDef and \
-            info.name in SETUP_METHODS and info.cls is not None and (
-                _testcase(info.cls) or (model.test_file and collected_name(model.path)
-                                        and info.cls.is_test))
+            info.name in SETUP_METHODS and info.cls is not None and _collected_class(info.cls, model)
 
     @staticmethod
     def guarded(info: Any) -> bool:
@@ -214,6 +211,12 @@ def _testcase(cls: Any) -> bool:
 
 
 SETUP_METHODS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class"})
+
+
+def _collected_class(cls: Any, model: Model) -> bool:
+    """A class whose tests a runner collects: a `unittest.TestCase` anywhere, or a test class
+    in a module the runners collect."""
+    return _testcase(cls) or bool(model.test_file and collected_name(model.path) and cls.is_test)
 
 
 def _marker_for(info: Any) -> str:
