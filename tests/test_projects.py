@@ -226,3 +226,24 @@ def test_a_call_the_limits_stop_returns_no_device_by_the_name_it_is_bound_to(tmp
     assert run(tmp_path) == set()  # followed: the default device, the CPU
     monkeypatch.setattr(interpret, "MAX_FOREIGN_CALLS", 0)
     assert run(tmp_path) == set()  # not followed: unknown, whatever its name
+
+
+def test_a_package_module_in_a_folder_of_a_marked_repository_finds_imports_above_its_package(tmp_path) -> None:
+    """A baseline vendored into a repository (`baselines/Informer2020/` under a `.git` root):
+    `main_informer.py` there runs with its folder on sys.path, so `exp/exp_informer.py` of the
+    package `exp` finds `utils.tools` beside `exp/`, not at the repository's root. Without
+    that, `EarlyStopping`'s save in the same run was unseen and the reload of its checkpoint
+    was reported (held-out set 20, DEV008). Outside the repository the walk stops."""
+    from devlint.workspace.project import Project
+
+    base = tmp_path / "baselines" / "Informer2020"
+    for name in ("main_informer.py", "exp/__init__.py", "exp/exp_informer.py", "utils/__init__.py",
+                 "utils/tools.py"):
+        (base / name).parent.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text("x = 1\n")
+    (tmp_path / ".git").mkdir()
+    project = Project(str(tmp_path))
+    importer = str(base / "exp" / "exp_informer.py")
+    assert project.resolve(importer, "utils.tools") == str(base / "utils" / "tools.py")
+    assert project.resolve(importer, "missing.tools") is None
+    assert Project(str(base / "exp")).resolve(importer, "utils.tools") is None  # above the root

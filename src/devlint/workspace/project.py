@@ -90,7 +90,14 @@ class Project:
         project (or three levels when the project has no root marker), holding the module."""
         here = os.path.dirname(os.path.abspath(importer))
         if os.path.isfile(os.path.join(here, "__init__.py")):
-            return None  # a package's module: its absolute imports go through the path
+            # A package's module: its absolute imports go through the path, and the script
+            # that imports the package (`main_informer.py` beside `exp/` and `utils/`, in a
+            # folder of the repository) put the folder above the top package there.
+            top = _above_packages(here)
+            if top == here or not top.startswith(self.root + os.sep):
+                return None
+            found = _module_file(top, parts)
+            return found if found is not None and found.endswith(".py") else None
         bounded = self.marked
         current = here
         for _ in range(3):

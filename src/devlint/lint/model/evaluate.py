@@ -227,7 +227,8 @@ class Evaluator:
             # `batch.input_ids`, `outputs.logits`: a tensor of the object, where it is. Of an
             # object devlint does not know (`m.width` of a moved detector), it is where the
             # object is, but a tensor only where code uses it as one.
-            return replace(tensor, plain=tensor.of_object is False, node=node, discarded=None)
+            return replace(tensor, plain=tensor.of_object is False, node=node, discarded=None,
+                           member=tensor.of_object)
         return OPAQUE
 
     def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
@@ -308,7 +309,11 @@ class Evaluator:
             self.inert += 1  # a device as a key places nothing
             self.eval(element.key, st)
             self.inert -= 1
-            items.append(self.value(element.value, st))
+            value = self.value(element.value, st)
+            if key is not None:
+                # `{'gpu_train': True, ...}`: a config's switch, edited by hand like `use_cuda = True`
+                value = hand_set_switch(key, element.value, value)
+            items.append(value)
             if keys is not None:
                 keys.append(key)
         element = OPAQUE
@@ -574,6 +579,8 @@ class Evaluator:
                     and not (type(index) is Tensor and index.scalar):
                 # a 0-dim integer index is read as a number (`t[idx.item()]`), from any device
                 self.meet("index", node, [(node.value, base), (key_node, index)], st)
+            if base.member:
+                return OPAQUE  # an entry of an object's attribute of unknown kind: unknown
             if not base.plain:
                 key = string_value(key_node) if key_node is not None else None
                 return replace(base, plain=True, node=node, discarded=None,
@@ -838,6 +845,13 @@ class Evaluator:
             args = [(n, with_place(v, DEVICE)) for n, v in args]
         cls = module.cls if type(module) is Module else None
         forward = cls.lookup("forward") if cls is not None else None
+        if type(forward) is not Func and cls is not None:
+            # A class of the project with its own `__call__` (a diffusion pipeline, a predictor
+            # wrapper): Python runs that, and it decides where its arguments go
+            own_call = cls.lookup("__call__")
+            if type(own_call) is Func:
+                return self.call_method_value(node, Method(own_call, module, getattr(node, "func", None)),
+                                              args, kwargs, st)
         if type(forward) is Func:
             # What is reported at this call is not reported again inside `forward`.
             passed = [(n, OPAQUE if checks and (host_input(v) or _holds_host(v)) else v) for n, v in args]
@@ -875,7 +889,7 @@ class Evaluator:
             self.obs.meetings.append(Meeting("loss-weight", node, Side(weight.node, weight),
                                              Side(devices[0][0], devices[0][1]), self.where(st), spelled))
         place = DEVICE if devices else HOST if operands and all(on_host(v) for _, v in operands) else Place.UNKNOWN
-        return Tensor(place, "output", node, scalar=True)
+        return Tensor(place, "output", node, scalar=True, dims=0)
 
     # --- methods ----------------------------------------------------------------------------
 
@@ -939,11 +953,22 @@ class Evaluator:
         if kind is Instance and name in api.TRAINER_PREPARE_METHODS and args and \
                 self.trainer_prepares(receiver):
             return _placed_batch(args[0][1], node)
-        if kind is Klass and name in api.RESTORING_CONSTRUCTORS and receiver.info.is_module and \
-                receiver.info.lookup(name) is None:
+        if kind is Klass and name in api.RESTORING_CONSTRUCTORS and receiver.info.lookup(name) is None \
+                and (receiver.info.is_module or name == "from_pretrained"):
             # `DeepSpeech.load_from_checkpoint(path)`, a constructor the class inherits from its
-            # framework: a model of this class, on the CPU, built from saved settings
-            return Module(HOST, node, cls=receiver.info, ident=id(node))
+            # framework: a model of this class, on the CPU, built from saved settings. Also a
+            # project's pipeline class (`MarigoldPipeline.from_pretrained(ckpt)`), whose own
+            # `__call__` says where its inputs go; without one, a pipeline places them itself.
+            pipeline = any("Pipeline" in (info.name or "") or
+                           any("Pipeline" in (getattr(b, "qualname", "") or "") for b in info.bases)
+                           for info in receiver.info.mro())
+            own_call = type(receiver.info.lookup("__call__")) is Func
+            return Module(HOST, node, cls=receiver.info, ident=id(node), moves_inputs=pipeline and not own_call)
+        if kind is Ref and name == "from_pretrained" and "Pipeline" in api.last(receiver.qualname):
+            # A library's pipeline (`StableDiffusionPipeline.from_pretrained(...)`) takes
+            # prompts and images and places its inputs itself.
+            placed = Place.UNKNOWN if "device_map" in kwargs else HOST
+            return Module(placed, node, ident=id(node), moves_inputs=True)
         if kind in (Ref, Instance, Klass):
             member = self.attribute(receiver, name, node.func, st)
             return self.call_value(node, member, args, kwargs, st)
@@ -2283,9 +2308,10 @@ def _tensor_for_sure(value: Value) -> bool:
 
 def _device_tensor_for_sure(value: Value) -> bool:
     """A tensor on the device, and a tensor for sure: what a model answers may be anything (PIL
-    images, a detector's dicts), what a loss answers is a tensor."""
+    images, a detector's dicts), what a loss answers is a tensor (0-dim: an item of an answer of
+    unknown rank may be 0-dim too, but that proves nothing: `for img in pipe(p).images`)."""
     return is_tensor(value) and value.place is DEVICE and value.plain and not value.assumed and (
-        value.why in ("moved", "data") or (value.why == "output" and value.scalar))
+        value.why in ("moved", "data") or (value.why == "output" and value.scalar and value.dims == 0))
 
 
 def _autograd_function(info: Any) -> bool:
@@ -2960,8 +2986,12 @@ def _names_gpus(ids: Any) -> bool:
 def hand_set_switch(name: str, node: Any, value: Value) -> Value:
     """`use_cuda = True`, `use_gpu=True`: a name that says it chooses the accelerator, given a
     literal `True` in the code, is the user's switch to flip (as a command-line flag's default
-    is), not a choice of the program: which way a machine without a GPU sets it is unknown."""
-    if type(node) is cst.Name and node.value == "True" and names.device_flag(name) is True:
+    is), not a choice of the program: which way a machine without a GPU sets it is unknown.
+    So is such a name given a config's `True` (`GPU = cfg_mnet["gpu_train"]`)."""
+    literal = type(node) is cst.Name and node.value == "True"
+    configured = type(node) in (cst.Subscript, cst.Attribute) and type(value) is Flag and \
+        value.accel is True and value.cpu is True
+    if (literal or configured) and names.device_flag(name) is True:
         return Flag(True, None)
     return value
 

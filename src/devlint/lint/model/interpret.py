@@ -233,6 +233,7 @@ class Interpreter(Evaluator):
         self.gpu_only_module = False  # its module-level code ends with the CPU world stopped
         self.calls = 0
         self.depth = 0
+        self.alone_depth: Optional[int] = None  # the depth of the function run on its own now
         self.foreign_depth = 0
         self.resolving: set = set()  # the `Lazy` names being read now: a re-export cycle stops
         self.foreign_calls = 0
@@ -327,7 +328,11 @@ class Interpreter(Evaluator):
             args.append(receiver)
         for name, kind, default, annotation in info.params[len(args):]:
             args.append(self.parameter_value(info, name, annotation))
-        _, after = self.call_function(Func(info), args, {}, info.node, st, alone=True)
+        self.alone_depth = self.depth + 1
+        try:
+            _, after = self.call_function(Func(info), args, {}, info.node, st, alone=True)
+        finally:
+            self.alone_depth = None
         if info.cls is not None and args and after is not None:
             self.note_collected(info.cls, args[0], after)
 
@@ -1511,9 +1516,13 @@ class Interpreter(Evaluator):
 
     def returned_from_forward(self, node: Any, value: Value, st: State) -> None:
         """`forward` of a module on the device handing back a CPU tensor it made: the caller's
-        device tensors meet it next (a plain attribute or a factory is the cause)."""
+        device tensors meet it next (a plain attribute or a factory is the cause). Only where
+        no caller is seen, when it runs on its own: a caller of this file's code gets the CPU
+        tensor, and what it does with it decides (a meeting there, or `pos.to(x.device)`)."""
         info = self.frame.function
         if info is None or info.name != "forward" or info.cls is None or not info.params:
+            return
+        if self.alone_depth != self.depth:
             return
         receiver = unwrap(st.env.get(info.params[0][0], OPAQUE))
         if type(receiver) is Module and receiver.place is Place.DEVICE and \

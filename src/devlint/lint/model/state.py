@@ -117,9 +117,15 @@ def device_of_text(text: str, node: Any) -> Optional[Device]:
 def _device_string(value: Optional[Value]) -> Optional[Value]:
     """A string naming a device, as the Device it names (kept a Scalar otherwise)."""
     base = unwrap(value) if value is not None else None
-    if type(base) is not Scalar or base.text is None:
+    if type(base) is not Scalar:
         return value
-    device = device_of_text(base.text, base.node)
+    if base.text is None:
+        # `f"cuda:{device_index}"`: a CUDA device whatever its number
+        if not (base.template or "").startswith("cuda:"):
+            return value
+        device: Optional[Device] = Device("accel", "accel", base.node)
+    else:
+        device = device_of_text(base.text, base.node)
     if device is None:
         return value
     return Maybe(device) if type(value) is Maybe else device

@@ -158,6 +158,9 @@ class Tensor(Value):
     # an object of unknown kind that the code moved (`m.cuda()` of a detector built elsewhere):
     # a model, a batch object or a tensor, so its attributes (`m.width`) are not proven tensors
     of_object: bool = False
+    # an attribute of such an object (`m.cfg`): of unknown kind, and an entry of it (`m.cfg["size"]`,
+    # `m.reps[0]`) is unknown, unlike an entry of the moved object itself (`batch["x"]`)
+    member: bool = False
 
 
 class _Attributes:

@@ -40,7 +40,9 @@ class BatchNotMoved(Rule):
         arguments the model's `forward` uses only to index or mask (task labels picking heads: a
         CPU index picks from a CUDA tensor), for arguments a model passes on as CPU-only values
         (`pack_padded_sequence` lengths), when a discarded `.to()` left the batch behind (DEV005
-        reports that), and in CPU-only scripts whose model never moves.
+        reports that), for a diffusion pipeline (`...Pipeline.from_pretrained`, which places its
+        inputs itself) and a project's class with its own `__call__` (it decides where its
+        arguments go), and in CPU-only scripts whose model never moves.
     """
     why = """
         A DataLoader yields CPU tensors every iteration. Moving the model put its weights on

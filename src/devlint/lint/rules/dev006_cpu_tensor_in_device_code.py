@@ -43,7 +43,9 @@ class CpuTensorInDeviceCode(Rule):
         For 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors),
         `*_like` and `x.new_*` factories, `device=x.device`, results moved with `.to(...)` before
         they are used, code under `with torch.device(...)`, and files that call
-        `torch.set_default_device`.
+        `torch.set_default_device`. A `forward` that hands back a CPU tensor it made is reported
+        only when no caller in the file is seen: where the file calls the module, what the call
+        does with the answer decides (`self.pos_emb(n).to(x.device)` is right).
     """
     why = """
         Factories allocate on the default device, the CPU, whatever device the surrounding

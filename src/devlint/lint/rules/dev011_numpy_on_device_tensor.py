@@ -39,7 +39,10 @@ class NumpyOnDeviceTensor(Rule):
         `gather_for_metrics` (which gather where the tensor is), are still on the device.
     """
     silent = """
-        For tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for
+        For an entry of an attribute of an object of unknown kind that was moved
+        (`model.cfg["image_size"]` after `model.to(device)`: a config's list), for an item of a
+        model's answer of unknown kind (`for img in pipe(prompt).images`: PIL images),
+        for tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for
         a tensor itself given to a NumPy function other than a converter (`np.mean(t)` calls
         `t.mean`), for
         tensors from the loader or from `torch.from_numpy`, for models that never move
