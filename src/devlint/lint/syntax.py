@@ -239,6 +239,16 @@ SCALAR_CASTS = frozenset({"float", "int", "bool", "len", "max", "min", "sum", "r
 
 
 ONE_DIM_FACTORIES = frozenset({"linspace", "logspace", "arange", "randperm"})
+# NumPy functions whose array has one dimension at least, whatever they are given.
+ARRAY_BUILDERS = frozenset({"concatenate", "stack", "vstack", "hstack", "column_stack", "arange",
+                            "linspace", "cumsum", "cumprod", "diff", "atleast_1d", "flatnonzero"})
+
+
+def _array_builder(name: Optional[str]) -> bool:
+    if not name or "." not in name:
+        return False
+    module, _, function = name.rpartition(".")
+    return module in ("np", "numpy") and function in ARRAY_BUILDERS
 
 
 def factory_dims(call: cst.Call) -> Optional[int]:
@@ -314,9 +324,13 @@ def factory_rank(call: cst.Call) -> str:
             return "scalar"
         if type(data) is cst.Call and dotted(data.func) in SCALAR_CASTS:
             return "scalar"
+        if type(data) is cst.Call and _array_builder(dotted(data.func)):
+            return "tensor"  # `torch.tensor(np.concatenate([[0], np.cumsum(sizes)[:-1]]))`
         mc = method_call(data)
         if mc is not None and mc[1] == "item":
             return "scalar"
+        if mc is not None and mc[1] == "to_numpy":
+            return "tensor"  # a pandas column or frame: one dimension at least
         return "unknown"
     return "tensor"
 

@@ -250,6 +250,13 @@ class Evaluator:
         if attr == "device":
             accel = {HOST: "host", DEVICE: "accel"}.get(module.place)
             return Device(accel, None, node, spelled=_spelled(node))
+        if module.cls is None and module.place is DEVICE and not module.answers_tensor and \
+                not module.loss and not module.stateless:
+            # `mlm.bert` of a library's model on the device (transformers, torchvision): a
+            # submodule or a setting, of unknown kind, where the model is (as for any object of
+            # unknown kind that was moved)
+            return Tensor(DEVICE, "moved", node, plain=False, device=module.device,
+                          of_object=True, member=True, moved_at=module.moved_at)
         return Opaque(_spelled(node) or "")
 
     # --- literals and displays --------------------------------------------------------------
@@ -1480,7 +1487,7 @@ class Evaluator:
             return Tensor(place, "param", node, scalar=is_tensor(data) and data.scalar)
         if qualname in api.PARAMETER_CONTAINERS:
             return Module(HOST, node, ident=id(node), stateless=False)
-        if api.is_module_class(qualname):
+        if api.is_module_class(qualname) or api.MODEL_BUILDERS.match(qualname):
             return self.module_constructor(node, qualname, args, kwargs, st)
         if qualname in api.COPYING_WRAPPERS and "device" not in kwargs and len(args) == 1:
             qualname = "copy.deepcopy"  # `AveragedModel(model)`: a deep copy, where the model is
@@ -1654,8 +1661,9 @@ class Evaluator:
         first = tensors[0]
         if len(tensors) == 1 or all(t.place is first.place for t in tensors):
             keep = next((t for t in tensors if t.why == "attr"), first)
+            # (`F.interpolate(mask.type(torch.FloatTensor))` stays the cast's CPU copy)
             made = derived(keep, node, place=place, why=keep.why
-                           if keep.why in ("factory", "batch", "attr") else "data")
+                           if keep.why in ("factory", "batch", "attr", "cast") else "data")
             if len(args) == 1 and _full_reduction(name, args[1:], kwargs):
                 # `torch.mean(torch.var(stack, dim=0))`: one number, a 0-dim tensor, which may
                 # meet tensors on any device

@@ -233,7 +233,17 @@ TRAINER_PREPARE_METHODS = frozenset({"_prepare_inputs", "_prepare_input"})
 THIRD_PARTY_MODULES = re.compile(r"^torch_geometric\.nn\.(\w+\.)*MessagePassing$")
 # Layer classes of other libraries, `nn.Module`s by their package: PyG's layers, pools, norms
 # and models (its `fx` helpers and its input-scattering `DataParallel` are not such layers).
-THIRD_PARTY_LAYERS = re.compile(r"^torch_geometric\.nn\.(?!fx\.)(\w+\.)*(?!DataParallel$)[A-Z]\w*$")
+THIRD_PARTY_LAYERS = re.compile(
+    r"^torch_geometric\.nn\.(?!fx\.)(\w+\.)*(?!DataParallel$)[A-Z]\w*$|"
+    # transformers' models (`BertModel(config)`, `...ForSequenceClassification`) and
+    # torchvision's model and op classes (`FastRCNNPredictor`, `ResNet`, `FeaturePyramidNetwork`)
+    r"^transformers\.(\w+\.)*[A-Z]\w*(Model|For[A-Z]\w*)$|"
+    r"^torchvision\.(models|ops)\.(\w+\.)*(?!\w*Weights$)(?!\w*Enum$)[A-Z]\w*$")
+# torchvision's model builders (`torchvision.models.resnet18(weights=None)`,
+# `detection.fasterrcnn_resnet50_fpn(...)`): each returns a model, on the CPU.
+MODEL_BUILDERS = re.compile(
+    r"^torchvision\.models\.(\w+\.)*(?!get_|list_)[a-z]\w*\d\w*$|"
+    r"^torchvision\.models\.(\w+\.)*(?!get_|list_)[a-z]+_\w+$")
 # Hooks the framework calls once it has moved the module (Lightning's `on_fit_start`,
 # `on_validation_epoch_end`, `on_train_batch_end`, ...; not `setup` or `prepare_data`).
 FRAMEWORK_HOOKS = re.compile(r"^on_(fit|train|validation|test|predict)_\w+$|"
