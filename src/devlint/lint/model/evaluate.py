@@ -929,7 +929,8 @@ class Evaluator:
         if name == "save" and _prepares(receiver, node) and len(args) >= 2:
             # `accelerator.save(obj, path)`; Fabric's is `fabric.save(path, state)`.
             fabric = "fabric" in (dotted(node.func.value) or "").lower()
-            self.obs.saves.append(Save(node, args[0][1] if fabric else args[1][1]))
+            self.obs.saves.append(Save(node, args[0][1] if fabric else args[1][1],
+                                       if_missing=self.filling > 0))
             return NONE
         if name in ("add_module", "register_module") and kind is Tensor and len(args) >= 2:
             self.note_attach(node, receiver, args[1][1], st)
@@ -1131,7 +1132,12 @@ class Evaluator:
             # `model.generate(ids)`, `self.transformer.decoder(x, memory)`: the module's own
             # code runs on what it is given, where the module is. Not for a model only assumed
             # on the device, by its function's parameters: a method devlint cannot read
-            # (`model.parse_batch(batch)`) may be what moves the batch.
+            # (`model.parse_batch(batch)`) may be what moves the batch. Nor for a whole batch
+            # object handed to a method devlint cannot read (`model.visualize(preds, batch)`):
+            # it may take what it needs from it and place that itself.
+            if module.cls is None and any(type(v) is Tensor and v.why == "batch" and not v.plain
+                                          for _, v in _tensor_operands(args, kwargs)):
+                return OPAQUE
             return self.call_module(node, replace(module, cls=None, attrs=()), args, kwargs, st)
         return OPAQUE
 
@@ -1524,7 +1530,7 @@ class Evaluator:
         if qualname in api.SAVE:
             path = args[1][1] if len(args) > 1 else kwargs.get("f", (None, OPAQUE))[1]
             saved = args[0][1] if args else kwargs.get("obj", (None, None))[1]
-            self.obs.saves.append(Save(node, path, saved))
+            self.obs.saves.append(Save(node, path, saved, if_missing=self.filling > 0))
             return NONE
         if qualname in api.PATH_JOINERS:
             return Scalar(template="/".join(_template(v) for _, v in args) if args else None,

@@ -234,6 +234,7 @@ class Interpreter(Evaluator):
         self.calls = 0
         self.depth = 0
         self.alone_depth: Optional[int] = None  # the depth of the function run on its own now
+        self.filling = 0  # >0 in the arm of `if not os.path.exists(path):` (a file made if missing)
         self.foreign_depth = 0
         self.resolving: set = set()  # the `Lazy` names being read now: a re-export cycle stops
         self.foreign_calls = 0
@@ -781,7 +782,10 @@ class Interpreter(Evaluator):
         self.narrow(node.test, entry, other)
         host_arm = self.host_type_test(node.test, st) if test.accel is None else None
         self.host_dispatch += host_arm is True
+        missing = _tests_missing_file(node.test)
+        self.filling += missing
         body = self.suite(node.body, entry)
+        self.filling -= missing
         self.host_dispatch -= host_arm is True
         self.rank_guard += guard_else - guard_body
         self.host_dispatch += host_arm is False
@@ -1804,6 +1808,17 @@ Interpreter._statements = {
     cst.ClassDef: Interpreter.class_def,
     cst.Match: Interpreter.match_,
 }
+
+
+def _tests_missing_file(test: Any) -> bool:
+    """`if not os.path.exists(ckpt):`, `if not Path(ckpt).is_file():`: the arm that makes a
+    file only when no earlier run left one."""
+    if type(test) is not cst.UnaryOperation or type(test.operator) is not cst.Not:
+        return False
+    call = test.expression
+    return type(call) is cst.Call and type(call.func) in (cst.Attribute, cst.Name) and \
+        (call.func.attr.value if type(call.func) is cst.Attribute else call.func.value) in \
+        ("exists", "isfile", "is_file")
 
 
 class _Super(Value):

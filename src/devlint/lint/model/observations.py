@@ -125,6 +125,9 @@ class Save:
     node: Any
     path: Value
     value: Optional[Value] = None  # what was saved, when known
+    # written only when the file is missing (`if not os.path.exists(ckpt): train_and_save()`):
+    # a file an earlier run, on whatever device it had, may have written instead
+    if_missing: bool = False
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ FACTORIES = frozenset(
 )
 # Reductions that, without `dim`, answer one number (a 0-dim tensor).
 FULL_REDUCTIONS = frozenset({"sum", "mean", "var", "std", "prod", "max", "min", "amax", "amin", "norm",
-                             "median", "all", "any", "nansum", "nanmean", "count_nonzero"})
+                             "median", "all", "any", "nansum", "nanmean", "count_nonzero",
+                             "argmax", "argmin"})  # (`torch.argmin(d)`: one index, 0-dim)
 # Samplers that are factories only without a tensor argument (`multinomial(probs)` samples where
 # `probs` is). Only `normal` has a form of numbers alone (`normal(0.0, 1.0, size)`); the others
 # always draw from an input tensor, so they never make a CPU tensor from nothing.

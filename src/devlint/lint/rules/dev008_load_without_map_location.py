@@ -40,7 +40,9 @@ class LoadWithoutMapLocation(Rule):
         function the file's single process calls beside a spawned worker is no rank's) and gives
         each rank a GPU of its own (`set_device`, `device_ids=[...]`, a device from the rank),
         where every rank loads onto the GPU that saved the checkpoint (cuda:0, rank 0's), its own checkpoints included, unless the file is the
-        rank's own (its path is built from the rank).
+        rank's own (its path is built from the rank). A file the run writes before it reads it back
+        is its own, on its own device, unless it writes it only when it is missing (`if not
+        os.path.exists(ckpt): train_teacher(...)`): then an earlier run, on a GPU, may have.
     """
     silent = """
         When the load sits under a test about the device, when the file saves to the same path
@@ -176,9 +178,9 @@ class LoadWithoutMapLocation(Rule):
         writes somewhere (`save_publishable` writes `model.pth`, `upload` reads it) is its own."""
         if load.map_location or not load.where.cpu or load.where.in_test or not load.node.args:
             return False
-        if any(same_path(load.path, save.path) or same_folder_pattern(load, save)
-               for save in model.obs.saves):
-            return False
+        if any((same_path(load.path, save.path) or same_folder_pattern(load, save)) and
+               not save.if_missing for save in model.obs.saves):
+            return False  # (one written only when missing may come from an earlier GPU run)
         if any(same_folder_pattern(load, save) for save in _lineage_saves(load)):
             return False
         owner = load.where.function.owner if load.where.function is not None else None
