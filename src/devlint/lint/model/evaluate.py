@@ -967,16 +967,19 @@ class Evaluator:
             # framework: a model of this class, on the CPU, built from saved settings. Also a
             # project's pipeline class (`MarigoldPipeline.from_pretrained(ckpt)`), whose own
             # `__call__` says where its inputs go; without one, a pipeline places them itself.
-            pipeline = any("Pipeline" in (info.name or "") or
-                           any("Pipeline" in (getattr(b, "qualname", "") or "") for b in info.bases)
+            pipeline = any(_names_pipeline(info.name or "") or
+                           any(_names_pipeline(getattr(b, "qualname", "") or "") for b in info.bases)
                            for info in receiver.info.mro())
             own_call = type(receiver.info.lookup("__call__")) is Func
             return Module(HOST, node, cls=receiver.info, ident=id(node), moves_inputs=pipeline and not own_call)
-        if kind is Ref and name == "from_pretrained" and "Pipeline" in api.last(receiver.qualname):
-            # A library's pipeline (`StableDiffusionPipeline.from_pretrained(...)`) takes
-            # prompts and images and places its inputs itself.
+        if name == "from_pretrained" and (kind not in (Ref, Instance, Klass) or
+                                          kind is Ref and _names_pipeline(api.last(receiver.qualname))):
+            # `AutoModel.from_pretrained(...)` of a receiver devlint cannot read, or a library's
+            # pipeline (`StableDiffusionPipeline.from_pretrained(...)`), which takes prompts and
+            # images and places its inputs itself.
             placed = Place.UNKNOWN if "device_map" in kwargs else HOST
-            return Module(placed, node, ident=id(node), moves_inputs=True)
+            owner = receiver.qualname if kind is Ref else dotted(node.func.value) or ""
+            return Module(placed, node, ident=id(node), moves_inputs=_names_pipeline(owner))
         if kind in (Ref, Instance, Klass):
             member = self.attribute(receiver, name, node.func, st)
             return self.call_value(node, member, args, kwargs, st)
@@ -987,11 +990,6 @@ class Evaluator:
             return Scalar()
         if name in ("parse_args", "parse_known_args"):
             return Namespace(node)
-        if name == "from_pretrained":
-            placed = Place.UNKNOWN if "device_map" in kwargs else HOST
-            # A pipeline takes prompts and images and places its inputs itself.
-            owner = dotted(node.func.value) or ""
-            return Module(placed, node, ident=id(node), moves_inputs="Pipeline" in owner)
         if kind is Device:
             return Scalar()
         if kind is Opaque and receiver.name and names.names_loss(receiver.name) and name == "forward":
@@ -2320,12 +2318,17 @@ def _tensor_for_sure(value: Value) -> bool:
         value.why in ("factory", "moved", "param", "attr", "weight", "data")
 
 
+def _names_pipeline(name: str) -> bool:
+    """`StableDiffusionPipeline`, `MarigoldDepthPipeline`: a diffusers-style pipeline."""
+    return "Pipeline" in name
+
+
 def _device_tensor_for_sure(value: Value) -> bool:
     """A tensor on the device, and a tensor for sure: what a model answers may be anything (PIL
     images, a detector's dicts), what a loss answers is a tensor (0-dim: an item of an answer of
     unknown rank may be 0-dim too, but that proves nothing: `for img in pipe(p).images`)."""
     return is_tensor(value) and value.place is DEVICE and value.plain and not value.assumed and (
-        value.why in ("moved", "data") or (value.why == "output" and value.scalar and value.dims == 0))
+        value.why in ("moved", "data") or (value.why == "output" and value.dims == 0))
 
 
 def _autograd_function(info: Any) -> bool:

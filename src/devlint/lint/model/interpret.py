@@ -608,6 +608,12 @@ class Interpreter(Evaluator):
             for target in _targets(node.target):
                 if type(target) is cst.Name:
                     st.env.pop(target.value, None)
+                elif type(target) is cst.Attribute and type(target.value) is cst.Name:
+                    owner = unwrap(st.env.get(target.value.value, OPAQUE))
+                    if type(owner) is Module and owner.cls is not None:
+                        # `del self.x_proj` once its weights are stacked into one parameter: the
+                        # plain list was a scaffold, and nothing of it is left unregistered
+                        owner.cls.containers.pop(target.attr.value, None)
             return st
         return st
 

@@ -9,7 +9,6 @@ from devlint.lint.model import Model
 from devlint.lint.model.observations import ModuleContainer
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
-from devlint.lint.syntax import walk
 
 
 class UnregisteredSubmodules(Rule):
@@ -78,8 +77,6 @@ class UnregisteredSubmodules(Rule):
             for attr, container in info.containers.items():
                 if attr in info.wrapped:
                     continue
-                if _deleted_where_built(model.module, container):
-                    continue  # a scaffold: `torch.stack` of its weights, then `del self.x_proj`
                 node = container.node
                 if _only_metrics(node, model):
                     continue  # DEV019 says it where a metric meets device tensors: one finding
@@ -109,28 +106,6 @@ class UnregisteredSubmodules(Rule):
         else:
             return None  # a tuple, or keys ModuleDict may refuse (it wants strings)
         return Fix("register the submodules", Applicability.UNSAFE, (Edit("replace", value, text),))
-
-
-def _deleted_where_built(module: Any, container: ModuleContainer) -> bool:
-    """`self.x_proj = [nn.Linear(...) for _ in range(k)]`, its weights stacked into one
-    registered `nn.Parameter`, then `del self.x_proj` in the same method: the list is a
-    scaffold that no longer exists once the module is built, so nothing is left unregistered."""
-    for function in walk(module):  # (a mixin's `__init__` may build it for the class)
-        if type(function) is not cst.FunctionDef:
-            continue
-        inside = any(sub is container.statement for sub in walk(function))
-        if not inside:
-            continue
-        for sub in walk(function):
-            if type(sub) is cst.Del:
-                targets = sub.target.elements if type(sub.target) is cst.Tuple else [sub.target]
-                for target in targets:
-                    target = target.value if type(target) is cst.Element else target
-                    if type(target) is cst.Attribute and type(target.value) is cst.Name and \
-                            target.value.value == "self" and target.attr.value == container.attr:
-                        return True
-        return False
-    return False
 
 
 def _only_metrics(node: Any, model: Model) -> bool:
