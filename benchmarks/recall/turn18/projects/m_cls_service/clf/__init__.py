@@ -1,0 +1,1 @@
+"""Ticket-routing text classifier."""
