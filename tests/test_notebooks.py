@@ -344,6 +344,16 @@ def test_the_other_cells_are_the_program_without_the_broken_one(tmp_path: Path) 
     assert "x.to(" in cells[2]
 
 
+def test_a_line_magic_without_its_percent_is_ipython_automagic_not_a_broken_cell() -> None:
+    """`cd ..` and `matplotlib inline` at the start of a line run as `%cd ..` and
+    `%matplotlib inline` (IPython's automagic is on by default): the cell runs, and its code is
+    checked. Indented in a loop, `pip install torch` stays a line Python and Jupyter refuse."""
+    notebook = _notebook(["cd ..\n", "matplotlib inline\n", "import torch\n", "x = torch.ones(2).cuda()\n"],
+                         ["for i in range(3):\n", "    pip install torch\n"])
+    findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
+    assert [(f.cell, f.line, f.code) for f in findings] == [(1, 4, "DEV001"), (2, 2, "DEV999")]
+
+
 def test_dev001_is_one_finding_per_cell_in_a_notebook_without_a_fallback() -> None:
     """A notebook's cells run one at a time: each cell that hard-codes CUDA is where a run fails,
     and its literals are one root cause, one finding."""

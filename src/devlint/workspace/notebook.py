@@ -3,7 +3,8 @@ and a loop in cell 5 meet as they do when the notebook runs), reported per cell 
 `nb.ipynb:cell_5:3:9` (the finding's path is the file, its cell a field of its own, and
 `in_file` the place in the JSON text), and fixed by rewriting only the cells a fix changed.
 
-IPython lines (`%time`, `!pip install`, `x = !ls`, `obj?`) become `pass` with the same
+IPython lines (`%time`, `!pip install`, `x = !ls`, `obj?`, and a line magic without its `%`
+that Python refuses, `cd ..`, which IPython's automagic runs) become `pass` with the same
 indentation while checking, so positions do not move; a cell magic (`%%bash`) hides its cell.
 Only a line that starts a statement can be an IPython line: `% 0.5)` continuing a bracket, or
 `!= b` continuing a condition, is Python. Cells are numbered from 1 in notebook order,
@@ -35,6 +36,15 @@ _IPYTHON_LINE = re.compile(
     r"^\s*(?:[%!]|\?|[\w.*]+\?\??\s*(?:#.*)?$|[\w.,\s()\[\]]+=\s*[%!])"
 )
 _BOM = b"\xef\xbb\xbf"
+# IPython's line magics and its POSIX shell aliases: at the start of an unindented line, with
+# automagic on (IPython's default), `cd ..` runs `%cd ..`. Only a line Python refuses is one.
+_AUTOMAGIC = re.compile(
+    r"^(?:cd|ls|ll|pwd|cat|cp|mv|rm|rmdir|mkdir|pip|conda|mamba|uv|env|set_env|load_ext|"
+    r"reload_ext|unload_ext|autoreload|aimport|matplotlib|pylab|time|timeit|prun|run|who|whos|"
+    r"reset|history|hist|pushd|popd|dhist|bookmark|alias|unalias|sx|sc|system|store|config|"
+    r"precision|xmode|colors|pdb|debug|tb|load|save|edit|writefile|pinfo|pinfo2|psource|pdoc|"
+    r"pdef|pycat|less|more|page|lsmagic|magic|rehashx|autosave|gui|capture)(?:\s+[^\s=,].*)?\s*$"
+)
 
 
 class NotebookError(Exception):
@@ -111,6 +121,12 @@ def program(notebook: dict) -> Program:
         else:
             lines = list(_hide_ipython_lines(prog, lines))
             problem = _syntax_error("".join(text + "\n" for text in lines))
+            while problem is not None and 0 < problem[0] <= len(lines) and \
+                    _AUTOMAGIC.match(lines[problem[0] - 1]):
+                # `cd ..`, `pip install x`, `matplotlib inline`: a line magic without its `%`,
+                # which IPython's automagic (on by default) runs
+                lines[problem[0] - 1] = _placeholder(prog, lines[problem[0] - 1], "")
+                problem = _syntax_error("".join(text + "\n" for text in lines))
             if problem is not None:  # it fails alone when it runs; the other cells still run
                 inner, column, why = problem
                 prog.broken[number] = (line + min(inner, max(len(lines), 1)) - 1, column, why)

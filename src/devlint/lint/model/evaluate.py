@@ -19,7 +19,7 @@ from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.indices import index_only_params
 from devlint.lint.model.observations import (
-    Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
+    CLOCK, Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
 from devlint.lint.model.state import ClassInfo, State, device_of_text, flag_and, flag_not, flag_or
 from devlint.lint.model.values import (
@@ -84,6 +84,8 @@ class Evaluator:
     host_dispatch: int  # inside a helper's numpy path (`Interpreter.host_type_test`)
     stand_ins: int  # inside an `__init__` given stand-in arguments (`Interpreter.construct`)
     self_test_nodes: set  # the nodes of a package module's `__main__` block
+    made: dict  # id of a call that made a module -> when, in the run's clock, it made one
+    made_log: list  # those calls' ids, in the order they made modules
 
     def eval(self, node: cst.BaseExpression, st: State) -> Value:
         method = self._dispatch.get(type(node))
@@ -711,6 +713,18 @@ class Evaluator:
     # --- calls ------------------------------------------------------------------------------
 
     def _call(self, node: cst.Call, st: State) -> Value:
+        result = self._call_of(node, st)
+        if type(result) is Module and result.ident == id(node):
+            # a module made here, at this point of the run: `make_qnet()` called again makes
+            # another object with the same identity (DEV017 tells them apart by this)
+            self.note_made(id(node))
+        return result
+
+    def note_made(self, ident: int) -> None:
+        self.made.setdefault(ident, []).append(next(CLOCK))
+        self.made_log.append(ident)
+
+    def _call_of(self, node: cst.Call, st: State) -> Value:
         func = node.func
         if type(func) is cst.Attribute:
             receiver = self.value(func.value, st)
@@ -812,6 +826,7 @@ class Evaluator:
         """A callable of unknown origin: a loss by its name, else its result is unknown, except
         that a model handed device tensors (and no CPU ones) answers on the device."""
         operands = _tensor_operands(args, kwargs)
+        self.note_handed(args, kwargs)
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer's BatchEncoding
         if callee.name and names.names_loss(callee.name):
@@ -1436,7 +1451,9 @@ class Evaluator:
             self.obs.events.append(Event("optimizer", node, OPAQUE, self.where(st),
                                          statement=self.statement))
             params = args[0][1]
-            owner = params.element if type(params) is Iterable else None
+            # `model.parameters()`, or a list of them (`[p for p in model.parameters() if
+            # p.requires_grad]`, the trainable ones of a LoRA model)
+            owner = params.element if type(params) in (Iterable, Seq) else None
             if type(owner) is Tensor and owner.why == "param" and owner.owner:
                 return Optimizer(owner.owner, node)  # whose state follows that module's place
         if qualname in api.HOST_ARGUMENT_POSITIONS:
@@ -1768,6 +1785,7 @@ class Evaluator:
                 spelled = dotted(_container_source(arg_node)) or ""
                 if spelled.startswith("self."):
                     self.note_wrapped(spelled)
+            self.note_handed(args, kwargs)
             layers = _layers_given(args)
             if layers is not None:
                 module = module.with_attr(LAYERS, layers)

@@ -202,6 +202,10 @@ class Interpreter(Evaluator):
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
         self.hook_set: dict = {}  # (class, attribute) -> the plain tensor a framework hook set there
+        self.container_nodes: dict = {}  # id of a plain list of submodules -> (class, attribute)
+        self.made: dict = {}  # id of a call that made a module -> the clock's times it made one
+        self.made_log: list = []  # those ids in the order they made modules
+        self.memo_made: dict = {}  # a memo's key -> the modules its call made (made again on replay)
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
         self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
@@ -1136,6 +1140,8 @@ class Interpreter(Evaluator):
         except TypeError:  # an unhashable value: compute without the memo
             key, cached = None, None
         if cached is not None:
+            for ident in self.memo_made.get(key, ()):
+                self.note_made(ident)  # a second `build()` makes a second model
             self.pass_host_params(info, args, node)
             self.keep(cached[2], info, node, args, kwargs)
             self.requires_cuda |= cpu and cached[3]
@@ -1153,12 +1159,15 @@ class Interpreter(Evaluator):
         self.calls += 1
         self.foreign_calls += foreign
         self.foreign_depth += crossing
+        made_from = len(self.made_log)
         try:
             result = self._interpret(func, args, kwargs, accel, cpu, sure)
         finally:
             self.foreign_depth -= crossing
         if key is not None:
             self.memo[key] = result
+            if len(self.made_log) > made_from:
+                self.memo_made[key] = tuple(self.made_log[made_from:])
         self.pass_host_params(info, args, node)
         if crossing and self.foreign_depth == 0 and _chooses_fallback(result[0]):
             # `device = get_device()` of a project helper choosing `cuda` or `cpu`: the file
@@ -1323,6 +1332,11 @@ class Interpreter(Evaluator):
         nothing else tells of is taken for a DataLoader of CPU batches: not in an imported
         module's summary, nor in a file the project imports (`callers_seen`)."""
         return self._loader_prior and not self.summarising and not self.callers_seen()
+
+    def made_between(self, ident: int, first: Any, then: Any) -> bool:
+        """Whether the code that makes the module `ident` made one again between the two
+        observations: the second one is then about another object of the same making."""
+        return any(first.seq < when < then.seq for when in self.made.get(ident, ()))
 
     def same_run(self, first: Any, then: Any) -> bool:
         """Whether the observation `then` was made after `first` in one run of the code (the
@@ -1713,6 +1727,7 @@ class Interpreter(Evaluator):
                 self.made_here_unregistered(owner, value):
             # the last assignment is the live one: a finding and its fix land there
             owner.cls.containers[attr] = ModuleContainer(owner.cls, attr, value.node, statement)
+            self.container_nodes[id(value.node)] = (owner.cls, attr)
         elif type(unwrap(value)) is Module:  # replaced by a registered module (`nn.ModuleList`)
             owner.cls.containers.pop(attr, None)
 
@@ -1733,6 +1748,8 @@ class Interpreter(Evaluator):
                 continue  # registered already, or modules of several origins joined: unknown
             if item.node is None or self.frame.function is None:
                 return True
+            if type(item.node) is cst.ClassDef:
+                continue  # the object a caller's method runs on (`BaseEncoder(self)` keeps its owner)
             if any(id(item.node) in self._nodes_of(node) for node in callers):
                 continue  # made by the code that called this one, and handed in
             if item.assumed:
@@ -1759,6 +1776,17 @@ class Interpreter(Evaluator):
             # of a registered `nn.ModuleList`
             return any(_registered_source(owner, arg.value) for arg in source.args)
         return _registered_source(owner, source)
+
+    def note_handed(self, args: list, kwargs: dict) -> None:
+        """A plain list of submodules handed to code that registers it (`nn.ModuleList(losses)`
+        in the `__init__` of `MultiLoss(self.loss_modules)`), or to code devlint cannot read,
+        which may: its modules are, or may be, registered."""
+        for _, value in list(args) + list(kwargs.values()):
+            value = unwrap(value)
+            if type(value) is Seq and value.node is not None:
+                known = self.container_nodes.get(id(value.node))
+                if known is not None:
+                    known[0].wrapped.add(known[1])
 
     def note_wrapped(self, name: str) -> None:
         info = self.frame.function
@@ -1918,7 +1946,10 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
                 return False
         if type(value) is Tensor and value.why == "param":
             return False
-        if type(value) is Seq and next(_modules_in(value), None) is not None:
+        if type(value) is Seq and next(_modules_in(value), None) is not None and \
+                any(attr in cls.containers for cls in info.mro()):
+            # a list of its own submodules; one of modules handed in (`self._parent =
+            # [parent]`, the trick that hides the owner from `.to()`) is its caller's state
             return False
     return True
 

@@ -198,12 +198,28 @@ def _handed_on(model: Model, move: Any, event: Event) -> bool:
     moved = dotted(func.value) if type(func) is cst.Attribute else None
     if not moved:  # `block = nn.Sequential(...).to(device)`: the name it was bound to
         moved = next((dotted(t.target) for n in walk(model.module) if type(n) is cst.Assign
-                      and n.value is move for t in n.targets), None)
+                      and _returns_moved(n.value, move) for t in n.targets), None)
     if not moved:
         return True
     return any((dotted(call.func) or "").rsplit(".", 1)[-1] != helper and
                not reads_only(model, call, moved)
                for call in calls_taking(model, moved, position(model, move)))
+
+
+# Module methods that answer the module itself: `Net().to(device).eval()` binds the moved model.
+_SELF_ANSWERS = frozenset({"eval", "train", "to", "cuda", "float", "half", "bfloat16", "double",
+                           "requires_grad_", "share_memory"})
+
+
+def _returns_moved(value: Any, move: Any) -> bool:
+    """`value` is the move, or a chain of the module's self-answering methods on it."""
+    while True:
+        if value is move:
+            return True
+        if type(value) is not cst.Call or type(value.func) is not cst.Attribute or \
+                value.func.attr.value not in _SELF_ANSWERS:
+            return False
+        value = value.func.value
 
 
 def _root_name(node: Any) -> Optional[str]:

@@ -113,8 +113,19 @@ class OptimizerStateBeforeMove(Rule):
         ident = event.subject.params
         first = None
         for move in model.obs.transfers:
-            if type(move.before) is Module and holds(move.before, ident) and \
-                    model.interpreter.same_run(event, move) and (first is None or move.seq < first.seq):
+            if type(move.before) is not Module or not holds(move.before, ident):
+                continue
+            # A module made again by the same code between the two is another object (a
+            # second `Trainer(...)` that resumes too, a second `run(...)` of the script).
+            if model.interpreter.same_run(move, event) and \
+                    getattr(move.after, "place", None) is Place.DEVICE and \
+                    not model.interpreter.made_between(ident, move, event):
+                # moved before the load in this run (`self.q = make_qnet().to(device)`, then
+                # `self.load(path)`): the state follows it
+                return None
+            if model.interpreter.same_run(event, move) and \
+                    not model.interpreter.made_between(ident, event, move) and \
+                    (first is None or move.seq < first.seq):
                 first = move
         # the module's first move after the load starts from the CPU: it was there at the load
         if first is not None and getattr(first.after, "place", None) is Place.DEVICE and \

@@ -35,7 +35,8 @@ class FixedGpuOrdinal(Rule):
     silent = """
         For `cuda`, `cuda:0` and the current device; when the file asks
         `torch.cuda.device_count()` or sets `CUDA_VISIBLE_DEVICES`; when one piece of code names
-        several GPUs on purpose (model parallelism); in distributed code (DEV013's business);
+        several GPUs on purpose (model parallelism), unless a later GPU is chosen by the form
+        `"cuda:1" if torch.cuda.is_available() else "cpu"`; in distributed code (DEV013's business);
         for a GPU number that is a variable (`f"cuda:{args.gpu}"`); in tests; and where no
         availability check is around the number (DEV001 reports a device with no fallback).
     """
@@ -72,12 +73,18 @@ class FixedGpuOrdinal(Rule):
         choices = [] if model.interpreter.test_depth or not ORDINAL_TEXT.search(model.text) else \
             list(availability_choices(model.module))
         numbers = {s.device.index for s in specs} | {index for _, index in choices}
-        if len(numbers) != 1 or not next(iter(numbers)):
-            return  # none, GPU 0, or several GPUs named on purpose (model or pipeline parallelism)
+        if not numbers - {0}:
+            return  # none, or GPU 0
         if self.counts_devices(model):
             return
-        named = [(spec.node, spec.device.index) for spec in specs if self.behind_availability(spec)
-                 and (spec.in_conditional or _under_availability_test(model, spec.node))]
+        if len(numbers) > 1:
+            # several GPUs named on purpose (model or pipeline parallelism): silent, except a
+            # later GPU chosen by the form `"cuda:1" if torch.cuda.is_available() else "cpu"`,
+            # whose fallback covers a machine with no GPU and not one with a single GPU
+            named, choices = [], [(node, index) for node, index in choices if index]
+        else:
+            named = [(spec.node, spec.device.index) for spec in specs if self.behind_availability(spec)
+                     and (spec.in_conditional or _under_availability_test(model, spec.node))]
         reported: set[int] = set()
         for node, index in named + choices:
             if id(node) in reported:

@@ -69,14 +69,21 @@ def reads_only(model: Model, call: Any, name: str) -> bool:
     if function is None:
         return False
     params = function.params
-    if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None:
-        return False
     positional = list(params.posonly_params) + list(params.params)
+    # (a `*args` or `**sampling` of the function takes what no named parameter does: the
+    # module given by position or by a parameter's name is bound to that parameter)
+    named = {p.name.value for p in list(params.params) + list(params.kwonly_params)}
     parameter = None
     for index, arg in enumerate(call.args):
-        if dotted(arg.value) != name or arg.star:
+        if arg.star:
+            if parameter is None:
+                return False  # `f(*args, model)`: which parameter takes the module is unknown
+            continue
+        if dotted(arg.value) != name:
             continue
         if arg.keyword is not None:
+            if arg.keyword.value not in named:
+                return False
             parameter = arg.keyword.value
         elif index < len(positional):
             parameter = positional[index].name.value
