@@ -584,10 +584,13 @@ class Evaluator:
     def subscript(self, node: Any, base: Value, index: Any, key_node: Any, st: State) -> Value:
         kind = type(base)
         if kind is Tensor:
-            if index is not None and index != "slice" and on_device(index) and on_host(base) \
+            if index is not None and index != "slice" and on_device(index) and host_input(base) \
                     and not (type(index) is Tensor and index.scalar):
-                # a 0-dim integer index is read as a number (`t[idx.item()]`), from any device
-                self.meet("index", node, [(node.value, base), (key_node, index)], st)
+                # a 0-dim integer index is read as a number (`t[idx.item()]`), from any device;
+                # a tensor indexed by a tensor of indices is no 0-dim number (`alpha[target]`:
+                # a 0-dim tensor has no dimension to index), whatever its factory says
+                self.meet("index", node, [(node.value, base), (key_node, index)], st,
+                          host=host_input)
             if base.member:
                 return OPAQUE  # an entry of an object's attribute of unknown kind: unknown
             if not base.plain:
@@ -1052,6 +1055,10 @@ class Evaluator:
             # `torch.arange(h).type_as(feats[0])`: where the other is, which is unknown (but
             # `w.to(s.device).type_as(s)` stays where it was moved: that is where s is)
             return replace(tensor, place=Place.UNKNOWN, node=node, discarded=None)
+        if name == "gather" and tensor.scalar and tensor.dims != 0 and _gathers_by_indices(args, kwargs):
+            # `alpha.gather(0, target)`: input and index have the same rank, so an input
+            # gathered by a tensor of indices is no 0-dim number
+            tensor = replace(tensor, scalar=False)
         if name in api.SAME_DEVICE_METHODS and name not in api.CROSS_DEVICE_METHODS and \
                 self.meet("op", node, [(node.func.value, tensor)] + _tensor_operands(args, kwargs), st) \
                 and _deliberate_host([tensor] + [v for _, v in _tensor_operands(args, kwargs)]):
@@ -2451,6 +2458,13 @@ def derived(tensor: Tensor, node: Any, **changes: Any) -> Tensor:
 
 def _spelled(node: Any) -> Optional[str]:
     return dotted(node) if node is not None else None
+
+
+def _gathers_by_indices(args: list, kwargs: dict) -> bool:
+    """`gather(dim, index)` with an index tensor that is not a 0-dim number."""
+    given = kwargs.get("index") or (args[1] if len(args) > 1 else None)
+    index = unwrap(given[1]) if given is not None else None
+    return type(index) is Tensor and not index.scalar
 
 
 def _follow(value: Value, place: Place, moved_at: Any = None) -> Value:

@@ -1302,6 +1302,11 @@ class Interpreter(Evaluator):
                 value = extra_kwargs.pop(name)
             elif "**" in extra_kwargs or "*" in extra_kwargs:
                 value = Opaque(name)
+            elif default is not None and self.distributed and type(default) is Scalar and \
+                    default.node is not None and api.FIXED_CUDA_INDEX.match(default.text or ""):
+                # `def move_batch(batch, device="cuda:0")` called on every rank without a device:
+                # the default's GPU is every rank's (DEV013), not a caller's choice left open
+                value = default
             elif default is not None:
                 value = _default(name, default)
             else:
