@@ -12,7 +12,8 @@ for r in "$@"; do
   if [ -d "$m/.git" ]; then g=$m/.git; else g=$m; fi
   n=${r#*/}; d=$CORPUS/$half/$n
   rm -rf "$d"; mkdir -p "$d"
-  git --git-dir="$g" ls-tree -r HEAD | awk '$1 ~ /^100/ && ($4 ~ /\.py$/ || $4 ~ /\.ipynb$/) {print $3 "\t" $4}' |
+  # (the path is what follows the tab, spaces included: `1 - Neural Bag of Words.ipynb`)
+  git --git-dir="$g" ls-tree -r HEAD | awk -F '\t' '{split($1, m, " ")} m[1] ~ /^100/ && ($2 ~ /\.py$/ || $2 ~ /\.ipynb$/) {print m[3] "\t" $2}' |
   while IFS="$(printf '\t')" read -r sha path; do
     mkdir -p "$d/$(dirname "$path")"
     git --git-dir="$g" cat-file blob "$sha" > "$d/$path" 2>/dev/null || rm -f "$d/$path"
