@@ -97,7 +97,8 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE + (("raw", "Trainer"), ("raw", "Lightning"))),
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
-    "DEV015": (_MOVE, (("raw", "nn"), ("raw", "Module"))),
+    # (a trainer's callback hook gets the module the trainer moved: no move in the file)
+    "DEV015": (_MOVE + (("raw", "Callback"),), (("raw", "nn"), ("raw", "Module"))),
     "DEV016": (_MOVE + _PREPARE, (("raw", "deepcopy"), ("raw", "AveragedModel"))),
     "DEV017": (_MOVE, _calls("load_state_dict")),
     "DEV018": ((("raw", "cuda"),),),

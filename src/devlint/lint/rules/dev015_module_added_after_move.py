@@ -96,6 +96,15 @@ class ModuleAddedAfterMove(Rule):
                 new = f"the new head of `{new}(...)`"
             else:
                 new = f"`{new}`"
+            if type(moved) is cst.FunctionDef:
+                yield self.finding(
+                    event.node,
+                    f"{new} is added to `{name}` in a hook that runs after the trainer moved the "
+                    f"module to its device, and nothing moves it: its parameters stay on the CPU "
+                    f"and the next forward pass fails at it; make it on the module's device "
+                    f"(`.to({root}.device)`)",
+                    related_node=moved, related_label="the hook", fix=self.fix_for(event, model))
+                continue
             what = (f"`{_moved_name(moved, name)}` was moved" if same_scope(model, event.where, moved)
                     else "the model it is part of was moved by a caller")
             yield self.finding(
@@ -127,6 +136,13 @@ class ModuleAddedAfterMove(Rule):
         if type(own) is cst.Call and same_scope(model, event.where, own) and \
                 0 <= position(model, own) < at:
             return own
+        function = event.where.function
+        if type(owner) is Module and own is None and owner.place is Place.DEVICE and \
+                function is not None and owner.node is function.node and \
+                type(owner.node) is cst.FunctionDef:
+            # `on_train_epoch_start(self, trainer, pl_module)` of a callback: the trainer put
+            # the module on its device before any hook of the run
+            return owner.node
         if type(own) is cst.Call and type(owner) is Module and not same_scope(model, event.where, own) \
                 and position(model, own) >= 0 and _only_move(model, own):
             # moved by a caller before it handed the model here (`inject(model)` after

@@ -36,7 +36,8 @@ class FixedGpuOrdinal(Rule):
         For `cuda`, `cuda:0` and the current device; when the file asks
         `torch.cuda.device_count()` or sets `CUDA_VISIBLE_DEVICES`; when one piece of code names
         several GPUs on purpose (model parallelism), unless a later GPU is chosen by the form
-        `"cuda:1" if torch.cuda.is_available() else "cpu"`; in distributed code (DEV013's business);
+        `"cuda:1" if torch.cuda.is_available() else "cpu"` (or an `if`/`else` of that test whose
+        other arm is the CPU); in distributed code (DEV013's business);
         for a GPU number that is a variable (`f"cuda:{args.gpu}"`); in tests; and where no
         availability check is around the number (DEV001 reports a device with no fallback).
     """
@@ -79,9 +80,12 @@ class FixedGpuOrdinal(Rule):
             return
         if len(numbers) > 1:
             # several GPUs named on purpose (model or pipeline parallelism): silent, except a
-            # later GPU chosen by the form `"cuda:1" if torch.cuda.is_available() else "cpu"`,
-            # whose fallback covers a machine with no GPU and not one with a single GPU
-            named, choices = [], [(node, index) for node, index in choices if index]
+            # later GPU chosen by the form `"cuda:1" if torch.cuda.is_available() else "cpu"`
+            # (or its `if`/`else` spelling), whose fallback covers a machine with no GPU and
+            # not one with a single GPU
+            named = [(spec.node, spec.device.index) for spec in specs if spec.device.index and
+                     self.behind_availability(spec) and _in_fallback_branch(model, spec.node)]
+            choices = [(node, index) for node, index in choices if index]
         else:
             named = [(spec.node, spec.device.index) for spec in specs if self.behind_availability(spec)
                      and (spec.in_conditional or _under_availability_test(model, spec.node))]
@@ -151,4 +155,24 @@ def _under_availability_test(model: Model, node) -> bool:
             id(sub) for branch in walk(model.module)
             if type(branch) is cst.If and _AVAILABILITY_TEST.search(code(branch.test))
             for part in (branch.body, branch.orelse) if part is not None for sub in walk(part))
+    return id(node) in inside
+
+
+def _in_fallback_branch(model: Model, node) -> bool:
+    """`node` sits in the GPU arm of `if torch.cuda.is_available(): ... else: ...` whose other
+    arm names the CPU: a device choice with a fallback, spelled as statements."""
+    inside = model.shared.get("fallback_branches")
+    if inside is None:
+        found = set()
+        for branch in walk(model.module):
+            if type(branch) is not cst.If or type(branch.orelse) is not cst.Else:
+                continue
+            test, gpu, cpu = branch.test, branch.body, branch.orelse.body
+            if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+                test, gpu, cpu = test.expression, cpu, gpu
+            if type(test) is not cst.Call or not (dotted(test.func) or "").endswith("cuda.is_available"):
+                continue
+            if any(type(sub) is cst.SimpleString and string_value(sub) == "cpu" for sub in walk(cpu)):
+                found.update(id(sub) for sub in walk(gpu))
+        inside = model.shared["fallback_branches"] = frozenset(found)
     return id(node) in inside
