@@ -238,6 +238,13 @@ class Evaluator:
         if found is not None:
             if type(found) is Tensor and attr in _applied(module.cls):
                 found = replace(found, why="param")  # moved by the class's own `_apply`
+            if type(found) is Module and found.moved_at is not None and module.moved_at is None and \
+                    module.place is not DEVICE and module.cls is not None and module.cls.node is not None \
+                    and id(found.moved_at) in self._nodes_of(module.cls.node):
+                # `self.model.cuda()` in the `__init__` of a module nobody moved: the class's
+                # own move of its submodule stands (a module's move moves its submodules; its
+                # construction does not undo theirs)
+                return found
             return _follow(found, module.place, module.moved_at)
         if module.cls is not None:
             member = module.cls.lookup(attr)
@@ -469,6 +476,11 @@ class Evaluator:
             return Flag(operator is cst.Equal, operator is cst.Equal)
         known = _constant_comparison(lnode, left, operator, rnode, right) \
             if not self.stand_ins and self.settled(lnode) and self.settled(rnode) else None
+        if operator in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual) and left == TENSOR_CLASS and \
+                (self.settled(lnode) or type(lnode) is cst.Call) and tensor_kinds(rnode) is False:
+            # `type(t) is np.ndarray` of a tensor for sure (`bboxes_type = type(bboxes)` of
+            # the running function): the NumPy arm is not taken
+            known = operator in (cst.IsNot, cst.NotEqual)
         if known is not None:
             return Flag(known, known)
         flag = _device_comparison(left, operator, right)
@@ -717,6 +729,10 @@ class Evaluator:
 
     def _call(self, node: cst.Call, st: State) -> Value:
         result = self._call_of(node, st)
+        if type(result) is Tensor and _asks_no_torch_output(node):
+            # `image_processor.postprocess(x, output_type="pil")`, `tokenizer(...,
+            # return_tensors="np")`: PIL images or NumPy arrays, not tensors
+            return OPAQUE
         if type(result) is Module and result.ident == id(node):
             # a module made here, at this point of the run: `make_qnet()` called again makes
             # another object with the same identity (DEV017 tells them apart by this)
@@ -1042,7 +1058,7 @@ class Evaluator:
     def tensor_method(self, node: Any, tensor: Tensor, name: str, args: list, kwargs: dict,
                       st: State) -> Value:
         if name == "numpy":
-            if tensor.place is DEVICE:
+            if tensor.place is DEVICE and not self.host_dispatch:  # (a helper's numpy path)
                 self.obs.conversions.append(Conversion(node, node.func.value, tensor, self.where(st)))
             return OPAQUE
         if name in api.HOST_RESULT_METHODS:
@@ -1955,6 +1971,13 @@ class Evaluator:
             return self.super_value(st)
         if name in ("min", "max", "sum") and args and is_tensor(first):
             return first
+        if name == "type" and len(args) == 1 and _tensor_for_sure(unwrap(first)):
+            return TENSOR_CLASS  # `bboxes_type = type(bboxes)`, then `bboxes_type is np.ndarray`
+        if name == "type" and len(args) == 1 and (type(unwrap(first)) is Opaque or (
+                type(unwrap(first)) is Tensor and unwrap(first).member)):
+            # the class of data devlint knows nothing of (a parameter, an attribute of an
+            # object of unknown kind: `data_samples.gt_instances.bboxes`)
+            return UNKNOWN_CLASS
         if name == "isinstance":
             # a value proven a tensor answers a test of its class: `isinstance(Trf, np.ndarray)`
             # of a tensor is false, and the arm that converts numpy input is not taken
@@ -2460,6 +2483,16 @@ def _spelled(node: Any) -> Optional[str]:
     return dotted(node) if node is not None else None
 
 
+# Keywords by which diffusers and transformers are asked for PIL images or NumPy arrays.
+_OUTPUT_KEYWORDS = frozenset({"output_type", "return_tensors"})
+_NOT_TORCH_OUTPUTS = frozenset({"pil", "np", "numpy"})
+
+
+def _asks_no_torch_output(node: cst.Call) -> bool:
+    return any(arg.keyword is not None and arg.keyword.value in _OUTPUT_KEYWORDS and
+               string_value(arg.value) in _NOT_TORCH_OUTPUTS for arg in node.args)
+
+
 def _gathers_by_indices(args: list, kwargs: dict) -> bool:
     """`gather(dim, index)` with an index tensor that is not a 0-dim number."""
     given = kwargs.get("index") or (args[1] if len(args) > 1 else None)
@@ -2827,6 +2860,12 @@ _MIRROR = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan,
 
 _NUMBER_TESTS = {cst.Equal: eq, cst.NotEqual: ne, cst.LessThan: lt, cst.LessThanEqual: le,
                  cst.GreaterThan: gt, cst.GreaterThanEqual: ge}
+
+
+# The class of a value proven a tensor (`type(t)`): no NumPy array, list or number class.
+TENSOR_CLASS = Scalar(text="<class 'torch.Tensor'>")
+# The class of a value devlint knows nothing of (`type(x)` of a parameter).
+UNKNOWN_CLASS = Scalar(text="<class of unknown data>")
 
 
 def _constant_comparison(lnode: Any, left: Value, operator: type, rnode: Any,

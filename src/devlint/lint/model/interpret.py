@@ -25,7 +25,8 @@ import libcst as cst
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
-    NONE, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, not_a_tensor, trainer_class)
+    NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, not_a_tensor,
+    tensor_kinds, trainer_class)
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
@@ -828,6 +829,14 @@ class Interpreter(Evaluator):
         devlint does not know that value: `if isinstance(Trf, np.ndarray): pts =
         np.asarray(pts)` is a helper's path for numpy input, which a caller's tensors take only
         if that caller passes numpy there too; a device tensor converted in it is not proven."""
+        if type(test) is cst.Comparison and len(test.comparisons) == 1:
+            # `bboxes_type = type(bboxes)` of a parameter, then `if bboxes_type is np.ndarray:`
+            # (or `type(x) == np.ndarray`): the helper's path for NumPy input
+            operator = type(test.comparisons[0].operator)
+            if operator in (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual) and \
+                    self.value(test.left, st) == UNKNOWN_CLASS and \
+                    tensor_kinds(test.comparisons[0].comparator) is False:
+                return operator in (cst.Is, cst.Equal)
         narrowed = not_a_tensor(test)
         if narrowed is None:
             return None
