@@ -255,7 +255,7 @@ def _outside_sources(data: bytes) -> list[str]:
 BROKEN_CELLS = (
     "Epoch 1/10 loss: 0.53 acc: 81%\n",  # pasted log text
     # a shell line without its `!` that is no IPython magic (`pip install x` is: automagic)
-    "git clone https://github.com/pytorch/examples\n",
+    "git pull origin main\n",
     "Traceback (most recent call last):\n  File \"train.py\", line 3\n",
     "model = Net(\n",  # cut in the middle of a call
     "for x in loader:\n",  # a block with no body
