@@ -84,8 +84,7 @@ class Evaluator:
     host_dispatch: int  # inside a helper's numpy path (`Interpreter.host_type_test`)
     stand_ins: int  # inside an `__init__` given stand-in arguments (`Interpreter.construct`)
     self_test_nodes: set  # the nodes of a package module's `__main__` block
-    made: dict  # id of a call that made a module -> when, in the run's clock, it made one
-    made_log: list  # those calls' ids, in the order they made modules
+    made: list  # (id of a call that made a module, when in the run's clock), in the run's order
 
     def eval(self, node: cst.BaseExpression, st: State) -> Value:
         method = self._dispatch.get(type(node))
@@ -740,8 +739,7 @@ class Evaluator:
         return result
 
     def note_made(self, ident: int) -> None:
-        self.made.setdefault(ident, []).append(next(CLOCK))
-        self.made_log.append(ident)
+        self.made.append((ident, next(CLOCK)))
 
     def _call_of(self, node: cst.Call, st: State) -> Value:
         func = node.func

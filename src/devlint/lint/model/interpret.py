@@ -204,8 +204,7 @@ class Interpreter(Evaluator):
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
         self.hook_set: dict = {}  # (class, attribute) -> the plain tensor a framework hook set there
         self.container_nodes: dict = {}  # id of a plain list of submodules -> (class, attribute)
-        self.made: dict = {}  # id of a call that made a module -> the clock's times it made one
-        self.made_log: list = []  # those ids in the order they made modules
+        self.made: list = []  # (id of a call that made a module, when), in the run's order
         self.memo_made: dict = {}  # a memo's key -> the modules its call made (made again on replay)
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
@@ -1168,15 +1167,15 @@ class Interpreter(Evaluator):
         self.calls += 1
         self.foreign_calls += foreign
         self.foreign_depth += crossing
-        made_from = len(self.made_log)
+        made_from = len(self.made)
         try:
             result = self._interpret(func, args, kwargs, accel, cpu, sure)
         finally:
             self.foreign_depth -= crossing
         if key is not None:
             self.memo[key] = result
-            if len(self.made_log) > made_from:
-                self.memo_made[key] = tuple(self.made_log[made_from:])
+            if len(self.made) > made_from:
+                self.memo_made[key] = tuple(ident for ident, _ in self.made[made_from:])
         self.pass_host_params(info, args, node)
         if crossing and self.foreign_depth == 0 and _chooses_fallback(result[0]):
             # `device = get_device()` of a project helper choosing `cuda` or `cpu`: the file
@@ -1350,7 +1349,7 @@ class Interpreter(Evaluator):
     def made_between(self, ident: int, first: Any, then: Any) -> bool:
         """Whether the code that makes the module `ident` made one again between the two
         observations: the second one is then about another object of the same making."""
-        return any(first.seq < when < then.seq for when in self.made.get(ident, ()))
+        return any(made == ident and first.seq < when < then.seq for made, when in self.made)
 
     def same_run(self, first: Any, then: Any) -> bool:
         """Whether the observation `then` was made after `first` in one run of the code (the

@@ -6,6 +6,7 @@ import libcst as cst
 
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
+from devlint.lint.model import torch_api as api
 from devlint.lint.model.observations import Event
 from devlint.lint.model.values import Module, Place, Tensor
 from devlint.lint.rules.base import Rule
@@ -223,8 +224,7 @@ def _handed_on(model: Model, move: Any, event: Event) -> bool:
 
 
 # Module methods that answer the module itself: `Net().to(device).eval()` binds the moved model.
-_SELF_ANSWERS = frozenset({"eval", "train", "to", "cuda", "float", "half", "bfloat16", "double",
-                           "requires_grad_", "share_memory"})
+_SELF_ANSWERS = api.SELF_RETURNING_METHODS | {"to", "cuda"}
 
 
 def _returns_moved(value: Any, move: Any) -> bool:

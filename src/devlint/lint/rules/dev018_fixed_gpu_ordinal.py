@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Any, Iterator, Optional
 
 import libcst as cst
 
@@ -130,11 +130,10 @@ def availability_choices(module: cst.Module) -> Iterator[tuple[cst.SimpleString,
     for node in walk(module):
         if type(node) is not cst.IfExp or id(node) in tests:
             continue
-        test, gpu, cpu = node.test, node.body, node.orelse
-        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
-            test, gpu, cpu = test.expression, cpu, gpu
-        if type(test) is not cst.Call or not (dotted(test.func) or "").endswith("cuda.is_available"):
+        arms = _availability_arms(node.test, node.body, node.orelse)
+        if arms is None:
             continue
+        gpu, cpu = arms
         number = FIXED_CUDA_INDEX.match(string_value(gpu) or "")
         if number and string_value(cpu) == "cpu":
             yield gpu, int(number.group(1))
@@ -167,12 +166,21 @@ def _in_fallback_branch(model: Model, node) -> bool:
         for branch in walk(model.module):
             if type(branch) is not cst.If or type(branch.orelse) is not cst.Else:
                 continue
-            test, gpu, cpu = branch.test, branch.body, branch.orelse.body
-            if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
-                test, gpu, cpu = test.expression, cpu, gpu
-            if type(test) is not cst.Call or not (dotted(test.func) or "").endswith("cuda.is_available"):
+            arms = _availability_arms(branch.test, branch.body, branch.orelse.body)
+            if arms is None:
                 continue
+            gpu, cpu = arms
             if any(type(sub) is cst.SimpleString and string_value(sub) == "cpu" for sub in walk(cpu)):
                 found.update(id(sub) for sub in walk(gpu))
         inside = model.shared["fallback_branches"] = frozenset(found)
     return id(node) in inside
+
+
+def _availability_arms(test: Any, body: Any, orelse: Any) -> Optional[tuple]:
+    """(the GPU arm, the CPU arm) of a choice by `torch.cuda.is_available()` (or its `not`),
+    as a conditional expression or an `if`/`else`; None for any other test."""
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        test, body, orelse = test.expression, orelse, body
+    if type(test) is not cst.Call or not (dotted(test.func) or "").endswith("cuda.is_available"):
+        return None
+    return body, orelse
