@@ -157,6 +157,11 @@ class ProjectFiles:
 
         return host_saving(path)
 
+    def gpu_deployment(self, path: str) -> bool:
+        from devlint.workspace.deploy import gpu_deployment
+
+        return gpu_deployment(path)
+
     # A run asks for the same files again and again (each importer's summaries, and whether
     # what a memo stood on still holds): their bytes are kept while the file's status says it
     # is unchanged, and their digests by the bytes. A fifth of a project-mode run was reading
@@ -252,9 +257,9 @@ def portable(path: str, files: set, probes: set) -> list:
         elif probe[0] == "importers":
             _, imported, found = probe
             rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
-        elif probe[0] == "host_saving":
-            _, checked, found = probe
-            rows.append(["host_saving", _rel(checked, base), found])
+        elif probe[0] in ("host_saving", "gpu_deployment"):
+            kind, checked, found = probe
+            rows.append([kind, _rel(checked, base), found])
         else:
             _, folder, name, found = probe
             rows.append(["child", _rel(folder, base), name, _rel(found, base)])
@@ -292,11 +297,12 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                 now = digests[key]
                 if now is None or sorted(_rel(p, base) for p in now) != list(found):
                     return False
-            elif kind == "host_saving":
+            elif kind in ("host_saving", "gpu_deployment"):
                 _, checked, found = row
-                key = ("host_saving", os.path.normpath(os.path.join(base, checked)))
+                key = (kind, os.path.normpath(os.path.join(base, checked)))
                 if key not in digests:
-                    digests[key] = PROJECT_FILES.host_saving(key[1])
+                    asked = PROJECT_FILES.host_saving if kind == "host_saving" else PROJECT_FILES.gpu_deployment
+                    digests[key] = asked(key[1])
                 if digests[key] != found:
                     return False
             elif kind == "child":

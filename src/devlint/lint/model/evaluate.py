@@ -779,7 +779,14 @@ class Evaluator:
                         api.CUDA_LITERAL.match(value.text) and not _cuda_namespace(node):
                     self.device_from_text(value, arg.value, "device=", st)
             elif arg.star == "**":
-                kwargs["**"] = (arg.value, value)
+                spread = unwrap(value)
+                if type(spread) is Seq and spread.kind == "dict" and spread.keys is not None:
+                    # `.to(**self.tpdv)` with `tpdv = dict(dtype=torch.float32, device=device)`:
+                    # a dict whose keys are known spreads into keyword arguments
+                    for key, item in zip(spread.keys, spread.items):
+                        kwargs.setdefault(key, (arg.value, item))
+                else:
+                    kwargs["**"] = (arg.value, value)
             elif arg.star == "*":
                 kwargs.setdefault("*", (arg.value, value))
             else:
@@ -1952,6 +1959,10 @@ class Evaluator:
             element = self.element_of(first, node) if args else OPAQUE
             return Seq("list" if name != "tuple" else "tuple", None, element)
         if name == "dict":
+            if not args and kwargs and "*" not in kwargs and "**" not in kwargs:
+                # `dict(dtype=torch.float32, device=device)`: a display spelled as a call
+                items = tuple(v for _, v in kwargs.values())
+                return Seq("dict", items, reduce(join, items), tuple(kwargs), node=node)
             return Seq("dict", None, join(*[v for _, v in kwargs.values()][:1] or [OPAQUE], None)
                        if kwargs else OPAQUE)
         if name in ("exit", "quit"):
@@ -2100,8 +2111,9 @@ def _returns_pt_tensors(kwargs: dict) -> bool:
 
 
 def _only_dtype(args: list, kwargs: dict) -> bool:
-    """`.to(torch.float16)`, `.to(dtype=x.dtype)`, `.to(memory_format=...)`: no device moves."""
-    if "device" in kwargs:
+    """`.to(torch.float16)`, `.to(dtype=x.dtype)`, `.to(memory_format=...)`: no device moves.
+    `.to(**options)` of a dict devlint does not know may name one."""
+    if "device" in kwargs or "**" in kwargs:
         return False
     if not args:
         return True
@@ -2618,6 +2630,11 @@ def _item(seq: Seq, index: Any, key_node: Any) -> Value:
             key = string_value(key_node) if key_node is not None else None
             if key in seq.keys:
                 return seq.items[seq.keys.index(key)]
+            if key is not None:
+                # `kwargs['sigma_affine']` of a call that passed only `kp_1` and `kp_2`: a key
+                # the dict does not hold raises (or was set by code the run did not follow),
+                # so it reads none of the values the dict holds
+                return OPAQUE
         elif index.number is not None and index.number == int(index.number):
             position = int(index.number)
             if -len(seq.items) <= position < len(seq.items):

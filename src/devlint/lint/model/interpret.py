@@ -256,7 +256,9 @@ class Interpreter(Evaluator):
 
     def run(self) -> Observations:
         self.run_starts.append(next(CLOCK))
-        st = State({})
+        # a Cog predictor the project deploys on a GPU machine (`workspace.deploy`): no machine
+        # without a GPU runs the file, so the CPU world never reaches its code
+        st = State({}, cpu=not self.gpu_deployment())
         self.module_env = st.env
         st = self.block(self.module.body, st)
         self.module_env = st.env if st.env else self.module_env
@@ -1302,7 +1304,12 @@ class Interpreter(Evaluator):
                 positional = []
                 continue
             if kind == "**":
-                env[name] = Seq("dict", None, _join_all(extra_kwargs.values()) if extra_kwargs else OPAQUE)
+                if extra_kwargs and "*" not in extra_kwargs and "**" not in extra_kwargs:
+                    # `TPS(mode='kp', bs=bs, kp_1=kp_1, kp_2=kp_2)`: the call's keywords, by name
+                    items = tuple(extra_kwargs.values())
+                    env[name] = Seq("dict", items, _join_all(items), tuple(extra_kwargs))
+                else:
+                    env[name] = Seq("dict", None, _join_all(extra_kwargs.values()) if extra_kwargs else OPAQUE)
                 continue
             if kind == "positional" and positional:
                 value = positional.pop(0)
@@ -1372,6 +1379,18 @@ class Interpreter(Evaluator):
                     self._imported = bool(found)
                     self.probes.add(("importers", self.path, found))
         return self._imported
+
+    def gpu_deployment(self) -> bool:
+        """Whether the project declares this file deployed only where a GPU is. Asked only of
+        a file that imports `cog`, the one declaration read (`workspace.deploy`)."""
+        if self.files is None or self.summarising or not any(
+                type(stmt) is cst.SimpleStatementLine and any(
+                    type(small) is cst.ImportFrom and dotted(small.module) == "cog"
+                    for small in stmt.body) for stmt in self.module.body):
+            return False
+        found = self.files.gpu_deployment(self.path)
+        self.probes.add(("gpu_deployment", self.path, found))
+        return found
 
     def host_saving(self) -> bool:
         """Whether this file's project writes its modules' state from CPU tensors (BasicSR's

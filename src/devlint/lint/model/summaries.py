@@ -64,6 +64,10 @@ class ModuleFiles(Protocol):
         """Whether the project of `path` writes its modules' state from CPU tensors
         (`workspace.saves`); None: not known."""
 
+    def gpu_deployment(self, path: str) -> bool:
+        """Whether the project declares `path` deployed only on a machine with a GPU (a Cog
+        predictor whose `cog.yaml` builds with `gpu: true`: `workspace.deploy`)."""
+
     def read(self, path: str) -> Optional[bytes]:
         """The bytes of a project file a summary may be made of (None: not a readable file of
         sensible size)."""

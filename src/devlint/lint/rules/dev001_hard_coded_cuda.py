@@ -54,7 +54,9 @@ class HardCodedCuda(Rule):
         author's self-test or demo, run by hand), and in files that
         start an NCCL process group or compile CUDA kernels (`torch.utils.cpp_extension.load`
         of a `.cu` source, `load_inline(cuda_sources=...)`), and past importing a project
-        module whose import does either: they need CUDA whatever the device says.
+        module whose import does either: they need CUDA whatever the device says. Also in a
+        Cog predictor (Replicate's `cog`) that the project's `cog.yaml` names under `predict:`
+        and builds with `gpu: true`: the project deploys that file only where a GPU is.
     """
     why = """
         The loop's mathematics are the same on every device; only where the tensors live

@@ -14,6 +14,7 @@ from devlint.lint.rules.fixes import code
 from devlint.lint.syntax import dotted
 
 
+
 class ModelMovedInLoop(Rule):
     code = "DEV007"
     name = "model-moved-in-loop"
@@ -22,7 +23,9 @@ class ModelMovedInLoop(Rule):
     what = """
         Finds `model.to(device)`, `model = model.to(device)` and `model.cuda()` inside a training
         loop (a loop over a data loader, or one whose body calls `backward()` or an optimizer's
-        `step()`, and the loops around it) when the model was bound before the loop.
+        `step()`, and the loops around it) when the model was bound before the loop. Also the
+        models of a list bound before the loop, moved one by one in it (`for t in teachers:
+        t.to(device)` for every batch).
     """
     silent = """
         When the loop binds the model or the device itself (a model per fold, a device per
@@ -74,13 +77,14 @@ class ModelMovedInLoop(Rule):
                 continue
             reported.add(id(move.node))
             key = dotted(move.receiver)
+            walked = loops[-1] is not move.where.loops[-1]  # `for t in teachers: t.to(device)`
             message = (
                 f"`{key}` is moved to the device on every iteration of this loop; move it "
                 f"once before the loop (line {{related_line}})"
             )
             yield self.finding(
                 move.node, message, related_node=loops[0].node, related_label="the loop",
-                fix=self.fix_for(move, loops[0]),
+                fix=None if walked else self.fix_for(move, loops[0]),
             )
 
     @staticmethod
@@ -102,15 +106,32 @@ class ModelMovedInLoop(Rule):
         found: list[LoopInfo] = []
         key = dotted(move.receiver) or ""
         root = key.split(".", 1)[0]
-        for loop in reversed(move.where.loops):
+        loops = list(move.where.loops)
+        walked = bool(loops) and ModelMovedInLoop.walks_fixed_models(loops[-1], root, loops)
+        if walked:
+            # `for t in teachers: t.to(device)` in a training loop: the same models, listed
+            # before the loops, are moved again on every iteration of the loops around it (which
+            # bind `t` only by holding that loop)
+            loops.pop()
+        for loop in reversed(loops):
             if not loop.trains or key in loop.offloads:
                 break
-            if key in loop.binds or root in loop.binds:
+            if not walked and (key in loop.binds or root in loop.binds):
                 break
-            if any(name in loop.binds for name in move.names_read):
+            if any(name in loop.binds for name in move.names_read if not (walked and name == root)):
                 break
             found.insert(0, loop)
         return found
+
+    @staticmethod
+    def walks_fixed_models(loop: LoopInfo, root: str, loops: list) -> bool:
+        """Whether `loop` is `for root in models:` over a name no loop around the move binds."""
+        node = loop.node
+        if type(node) is not cst.For or type(node.target) is not cst.Name or \
+                node.target.value != root or dotted(node.iter) is None:
+            return False
+        walked = dotted(node.iter).split(".", 1)[0]
+        return len(loops) > 1 and walked != root and not any(walked in other.binds for other in loops)
 
     @staticmethod
     def fix_for(move: Transfer, loop: LoopInfo) -> Optional[Fix]:
