@@ -1063,7 +1063,9 @@ class Evaluator:
     def tensor_method(self, node: Any, tensor: Tensor, name: str, args: list, kwargs: dict,
                       st: State) -> Value:
         if name == "numpy":
-            if tensor.place is DEVICE and not self.host_dispatch:  # (a helper's numpy path)
+            forced = "force" in kwargs and not (type(kwargs["force"][1]) is Flag and kwargs["force"][1].accel is False)
+            # `.numpy(force=True)` copies a device tensor to the CPU itself (torch 1.13+)
+            if tensor.place is DEVICE and not self.host_dispatch and not forced:  # (a helper's numpy path)
                 self.obs.conversions.append(Conversion(node, node.func.value, tensor, self.where(st)))
             return OPAQUE
         if name in api.HOST_RESULT_METHODS:
@@ -2980,6 +2982,18 @@ def _flag_comparison(choice: bool, operator: type, right: Scalar) -> Optional[Fl
     return Flag(accel_world, not accel_world)
 
 
+def _device_text(value: Value) -> Optional[str]:
+    """What a device or a CUDA or CPU string is in the accelerator world ('accel', 'host'),
+    or None for anything else."""
+    if type(value) is Device:
+        return value.accel
+    if _is_cpu_text(value):
+        return "host"
+    if type(value) is Scalar and value.text is not None and api.CUDA_LITERAL.match(value.text):
+        return "accel"
+    return None
+
+
 def _choose(test: Flag, body: Value, orelse: Value) -> Value:
     """`a if c else b`: the accelerator world's arm; a device keeps the CPU world's arm."""
     if test.accel is True:
@@ -2988,6 +3002,13 @@ def _choose(test: Flag, body: Value, orelse: Value) -> Value:
         chosen = orelse
     else:
         chosen = join(body, orelse)
+    if test.accel is True and test.cpu is None and chosen is not orelse and \
+            _device_text(chosen) is not None and _device_text(orelse) == "host":
+        # `t.device('cuda') if opt.gpu else t.device('cpu')` of a switch set by hand
+        # (`gpu = True` in a config class): which arm a machine without a GPU takes is unknown
+        index = api.FIXED_CUDA_INDEX.match(chosen.text or "") if type(chosen) is Scalar else None
+        return Device("accel", None, chosen.node if index else None,
+                      int(index.group(1)) if index else getattr(chosen, "index", None), conditional=True)
     if type(chosen) is Flag and test.cpu is not None and test.accel is not None and test.accel != test.cpu:
         # `cuda = True if torch.cuda.is_available() else False`: each world takes its arm.
         other = body if test.cpu else orelse

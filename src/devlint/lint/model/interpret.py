@@ -35,7 +35,7 @@ from devlint.lint.model.values import (
     OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module, Namespace,
     Opaque, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
 )
-from devlint.lint.syntax import dotted, string_value, walk
+from devlint.lint.syntax import contains_move, dotted, string_value, walk
 
 MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
 # What a call the limits stopped returns: unknown, and known by no name (`dtype, device =
@@ -1153,6 +1153,7 @@ class Interpreter(Evaluator):
             for ident in self.memo_made.get(key, ()):
                 self.note_made(ident)  # a second `build()` makes a second model
             self.pass_host_params(info, args, node)
+            self.forget_changed_in_place(info, args, node, st)
             self.keep(cached[2], info, node, args, kwargs)
             self.requires_cuda |= cpu and cached[3]
             return cached[0], cached[1]
@@ -1179,6 +1180,7 @@ class Interpreter(Evaluator):
             if len(self.made) > made_from:
                 self.memo_made[key] = tuple(ident for ident, _ in self.made[made_from:])
         self.pass_host_params(info, args, node)
+        self.forget_changed_in_place(info, args, node, st)
         if crossing and self.foreign_depth == 0 and _chooses_fallback(result[0]):
             # `device = get_device()` of a project helper choosing `cuda` or `cpu`: the file
             # keeps that choice, as if its own code had made it
@@ -1189,6 +1191,22 @@ class Interpreter(Evaluator):
         self.requires_cuda |= cpu and result[3]
         return result[0], result[1]
 
+    def forget_changed_in_place(self, info: FuncInfo, args: list, node: Any, st: State) -> None:
+        """`input_cuda(input)`, whose body sets `input["kspace"] = input["kspace"].cuda()`: a
+        batch handed to a function that assigns moved values into its items was moved in place,
+        so what the caller's name holds afterwards is not the loader's CPU batch."""
+        if type(node) is not cst.Call or type(info.node) is not cst.FunctionDef:
+            return
+        changed = _items_assigned(info)
+        if not changed:
+            return
+        passed = _passed(info, args, node)
+        for param, value in passed:
+            if param in changed and type(value) is cst.Name and value.value in st.env:
+                held = unwrap(st.env[value.value])
+                if type(held) is Tensor and held.why == "batch":
+                    st.env[value.value] = replace(held, place=Place.UNKNOWN, why="data", bound=None)
+
     def pass_host_params(self, info: FuncInfo, args: list, node: Any) -> None:
         """`forward(self, src, lengths)` handing `lengths` to `self.encode(src, lengths)`, which
         packs with it: a parameter passed on to one that must stay on the CPU must stay there
@@ -1196,12 +1214,7 @@ class Interpreter(Evaluator):
         caller = self.frame.function
         if not info.host_params or caller is None or type(node) is not cst.Call:
             return
-        positional = [a for a in node.args if a.keyword is None and not a.star]
-        skipped = len(args) - len(positional)  # the receiver of a bound method
-        params = [p[0] for p in info.params]
-        passed = [(params[index + skipped], arg.value) for index, arg in enumerate(positional)
-                  if 0 <= index + skipped < len(params)]
-        passed += [(arg.keyword.value, arg.value) for arg in node.args if arg.keyword is not None]
+        passed = _passed(info, args, node)
         own = {p[0] for p in caller.params}
         for param, value in passed:
             if param in info.host_params and type(value) is cst.Name and value.value in own:
@@ -1756,7 +1769,7 @@ class Interpreter(Evaluator):
         """`self.layers = [nn.Linear(...), ...]` in a module: a plain list of submodules."""
         if type(value) is Seq and value.kind in ("list", "dict") and value.node is not None and \
                 _holds_modules(value) and not self.registered_view(owner, value.node) and \
-                self.made_here_unregistered(owner, value):
+                not _moves_container(owner.cls, attr) and self.made_here_unregistered(owner, value):
             # the last assignment is the live one: a finding and its fix land there
             owner.cls.containers[attr] = ModuleContainer(owner.cls, attr, value.node, statement)
             self.container_nodes[id(value.node)] = (owner.cls, attr)
@@ -2358,6 +2371,57 @@ def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset]:
 
 # Module methods that return the module itself (`model.to(device).train()`).
 _SELF_RETURNING = frozenset({"train", "eval", "float", "half", "double", "bfloat16", "requires_grad_"})
+
+
+def _passed(info: FuncInfo, args: list, call: cst.Call) -> list:
+    """(parameter, the expression the call passes to it) for each argument of `call`; `args`
+    are the values bound, the receiver of a bound method first."""
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    skipped = len(args) - len(positional)  # the receiver of a bound method
+    params = [p[0] for p in info.params]
+    passed = [(params[index + skipped], arg.value) for index, arg in enumerate(positional)
+              if 0 <= index + skipped < len(params)]
+    return passed + [(arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None]
+
+
+_ITEMS_ASSIGNED: dict = {}  # id(function node) -> the parameters it assigns into
+
+
+def _items_assigned(info: FuncInfo) -> frozenset:
+    """The parameters a function assigns moved values into (`batch["x"] = batch["x"].cuda()`,
+    `batch.update({k: v.to(device) ...})`)."""
+    key = id(info.node)
+    found = _ITEMS_ASSIGNED.get(key)
+    if found is None or found[0] is not info.node:
+        params = {p[0] for p in info.params}
+        names = set()
+        for sub in walk(info.node.body):
+            if type(sub) is cst.Assign and contains_move(sub.value):
+                names.update(t.target.value.value for t in sub.targets
+                             if type(t.target) is cst.Subscript and type(t.target.value) is cst.Name)
+            elif type(sub) is cst.Call and type(sub.func) is cst.Attribute and \
+                    sub.func.attr.value == "update" and type(sub.func.value) is cst.Name and \
+                    contains_move(sub):
+                names.add(sub.func.value.value)
+        found = (info.node, frozenset(names & params))
+        _ITEMS_ASSIGNED[key] = found
+    return found[1]
+
+
+def _moves_container(cls: ClassInfo, attr: str) -> bool:
+    """Whether the class moves the container itself: its own `cuda`, `to` or `_apply` walks
+    `self.<attr>` (EPyMARL's critics keep one network per agent in a plain list and override
+    `cuda()`, `parameters()` and `state_dict()` to walk it)."""
+    if not cls.moves_itself:
+        return False
+    for name in ("cuda", "to", "_apply"):
+        method = cls.lookup(name)
+        if type(method) is Func and type(method.info.node) is cst.FunctionDef and method.info.params:
+            owner = method.info.params[0][0]
+            if any(type(sub) is cst.Attribute and sub.attr.value == attr and type(sub.value) is cst.Name
+                   and sub.value.value == owner for sub in walk(method.info.node.body)):
+                return True
+    return False
 
 
 def _moves_itself(assign: cst.Assign) -> bool:

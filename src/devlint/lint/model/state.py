@@ -143,6 +143,17 @@ def _attributes_with_cpu_world(value: Value, cpu_values: list) -> Value:
             new = _with_cpu_world(inner, [_device_string(o.get(attr)) for o in others])
             changed = changed or new is not item
             attrs.append((attr, new))
+        elif type(item) is Ref:
+            # `self.FloatTensor = torch.cuda.FloatTensor` under `if args.cuda:`, the CPU type
+            # in the other arm: the class a machine without a GPU makes its tensors with
+            names = {unwrap(o.get(attr)).qualname if type(unwrap(o.get(attr))) is Ref else None
+                     for o in others}
+            cpu = names.pop() if len(names) == 1 else None
+            if cpu is None or cpu != item.qualname:
+                changed = True
+                attrs.append((attr, replace(item, cpu=cpu) if cpu is not None else Opaque(attr)))
+            else:
+                attrs.append((attr, item))
         else:
             attrs.append((attr, item))
     if not changed:
