@@ -14,7 +14,6 @@ from devlint.lint.rules.fixes import code
 from devlint.lint.syntax import dotted
 
 
-
 class ModelMovedInLoop(Rule):
     code = "DEV007"
     name = "model-moved-in-loop"
