@@ -1686,6 +1686,12 @@ class Interpreter(Evaluator):
                 return
             if type(owner) is Instance and any(c is owner.cls for c in self.autograd_contexts.values()):
                 self.autograd_kept.setdefault(owner.ident, {})[attr] = value  # read by `backward`
+            if type(owner) is Module and owner.cls is not None and owner.cls.moves_itself and \
+                    type(unwrap(value)) in (Device, Tensor) and attr in _assigned_by_move(owner.cls):
+                # `self._device = torch.device("cpu")` in `__init__` of a module whose own
+                # `_apply` sets `self._device = fn(torch.zeros(1)).device`: the device it was
+                # moved to, which the object's move decides, not its construction
+                value = OPAQUE  # (no name: a name like `device` would read as the device)
             if type(owner) in (Module, Instance):
                 if type(owner) is Module and owner.cls is not None:
                     self.note_container(owner, attr, value, statement)
@@ -1710,6 +1716,14 @@ class Interpreter(Evaluator):
                     grown = Seq(owner.kind, None, join(owner.element, value) if owner.items != () else value,
                                 node=owner.node)
                     self.store(name, grown, st)
+                elif type(owner) is Instance and owner.attrs and name is target.value and \
+                        not any(type(e.slice) is cst.Index and string_value(e.slice.value) is not None
+                                for e in target.slice):
+                    # `self[key] = func(item)` in a graph class's `apply` (its `__setitem__` sets
+                    # the attribute named `key`): any tensor attribute may now hold the new value
+                    held = value if type(unwrap(value)) is Tensor else OPAQUE  # (not a None)
+                    self.store(name, replace(owner, attrs=tuple(
+                        (a, join(v, held) if type(unwrap(v)) is Tensor else v) for a, v in owner.attrs)), st)
                 elif type(owner) is Tensor and not owner.plain and type(value) is Tensor and \
                         value.place is Place.DEVICE:
                     self.store(name, replace(owner, place=Place.DEVICE, why="moved"), st)
@@ -2505,6 +2519,16 @@ def _picks_gpus(target: Any, value: Any) -> bool:
         return False
     text = string_value(value)
     return text is None or text.strip() not in ("", "-1")
+
+
+def _assigned_by_move(cls: ClassInfo) -> frozenset:
+    """The attributes the class's own `_apply`, `to` or `cuda` assigns on its object."""
+    found: set = set()
+    for name in ("_apply", "to", "cuda"):
+        method = cls.lookup(name)
+        if type(method) is Func and type(method.info.node) is cst.FunctionDef and method.info.params:
+            found |= _assigned_attributes(method.info.node.body, method.info.params[0][0])
+    return frozenset(found)
 
 
 def _assigned_attributes(function: Any, owner: str) -> set:

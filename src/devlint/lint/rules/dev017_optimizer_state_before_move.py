@@ -31,7 +31,8 @@ class OptimizerStateBeforeMove(Rule):
     """
     silent = """
         When the model is moved before the load (the usual resume order: build, move, build the
-        optimizer, load), when the model is never moved (CPU training), when the optimizer's
+        optimizer, load; a later `model.to("cpu")` and move back, as an out-of-memory handler
+        does, changes nothing), when the model is never moved (CPU training), when the optimizer's
         parameters cannot be traced to one model, when the model's move is not proven, and in
         tests.
     """
@@ -160,6 +161,14 @@ class OptimizerStateBeforeMove(Rule):
             if same_scope(model, event.where, move.node) and (
                     later is None or where < position(model, later.node)):
                 later = move
+        if later is not None and later.before.ident and any(
+                type(move.before) is Module and move.before.ident == later.before.ident and
+                getattr(move.after, "place", None) is Place.DEVICE and position(model, move.node) < at
+                for move in model.obs.transfers):
+            # `net = nn.Linear(4, 4).to(device)` before the load, and `net.to("cpu")` then
+            # `net.to(device)` after it (an out-of-memory handler's round trip): the same
+            # module was on the device at the load
+            return None
         return later
 
     @staticmethod
