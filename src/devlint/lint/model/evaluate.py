@@ -311,7 +311,7 @@ class Evaluator:
             if type(element) is cst.StarredElement:
                 return Seq(kind, None, _element(value), node=node)
             items.append(value)
-        return _seq(kind, items, node)
+        return _seq(kind, _chosen_parts(items), node)
 
     def _dict(self, node: cst.Dict, st: State) -> Value:
         keys, items = [], []
@@ -2617,6 +2617,23 @@ def _element(value: Value) -> Value:
         return replace(value, dims=value.dims - 1 if value.dims else None,
                        scalar=value.dims == 1, discarded=None)
     return OPAQUE
+
+
+def _chosen_parts(items: list) -> list:
+    """`model([[x.to(device) for x in j[0]], j[1]])`: a display that rebuilds a batch from its
+    parts, moving some of them on the spot, left the others where they are by choice (the
+    lengths `pack_padded_sequence` wants on the CPU): those are no proven device input."""
+    def moved(value: Value) -> bool:  # a part rebuilt as a list of moved tensors
+        value = unwrap(value)
+        if type(value) is not Seq:
+            return False  # (`torch.cat((x.to(device), batch))` rebuilds no batch)
+        value = unwrap(value.element)
+        return type(value) is Tensor and value.place is Place.DEVICE and value.why == "moved"
+    if len(items) < 2 or not any(moved(v) for v in items):
+        return items
+    return [replace(unwrap(v), place=Place.UNKNOWN, why="data", bound=None)
+            if type(unwrap(v)) is Tensor and unwrap(v).why == "batch" and unwrap(v).place is Place.HOST
+            else v for v in items]
 
 
 def _seq(kind: str, items: list, node: Any) -> Seq:
