@@ -263,7 +263,9 @@ SAVING = TRAINING_SNIPPET + """\
 import os
 os.makedirs("out", exist_ok=True)
 torch.save(model.state_dict(), "out/model.pt")
-torch.save({"weight": model.weight}, os.environ["ABSOLUTE_SAVE"])
+# one file per device: the runs go side by side, and a file outside the user's folders that
+# the other run wrote last is not this run's to convert
+torch.save({"weight": model.weight}, os.environ["ABSOLUTE_SAVE"] + "." + device)
 assert torch.load("out/model.pt")["weight"].device.type == device  # as a GPU run reloads it
 """
 
@@ -286,7 +288,8 @@ def test_kept_outputs_and_absolute_saves_load_on_a_cpu_machine(tmp_path, capsys,
         state = torch.load(keep / device / "out" / "model.pt")  # a plain CPU torch.load
         assert state["weight"].shape == (1, 4)
         assert not (keep / device / "train.py").exists()  # the script is not an output
-    torch.load(tmp_path / "absolute.pt")
+    torch.load(tmp_path / "absolute.pt.cuda")  # the simulated run's, converted
+    torch.load(tmp_path / "absolute.pt.cpu")
     sim = report["devices"][1]
     assert sim["kept"] == str(keep / "cuda-sim") and len(sim["converted"]) == 2
 
