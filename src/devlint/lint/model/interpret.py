@@ -2398,15 +2398,10 @@ def _passed(info: FuncInfo, args: list, call: cst.Call) -> list:
     return passed + [(arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None]
 
 
-_ITEMS_ASSIGNED: dict = {}  # id(function node) -> the parameters it assigns into
-
-
 def _items_assigned(info: FuncInfo) -> frozenset:
     """The parameters a function assigns moved values into (`batch["x"] = batch["x"].cuda()`,
-    `batch.update({k: v.to(device) ...})`)."""
-    key = id(info.node)
-    found = _ITEMS_ASSIGNED.get(key)
-    if found is None or found[0] is not info.node:
+    `batch.update({k: v.to(device) ...})`), kept on the function's record."""
+    if info.items_assigned is None:
         params = {p[0] for p in info.params}
         names = set()
         for sub in walk(info.node.body):
@@ -2417,9 +2412,8 @@ def _items_assigned(info: FuncInfo) -> frozenset:
                     sub.func.attr.value == "update" and type(sub.func.value) is cst.Name and \
                     contains_move(sub):
                 names.add(sub.func.value.value)
-        found = (info.node, frozenset(names & params))
-        _ITEMS_ASSIGNED[key] = found
-    return found[1]
+        info.items_assigned = frozenset(names & params)
+    return info.items_assigned
 
 
 def _moves_container(cls: ClassInfo, attr: str) -> bool:

@@ -203,6 +203,7 @@ class FuncInfo:
     index_params: Optional[frozenset] = None  # used only to index (`indices`), once computed
     picked: Optional[frozenset] = None  # names only ever picked out of data (`x = d[k]`), once computed
     computed: Optional[dict] = None  # locals computed from one parameter alone (`_computed_from`)
+    items_assigned: Optional[frozenset] = None  # parameters it assigns moved values into, once computed
     owner: Any = field(default=None, repr=False)  # the interpreter of the file defining it
 
     @property
