@@ -209,8 +209,21 @@ def fix_files(files: list[Path], selection_for, args, fail: Callable[[str], None
             fail(f"{path}: internal error: {type(exc).__name__}: {exc}")
         finally:
             # Also when Ctrl-C lands between the rename and the return: the file is replaced.
-            if before is not None and not args.diff and _identity(path) != before:
-                result.rewritten.append(str(path))
+            if before is not None and not args.diff:
+                _record_if_replaced(path, before, result)
+
+
+def _record_if_replaced(path: Path, before: tuple, result: RunResult) -> None:
+    """List `path` as rewritten if --fix replaced it. A Ctrl-C that lands while this asks (the
+    file renamed, not yet listed) is answered first, then goes on: the list Ctrl-C prints
+    holds every replaced file."""
+    try:
+        if _identity(path) != before:
+            result.rewritten.append(str(path))
+    except KeyboardInterrupt:
+        if str(path) not in result.rewritten and _identity(path) != before:
+            result.rewritten.append(str(path))
+        raise
 
 
 def _identity(path: Path) -> Optional[tuple[int, int, int]]:
