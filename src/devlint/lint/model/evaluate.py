@@ -1063,8 +1063,9 @@ class Evaluator:
     def tensor_method(self, node: Any, tensor: Tensor, name: str, args: list, kwargs: dict,
                       st: State) -> Value:
         if name == "numpy":
-            forced = "force" in kwargs and not (type(kwargs["force"][1]) is Flag and kwargs["force"][1].accel is False)
             # `.numpy(force=True)` copies a device tensor to the CPU itself (torch 1.13+)
+            force = kwargs["force"][1] if "force" in kwargs else None
+            forced = force is not None and not (type(force) is Flag and force.accel is False)
             if tensor.place is DEVICE and not self.host_dispatch and not forced:  # (a helper's numpy path)
                 self.obs.conversions.append(Conversion(node, node.func.value, tensor, self.where(st)))
             return OPAQUE
@@ -3011,6 +3012,14 @@ def _device_text(value: Value) -> Optional[str]:
     return None
 
 
+def _conditional_string_device(text: Scalar, cpu: Optional[str]) -> Device:
+    """The device string one arm of a condition chose, with `cpu` for the CPU world: a fixed
+    GPU (`"cuda:0" if use_cuda else "cpu"`) keeps its literal and its number (DEV013)."""
+    index = api.FIXED_CUDA_INDEX.match(text.text or "")
+    return Device("accel", cpu, text.node if index else None,
+                  int(index.group(1)) if index else None, conditional=True)
+
+
 def _choose(test: Flag, body: Value, orelse: Value) -> Value:
     """`a if c else b`: the accelerator world's arm; a device keeps the CPU world's arm."""
     if test.accel is True:
@@ -3020,12 +3029,12 @@ def _choose(test: Flag, body: Value, orelse: Value) -> Value:
     else:
         chosen = join(body, orelse)
     if test.accel is True and test.cpu is None and chosen is not orelse and \
-            _device_text(chosen) is not None and _device_text(orelse) == "host":
+            _device_text(chosen) == "accel" and _device_text(orelse) == "host":
         # `t.device('cuda') if opt.gpu else t.device('cpu')` of a switch set by hand
         # (`gpu = True` in a config class): which arm a machine without a GPU takes is unknown
-        index = api.FIXED_CUDA_INDEX.match(chosen.text or "") if type(chosen) is Scalar else None
-        return Device("accel", None, chosen.node if index else None,
-                      int(index.group(1)) if index else getattr(chosen, "index", None), conditional=True)
+        if type(chosen) is Scalar:
+            return _conditional_string_device(chosen, None)
+        return Device("accel", None, None, chosen.index, conditional=True)
     if type(chosen) is Flag and test.cpu is not None and test.accel is not None and test.accel != test.cpu:
         # `cuda = True if torch.cuda.is_available() else False`: each world takes its arm.
         other = body if test.cpu else orelse
@@ -3049,10 +3058,7 @@ def _choose(test: Flag, body: Value, orelse: Value) -> Value:
         other = body if test.cpu else orelse
         other_cpu = other.cpu if type(other) is Device else "host" if _is_cpu_text(other) else None
         if chosen is not other and other_cpu == "host" and api.DEVICE_LITERAL.match(chosen.text):
-            # `"cuda:0" if use_cuda else "cpu"`: a fallback, and still a fixed GPU (DEV013)
-            index = api.FIXED_CUDA_INDEX.match(chosen.text)
-            return Device("accel", "host", chosen.node if index else None,
-                          int(index.group(1)) if index else None, conditional=True)
+            return _conditional_string_device(chosen, "host")  # `"cuda:0" if use_cuda else "cpu"`
         other_text = other.text if type(other) is Scalar else None
         if chosen is not other and other_text and api.DEVICE_LITERAL.match(chosen.text) and \
                 api.DEVICE_LITERAL.match(other_text):

@@ -1053,7 +1053,7 @@ class Interpreter(Evaluator):
                            and not (info.is_test and name.startswith("test"))) \
             or (info.cls is not None and info.cls.needs_cuda) or self.cuda_only_module \
             or (any(names.GPU_PARAMETER.search(p[0]) for p in info.params) and not _has_cpu_arm(node))
-        if type(node) is cst.FunctionDef and info.cls is not None and name in ("_apply", "to", "cuda"):
+        if type(node) is cst.FunctionDef and info.cls is not None and name in MOVE_OVERRIDES:
             info.cls.moves_itself = True
         self.functions[id(node)] = info
         return info
@@ -2420,16 +2420,9 @@ def _moves_container(cls: ClassInfo, attr: str) -> bool:
     """Whether the class moves the container itself: its own `cuda`, `to` or `_apply` walks
     `self.<attr>` (EPyMARL's critics keep one network per agent in a plain list and override
     `cuda()`, `parameters()` and `state_dict()` to walk it)."""
-    if not cls.moves_itself:
-        return False
-    for name in ("cuda", "to", "_apply"):
-        method = cls.lookup(name)
-        if type(method) is Func and type(method.info.node) is cst.FunctionDef and method.info.params:
-            owner = method.info.params[0][0]
-            if any(type(sub) is cst.Attribute and sub.attr.value == attr and type(sub.value) is cst.Name
-                   and sub.value.value == owner for sub in walk(method.info.node.body)):
-                return True
-    return False
+    return cls.moves_itself and any(
+        type(sub) is cst.Attribute and sub.attr.value == attr and type(sub.value) is cst.Name and
+        sub.value.value == owner for body, owner in _own_moves(cls) for sub in walk(body))
 
 
 def _moves_itself(assign: cst.Assign) -> bool:
@@ -2515,14 +2508,20 @@ def _picks_gpus(target: Any, value: Any) -> bool:
     return text is None or text.strip() not in ("", "-1")
 
 
-def _assigned_by_move(cls: ClassInfo) -> frozenset:
-    """The attributes the class's own `_apply`, `to` or `cuda` assigns on its object."""
-    found: set = set()
-    for name in ("_apply", "to", "cuda"):
+MOVE_OVERRIDES = ("_apply", "to", "cuda")  # a class that defines one moves itself
+
+
+def _own_moves(cls: ClassInfo) -> Iterator[tuple[Any, str]]:
+    """(body, name of its `self`) of each of the class's own `_apply`, `to` and `cuda`."""
+    for name in MOVE_OVERRIDES:
         method = cls.lookup(name)
         if type(method) is Func and type(method.info.node) is cst.FunctionDef and method.info.params:
-            found |= _assigned_attributes(method.info.node.body, method.info.params[0][0])
-    return frozenset(found)
+            yield method.info.node.body, method.info.params[0][0]
+
+
+def _assigned_by_move(cls: ClassInfo) -> frozenset:
+    """The attributes the class's own `_apply`, `to` or `cuda` assigns on its object."""
+    return frozenset(attr for body, owner in _own_moves(cls) for attr in _assigned_attributes(body, owner))
 
 
 def _assigned_attributes(function: Any, owner: str) -> set:
