@@ -75,21 +75,44 @@ def _identifier_counts(module: cst.Module) -> dict:
 
 
 def _placeholder(value: Tensor) -> bool:
-    """A tensor of uninitialised memory (`torch.empty(1)`): a placeholder, not data."""
+    """A tensor that holds no data yet: uninitialised memory (`torch.empty(1)`) or an empty
+    tensor (`torch.tensor(())`, `torch.Tensor()`, `torch.zeros(0)`), a slot that code fills later."""
     node = value.node
-    return type(node) is cst.Call and (dotted(node.func) or "").rsplit(".", 1)[-1] in (
-        "empty", "empty_like", "new_empty")
+    if type(node) is not cst.Call:
+        return False
+    name = (dotted(node.func) or "").rsplit(".", 1)[-1]
+    if name in ("empty", "empty_like", "new_empty"):
+        return True
+    args = [a.value for a in node.args if a.keyword is None and not a.star]
+    if name in ("tensor", "as_tensor") or (name.endswith("Tensor") and name[:1].isupper()):
+        return not args or (type(args[0]) in (cst.Tuple, cst.List) and not args[0].elements)
+    return name in ("zeros", "ones") and len(args) == 1 and type(args[0]) is cst.Integer and \
+        args[0].value == "0"
 
 
-def _overwritten_on_device(cls: ClassInfo, attr: str) -> bool:
-    """`forward` (or a method that runs on the device) assigns `self.<attr>`."""
-    for statement in getattr(cls.node.body, "body", ()):
-        if type(statement) is cst.FunctionDef and runs_on_device(statement.name.value):
+def _filled_later(cls: ClassInfo, attr: str) -> bool:
+    """A method of the class, or of a base, other than those that build it assigns `self.<attr>`
+    where it runs on the device (`forward`), or with anything but a new CPU tensor (`self.prototypes
+    = compute_prototypes(features, labels)` in `process_support_set`): what that method fills the
+    placeholder with is where the code that reads it finds it."""
+    for info in cls.mro():
+        for statement in getattr(getattr(info.node, "body", None), "body", ()):
+            if type(statement) is not cst.FunctionDef or statement.name.value == "__init__" or \
+                    statement.name.value in RESETS:
+                continue
+            on_device = runs_on_device(statement.name.value)
             for sub in walk(statement.body):
                 if type(sub) is cst.Assign and any(
-                        dotted(t.target) == f"self.{attr}" for t in sub.targets):
+                        dotted(t.target) == f"self.{attr}" for t in sub.targets) and \
+                        (on_device or not _new_host_tensor(sub.value)):
                     return True
     return False
+
+
+def _new_host_tensor(node: Any) -> bool:
+    """`torch.zeros(n)`: a torch call that makes a tensor and names no device."""
+    return type(node) is cst.Call and (dotted(node.func) or "").startswith("torch.") and \
+        not any(a.keyword is not None and a.keyword.value == "device" for a in node.args)
 
 
 def _generation_hook(cls: ClassInfo) -> bool:
@@ -1752,8 +1775,9 @@ class Interpreter(Evaluator):
             # set in a hook the trainer runs after its move (`on_fit_start`): a buffer registered
             # there would stay on the CPU too
             after_move = _framework_hook(info) and info.name not in BUILD_HOOKS
-            if _placeholder(value) and _overwritten_on_device(owner.cls, attr):
-                # `self._last = torch.empty(1)`, replaced by `forward` with its input: a
+            if _placeholder(value) and _filled_later(owner.cls, attr):
+                # `self._last = torch.empty(1)`, replaced by `forward` with its input, or
+                # `self.prototypes = torch.tensor(())`, filled by `process_support_set`: a
                 # placeholder whose values nobody reads before that, wherever it is
                 return replace(value, place=Place.UNKNOWN)
             return replace(value, why="attr", attr=(owner.cls, attr, statement, after_move))
