@@ -31,7 +31,9 @@ class PlainTensorAttribute(Rule):
     """
     silent = """
         For `nn.Parameter(...)` and `register_buffer`, for attributes that another method re-creates
-        (`forward` building it anew), for attributes `forward` moves itself (`self.x.to(x.device)`,
+        (`forward` building it anew), for placeholders (`torch.empty(1)`, an empty
+        `torch.tensor(())`) that another method fills with anything but a new CPU tensor
+        (`process_support_set` storing the support set), for attributes `forward` moves itself (`self.x.to(x.device)`,
         `self.x.type_as(x)`), for attributes only used as an index (CUDA tensors accept CPU
         indices), for 0-dim scalars, and for classes that override `_apply`, `to` or `cuda`.
     """
