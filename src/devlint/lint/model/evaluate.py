@@ -878,11 +878,20 @@ class Evaluator:
             module = replace(module, assumed=False)
             if type(getattr(node, "func", None)) in (cst.Name, cst.Attribute):
                 self.store(node.func, module, st)
+        if spelled and names.names_loss(spelled) and (
+                (type(module) is Module and not module.loss and module.cls is None and
+                 not module.answers_tensor) or (type(module) is Tensor and not module.plain)):
+            # `criterion = CTCLoss().cuda()` of warp-ctc, a class of no library devlint knows,
+            # called by a loss's name: a loss, as the same call of an unknown callable is
+            if _ctc_shaped(args, kwargs):
+                operands = _ctc_operands(args, kwargs)
+            return self.loss_call(node, spelled, module if type(module) is Module else None, operands, st)
         if type(module) is Module and module.loss:
             if module.host_lengths or _ctc_shaped(args, kwargs):
                 operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, spelled, module, operands, st)
-        checks = module.place is DEVICE and not getattr(module, "moves_inputs", False)
+        checks = module.place is DEVICE and not getattr(module, "moves_inputs", False) and \
+            not _holds_no_state(module)
         if type(module) is Module and module.place is HOST and not module.assumed and \
                 not module.loss and not module.stateless:
             self.note_host_call(node, module, operands, st)
@@ -898,16 +907,23 @@ class Evaluator:
             if type(own_call) is Func:
                 return self.call_method_value(node, Method(own_call, module, getattr(node, "func", None)),
                                               args, kwargs, st)
+        # Lengths (`model(x, input_lengths)`) may be what the model wants on the CPU: to a
+        # `forward` devlint cannot read, unknown; a `forward` it reads takes lengths the code made
+        # as they are, and its code says whether they meet its tensors (a meeting there is
+        # reported there). A loader's lengths stay a batch the loop left behind (DEV002).
+        lengths = _length_arguments(args, kwargs)
         if type(forward) is Func:
+            lengths = frozenset(id(n) for n, v in list(args) + list(kwargs.values())
+                                if id(n) in lengths and not (type(v) is Tensor and v.why == "batch"))
             # What is reported at this call is not reported again inside `forward`.
-            passed = [(n, OPAQUE if checks and (host_input(v) or _holds_host(v)) else v) for n, v in args]
-            named = {k: OPAQUE if checks and (host_input(v) or _holds_host(v)) else v
-                     for k, (_, v) in kwargs.items()}
+            passed = [(n, OPAQUE if checks and (host_input(v) or _holds_host(v)) and id(n) not in lengths
+                       else v) for n, v in args]
+            named = {k: OPAQUE if checks and (host_input(v) or _holds_host(v)) and id(n) not in lengths
+                     else v for k, (n, v) in kwargs.items()}
             result = self.call_function(forward, [module] + [v for _, v in passed], named, node, st)[0]
             host = _host_arguments(forward.info, args, kwargs, index_only_params(forward.info))
             operands = [(n, v) for n, v in operands if not any(n is h for h in host)]
         if checks:
-            lengths = _length_arguments(args, kwargs) if type(forward) is not Func else frozenset()
             for operand_node, value in operands:
                 if host_input(value) and not _sent_to_host(value) and id(operand_node) not in lengths:
                     self.obs.meetings.append(Meeting(
@@ -1699,6 +1715,8 @@ class Evaluator:
         if name in api.SAME_DEVICE_FUNCTIONS and self.meet("op", node, operands, st) and \
                 _deliberate_host([v for _, v in operands]):
             return MISMATCHED(node)
+        if name in api.PYTHON_RESULT_FUNCTIONS:
+            return OPAQUE  # `torch.equal(target, ones)`: a bool
         tensors = [v for _, v in operands]
         if "device" in kwargs and tensors:
             # `torch.sparse_coo_tensor(indices, values, device=d)`: made on `d`, whatever its
@@ -2148,6 +2166,31 @@ def _length_arguments(args: list, kwargs: dict) -> frozenset:
         if name and LENGTH_NAME.search(name):
             found.add(id(node))
     return frozenset(found)
+
+
+STATE_MAKERS = frozenset({"register_buffer", "register_parameter", "register_module", "add_module",
+                          "Parameter", "setattr", "__setattr__"})
+
+
+def _holds_no_state(module: Value) -> bool:
+    """A module of the project's class (a loss of its own, `CosineEmbeddingLoss(margin=0.)`) whose
+    objects hold numbers and flags only: no layer, parameter, buffer or tensor, and no base but
+    `nn.Module` and the project's. No tensor of its is on the device, so a tensor handed to it
+    meets only what its `forward` (which devlint reads) puts it next to, reported there."""
+    if type(module) is not Module or module.cls is None or not module.cls.is_module or \
+            type(module.cls.lookup("forward")) is not Func:
+        return False
+    for info in module.cls.mro():
+        for base in info.bases:
+            if type(base) is Ref and base.qualname not in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+                return False
+            if type(base) not in (Ref, Klass):
+                return False
+        for sub in walk(info.node):
+            if type(sub) is cst.Name and sub.value in STATE_MAKERS or \
+                    type(sub) is cst.Attribute and sub.attr.value in STATE_MAKERS:
+                return False
+    return all(type(value) in (Scalar, Flag) for _, value in module.attrs)
 
 
 def _holds_host(value: Value) -> bool:

@@ -45,7 +45,13 @@ class CpuTensorInDeviceCode(Rule):
         they are used, code under `with torch.device(...)`, and files that call
         `torch.set_default_device`. A `forward` that hands back a CPU tensor it made is reported
         only when no caller in the file is seen: where the file calls the module, what the call
-        does with the answer decides (`self.pos_emb(n).to(x.device)` is right).
+        does with the answer decides (`self.pos_emb(n).to(x.device)` is right). Handed to a
+        module, the tensor meets what the module holds, except where that proves nothing: the
+        lengths and targets of a CTC loss (warp-ctc's `CTCLoss` too, a class of no library devlint
+        reads, called by a loss's name), lengths handed to a model whose `forward` devlint reads
+        (that code says where they meet, and a meeting there is reported there), and a module of
+        the project that holds numbers only (a loss of its own with a margin): its `forward`
+        decides.
     """
     why = """
         Factories allocate on the default device, the CPU, whatever device the surrounding
