@@ -1522,15 +1522,20 @@ class Interpreter(Evaluator):
     def constructed_only_with_cuda(self, node: cst.ClassDef, st: State) -> bool:
         """The class's `__init__` makes a call that needs a GPU on its straight path
         (`self.stream = torch.cuda.Stream()`, the CUDA prefetchers): no object of it exists on a
-        machine without one, so its methods run only with a GPU."""
-        init = next((s for s in node.body.body if type(s) is cst.FunctionDef and
-                     s.name.value == "__init__"), None)
-        if init is None or type(init.body) is not cst.IndentedBlock:
+        machine without one, so its methods run only with a GPU. So does the `__iter__` of an
+        iterable class, whose iteration is its one purpose (a prefetcher that makes its
+        `torch.cuda.Stream()` there): an object of it is of no use without a GPU."""
+        return any(self.needs_cuda_straight(s, st) for s in node.body.body
+                   if type(s) is cst.FunctionDef and s.name.value in ("__init__", "__iter__"))
+
+    def needs_cuda_straight(self, method: cst.FunctionDef, st: State) -> bool:
+        """`method` makes a call that needs a GPU before anything may return or raise."""
+        if type(method.body) is not cst.IndentedBlock:
             return False
         names_only = State(st.env, True, False)  # what the callee names, not a run of it
-        for statement in init.body.body:
+        for statement in method.body.body:
             if type(statement) is not cst.SimpleStatementLine:
-                if any(type(n) in (cst.Return, cst.Raise) for n in walk(statement)):
+                if any(type(n) in (cst.Return, cst.Raise, cst.Yield) for n in walk(statement)):
                     return False  # what follows may be skipped
                 continue
             for sub in walk(statement):

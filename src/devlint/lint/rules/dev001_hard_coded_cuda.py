@@ -32,7 +32,10 @@ class HardCodedCuda(Rule):
         finding per cell). In a file that does choose one somewhere, each literal that bypasses
         the choice is a slip of its own and a finding of its own. A `"cuda"` default of a
         config class in another file (`device: str = "cuda"` in a dataclass) is reported there,
-        once a script that builds the config places something with it.
+        once a script that builds the config places something with it. A device bound to a
+        name (`GPU_DEVICE = torch.device("cuda")`) places nothing itself: where the file places
+        something with it, it is reported only if one of those uses is reached without a GPU;
+        a device the file never places with is reported where it is made.
     """
     silent = """
         Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
@@ -46,7 +49,8 @@ class HardCodedCuda(Rule):
         constructor wraps it), after importing a CUDA-only package (TensorRT, Triton, flash-attn, a compiled
         extension named for CUDA such as `knn_cuda`), inside
         `FakeTensorMode`. Also in a parameter's default value (the caller chooses), in functions and
-        classes CUDA-specific by purpose (`def cuda(self)`, `class CudaPrefetcher`, a `gpu_id`
+        classes CUDA-specific by purpose (`def cuda(self)`, `class CudaPrefetcher`, a class
+        whose `__init__` or `__iter__` makes a `torch.cuda.Stream()` first, a `gpu_id`
         parameter, GPU markers such as `@gpu_test(...)`, `@RunIf(min_cuda_gpus=1)`,
         `@ray.remote(num_gpus=1)`), after `import setGPU` (it needs nvidia-smi), in tests (they
         pin devices on purpose) and in the `if __name__ == "__main__":` block of a package's
@@ -109,8 +113,19 @@ class HardCodedCuda(Rule):
 
     def sites(self, model: Model) -> Iterator[DeviceSpec]:
         reported: set[int] = set()
+        # `GPU_DEVICE = torch.device("cuda")` places nothing itself: where the file places
+        # something with it, those uses decide (all behind `if self.use_gpu:`, none a machine
+        # without a GPU reaches); a device the file never places with stays its own finding
+        uses: dict[int, list] = {}
+        for spec in model.obs.devices:
+            if spec.kind in KINDS and spec.kind != "torch.device":
+                uses.setdefault(id(spec.node), []).append(spec)
         for spec in model.obs.devices:
             if spec.kind not in KINDS or not spec.where.cpu or id(spec.node) in reported:
+                continue
+            if spec.kind == "torch.device" and id(spec.node) in uses and not any(
+                    use.where.cpu and not use.where.in_test and not use.where.self_test
+                    for use in uses[id(spec.node)]):
                 continue
             if spec.where.in_test or spec.where.self_test:
                 continue  # a test pins its device on purpose; GPU markers decide where it runs
