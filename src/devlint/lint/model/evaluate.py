@@ -1279,8 +1279,9 @@ class Evaluator:
         else:
             after = Tensor(place, "moved", node, plain=False, device=device, of_object=True)
         statement = self.statement if self.statement is not None and len(self.statement.body) == 1 else None
+        caller = self.frame.passed_in_loop.get(rnode.value) if type(rnode) is cst.Name else None
         self.obs.transfers.append(Transfer(node, rnode, receiver, after, kept, self.where(st),
-                                           statement))
+                                           statement, caller=caller))
         if type(receiver) is Module and type(after) is Module and receiver.cls is not None:
             self.moved_classes.add(receiver.cls)
         if not kept:

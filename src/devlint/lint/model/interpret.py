@@ -263,6 +263,7 @@ class Interpreter(Evaluator):
         self.alone_depth: Optional[int] = None  # the depth of the function run on its own now
         self.filling = 0  # >0 in the arm of `if not os.path.exists(path):` (a file made if missing)
         self.foreign_depth = 0
+        self.passing: dict = {}  # what `call_function` hands the next frame (`passed_in_loop`)
         self.resolving: set = set()  # the `Lazy` names being read now: a re-export cycle stops
         self.foreign_calls = 0
         self.gpu_required: set = set()  # ids of nodes whose device literals GPU-only code needs
@@ -1194,6 +1195,14 @@ class Interpreter(Evaluator):
         self.foreign_calls += foreign
         self.foreign_depth += crossing
         made_from = len(self.made)
+        # a call of this file's code inside a loop of its caller: what each parameter came from
+        loops = self.frame.loops
+        self.passing = {}
+        if loops and not foreign and type(node) is cst.Call and type(info.node) is cst.FunctionDef:
+            passed = _passed(info, args, node)
+            spelled = {param: dotted(value) for param, value in passed}
+            enclosing = tuple(lf.info for lf in loops)
+            self.passing = {param: (value, enclosing, spelled) for param, value in passed}
         try:
             result = self._interpret(func, args, kwargs, accel, cpu, sure)
         finally:
@@ -1249,7 +1258,8 @@ class Interpreter(Evaluator):
         saved = (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
                  self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad, self.inert)
         self.frames.append(self.frame)
-        self.frame = Frame(info, func.closure)
+        self.frame = Frame(info, func.closure, passed_in_loop=self.passing)
+        self.passing = {}
         self.obs = Observations()
         self.statement, self.discarding = None, None
         self.ifexp_depth = 0

@@ -273,6 +273,9 @@ class Frame:
     returns: list = field(default_factory=list)  # (State, Value)
     yields: list = field(default_factory=list)
     loops: list = field(default_factory=list)
+    # {parameter: (the caller's argument expression, the caller's enclosing loops)}, for a
+    # call of this file's code made inside a loop of its caller (DEV007's step helpers)
+    passed_in_loop: dict = field(default_factory=dict)
 
 
 def is_name(node: Any, value: str) -> bool:

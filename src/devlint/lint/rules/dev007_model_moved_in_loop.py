@@ -24,7 +24,9 @@ class ModelMovedInLoop(Rule):
         loop (a loop over a data loader, or one whose body calls `backward()` or an optimizer's
         `step()`, and the loops around it) when the model was bound before the loop. Also the
         models of a list bound before the loop, moved one by one in it (`for t in teachers:
-        t.to(device)` for every batch).
+        t.to(device)` for every batch), and a model moved by a helper of this file that such a
+        loop calls with the same model on every iteration (`train_step(model, batch, ...)`,
+        whose first line is `model.to(device)`).
     """
     silent = """
         When the loop binds the model or the device itself (a model per fold, a device per
@@ -72,6 +74,18 @@ class ModelMovedInLoop(Rule):
             if id(move.node) in reported or not self.moves_a_model(move):
                 continue
             loops = self.repeating_loops(move)
+            if not loops and move.caller is not None:
+                loops = self.caller_loops(move)
+                if loops:
+                    reported.add(id(move.node))
+                    function = move.where.function
+                    yield self.finding(
+                        move.node,
+                        f"`{dotted(move.receiver)}` is moved to the device on every call of "
+                        f"`{function.name}`, which the loop at line {{related_line}} calls on every "
+                        f"iteration with the same `{dotted(move.caller[0])}`; move it once, before "
+                        f"that loop", related_node=loops[0].node, related_label="the loop")
+                continue
             if not loops:
                 continue
             reported.add(id(move.node))
@@ -118,6 +132,26 @@ class ModelMovedInLoop(Rule):
             if not walked and (key in loop.binds or root in loop.binds):
                 break
             if any(name in loop.binds for name in move.names_read if not (walked and name == root)):
+                break
+            found.insert(0, loop)
+        return found
+
+    @staticmethod
+    def caller_loops(move: Transfer) -> list[LoopInfo]:
+        """`train_step(model, batch, ...)` called in the loop over the loader, whose body runs
+        `model.to(device)`: the loops of the caller, outermost first, that repeat the move of
+        the same model (one their bodies do not bind) to the same device."""
+        argument, enclosing, spelled = move.caller
+        key = dotted(argument)
+        if key is None:
+            return []
+        root = key.split(".", 1)[0]
+        read = [(spelled.get(name) or name).split(".", 1)[0] for name in move.names_read]
+        found: list[LoopInfo] = []
+        for loop in reversed(enclosing):
+            if not loop.trains or key in loop.offloads or key in loop.binds or root in loop.binds:
+                break
+            if any(name in loop.binds for name in read):
                 break
             found.insert(0, loop)
         return found
