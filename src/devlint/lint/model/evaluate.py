@@ -1835,11 +1835,32 @@ class Evaluator:
                 spelled = dotted(_container_source(arg_node)) or ""
                 if spelled.startswith("self."):
                     self.note_wrapped(spelled)
+            self.note_items_wrapped(args, st)
             self.note_handed(args, kwargs)
             layers = _layers_given(args)
             if layers is not None:
                 module = module.with_attr(LAYERS, layers)
         return module
+
+    def note_items_wrapped(self, args: list, st: State) -> None:
+        """`nn.Sequential(self.noisy_layers[0], nn.ReLU(), self.noisy_layers[1])`: every item of
+        the plain list handed to a registered container one by one, so `.to()` moves them all."""
+        indexed: dict = {}
+        for arg_node, _ in args:
+            if type(arg_node) is cst.Subscript and len(arg_node.slice) == 1 and \
+                    type(arg_node.slice[0].slice) is cst.Index and \
+                    type(arg_node.slice[0].slice.value) is cst.Integer:
+                spelled = dotted(arg_node.value) or ""
+                if spelled.startswith("self.") and spelled.count(".") == 1:
+                    indexed.setdefault(spelled, set()).add(int(arg_node.slice[0].slice.value.value, 0))
+        owner = unwrap(st.env.get("self", OPAQUE)) if indexed else None
+        if type(owner) is not Module:
+            return
+        attrs = dict(owner.attrs)
+        for spelled, indexes in indexed.items():
+            held = unwrap(attrs.get(spelled.split(".", 1)[1], OPAQUE))
+            if type(held) is Seq and held.items is not None and set(range(len(held.items))) <= indexes:
+                self.note_wrapped(spelled)
 
     def wrap(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
         ids = kwargs.get("device_ids") or (args[1] if len(args) > 1 else None)

@@ -23,7 +23,8 @@ class UnregisteredSubmodules(Rule):
         and `self.attr = []` later filled with `.append(nn.X(...))` or `self.attr[k] = nn.X(...)`.
     """
     silent = """
-        When the container is handed to `nn.Sequential`, `nn.ModuleList` or `nn.ModuleDict`, when
+        When the container is handed to `nn.Sequential`, `nn.ModuleList` or `nn.ModuleDict` (whole,
+        or item by item: `nn.Sequential(self.noisy[0], nn.ReLU(), self.noisy[1])`), when
         the class registers modules by hand (`add_module`, `register_module`, `setattr`), and for
         lists of anything that is not a module constructor (a list holding an existing model is a
         known trick to hide it). A plain dict or list of metrics only (`{"f1": F1Score(...)}`) is
