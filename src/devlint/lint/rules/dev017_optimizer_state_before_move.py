@@ -33,8 +33,9 @@ class OptimizerStateBeforeMove(Rule):
         When the model is moved before the load (the usual resume order: build, move, build the
         optimizer, load; a later `model.to("cpu")` and move back, as an out-of-memory handler
         does, changes nothing), when the model is never moved (CPU training), when the optimizer's
-        parameters cannot be traced to one model, when the model's move is not proven, and in
-        tests.
+        parameters cannot be traced to one model, when the model's move is not proven, when the
+        file assigns the optimizer's `state` itself (`optimizer.state = move_to(optimizer.state,
+        device)`), and in tests.
     """
     why = """
         `Optimizer.load_state_dict` casts each state tensor (Adam's moments, momentum buffers)
@@ -83,6 +84,8 @@ class OptimizerStateBeforeMove(Rule):
             if not event.where.accel or event.where.in_test:
                 continue
             name = dotted(event.node.func.value)
+            if name and _state_reassigned(model, name):
+                continue  # `self.optimizer.state = move_to(self.optimizer.state, device)`
             move = owner = None
             at = position(model, event.node)
             if name and any(target == name for _, target, _ in _assignments(model)):
@@ -321,3 +324,14 @@ def _block_holding(model: Model, statement: Any) -> Optional[list]:
                 any(s is statement for s in body):
             return list(body)
     return None
+
+
+def _state_reassigned(model: Model, name: str) -> bool:
+    """The file assigns the optimizer's `state` itself (`self.optimizer.state =
+    move_to(self.optimizer.state, self.device)` after the model's move, as EGG's trainer does):
+    the code moves the state where it wants it."""
+    target = f"{name}.state"
+    # (the load may be another file's code that this file's run reached: a trainer's `load`)
+    trees = [model.module] + [owner.module for owner in model.interpreter.foreign_owners.values()]
+    return any(type(sub) is cst.Assign and any(dotted(t.target) == target for t in sub.targets)
+               for tree in trees for sub in walk(tree))
