@@ -1,0 +1,2 @@
+from .config import GenConfig
+from .model import TinyDecoder
