@@ -1000,9 +1000,11 @@ class Evaluator:
         if kind in (Instance, Module) and _unreadable_member(receiver, name) and \
                 type(node.func) is cst.Attribute and type(node.func.value) is cst.Name:
             receiver = self.forget_drawn(node.func.value, receiver, st)
-        if name in api.HEAD_RESETS and (kind is Module or kind is Tensor and not receiver.plain):
+        if name in api.HEAD_RESETS and (kind is Module or kind is Tensor and not receiver.plain) and \
+                not (kind is Module and receiver.cls is not None and type(receiver.cls.lookup(name)) is Func):
             # timm's `model.reset_classifier(n)` (a model of a zoo, moved, is an unknown object on
-            # the device): a new head, made on the CPU, set on the model
+            # the device): a new head, made on the CPU, set on the model. A class of the project
+            # with its own `reset_classifier` says what it does (`.to(device=ref.device)`)
             self.note_attach(node, receiver, Module(HOST, node, ident=id(node)), st)
             return NONE
         if kind is Tensor:

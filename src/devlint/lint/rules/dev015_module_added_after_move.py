@@ -37,6 +37,8 @@ class ModuleAddedAfterMove(Rule):
         handed to code that may move it after the change (`accelerator.prepare(model)`, a
         `Trainer`, a helper), for modules without parameters (`nn.ReLU()`), when the model's
         move is not proven (a model of unknown place, one assumed on the device), and in tests.
+        `model.reset_classifier(n)` of a class of the project with its own `reset_classifier` is
+        what that method does (a new head made `.to(device=ref.device)` is silent).
     """
     why = """
         `model.to(device)` moves the parameters the model has when it runs. A module added
