@@ -21,7 +21,9 @@ from devlint.lint.model.indices import index_only_params
 from devlint.lint.model.observations import (
     CLOCK, Conversion, DeviceSpec, Event, Load, LossBuilt, Meeting, Save, Side, Transfer, Where, Wrap,
 )
-from devlint.lint.model.state import ClassInfo, State, device_of_text, flag_and, flag_not, flag_or
+from devlint.lint.model.state import (
+    ClassInfo, State, device_of_text, flag_and, flag_not, flag_or, state_calls,
+)
 from devlint.lint.model.values import (
     OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module,
     Namespace, Opaque, Optimizer, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
@@ -878,18 +880,15 @@ class Evaluator:
             module = replace(module, assumed=False)
             if type(getattr(node, "func", None)) in (cst.Name, cst.Attribute):
                 self.store(node.func, module, st)
-        if spelled and names.names_loss(spelled) and (
-                (type(module) is Module and not module.loss and module.cls is None and
-                 not module.answers_tensor) or (type(module) is Tensor and not module.plain)):
-            # `criterion = CTCLoss().cuda()` of warp-ctc, a class of no library devlint knows,
-            # called by a loss's name: a loss, as the same call of an unknown callable is
-            if _ctc_shaped(args, kwargs):
+        # `criterion = CTCLoss().cuda()` of warp-ctc, a class of no library devlint knows,
+        # called by a loss's name: a loss, as the same call of an unknown callable is
+        named_loss = bool(spelled) and names.names_loss(spelled) and (
+            (type(module) is Module and module.cls is None and not module.answers_tensor) or
+            (type(module) is Tensor and not module.plain))
+        if named_loss or (type(module) is Module and module.loss):
+            if getattr(module, "host_lengths", False) or _ctc_shaped(args, kwargs):
                 operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, spelled, module if type(module) is Module else None, operands, st)
-        if type(module) is Module and module.loss:
-            if module.host_lengths or _ctc_shaped(args, kwargs):
-                operands = _ctc_operands(args, kwargs)
-            return self.loss_call(node, spelled, module, operands, st)
         checks = module.place is DEVICE and not getattr(module, "moves_inputs", False) and \
             not _holds_no_state(module)
         if type(module) is Module and module.place is HOST and not module.assumed and \
@@ -2192,10 +2191,6 @@ def _length_arguments(args: list, kwargs: dict) -> frozenset:
     return frozenset(found)
 
 
-STATE_MAKERS = frozenset({"register_buffer", "register_parameter", "register_module", "add_module",
-                          "Parameter", "setattr", "__setattr__"})
-
-
 def _holds_no_state(module: Value) -> bool:
     """A module of the project's class (a loss of its own, `CosineEmbeddingLoss(margin=0.)`) whose
     objects hold numbers and flags only: no layer, parameter, buffer or tensor, and no base but
@@ -2205,15 +2200,9 @@ def _holds_no_state(module: Value) -> bool:
             type(module.cls.lookup("forward")) is not Func:
         return False
     for info in module.cls.mro():
-        for base in info.bases:
-            if type(base) is Ref and base.qualname not in ("torch.nn.Module", "torch.nn.modules.module.Module"):
-                return False
-            if type(base) not in (Ref, Klass):
-                return False
-        for sub in walk(info.node):
-            if type(sub) is cst.Name and sub.value in STATE_MAKERS or \
-                    type(sub) is cst.Attribute and sub.attr.value in STATE_MAKERS:
-                return False
+        if any(type(base) is not Klass and (type(base) is not Ref or base.qualname not in api.MODULE_BASES)
+               for base in info.bases) or state_calls(info):
+            return False
     return all(type(value) in (Scalar, Flag) for _, value in module.attrs)
 
 

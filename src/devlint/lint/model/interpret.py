@@ -29,7 +29,7 @@ from devlint.lint.model.evaluate import (
     tensor_kinds, trainer_class)
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
-    ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states,
+    ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states, state_calls,
 )
 from devlint.lint.model.values import (
     OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module, Namespace,
@@ -263,7 +263,6 @@ class Interpreter(Evaluator):
         self.alone_depth: Optional[int] = None  # the depth of the function run on its own now
         self.filling = 0  # >0 in the arm of `if not os.path.exists(path):` (a file made if missing)
         self.foreign_depth = 0
-        self.passing: dict = {}  # what `call_function` hands the next frame (`passed_in_loop`)
         self.resolving: set = set()  # the `Lazy` names being read now: a re-export cycle stops
         self.foreign_calls = 0
         self.gpu_required: set = set()  # ids of nodes whose device literals GPU-only code needs
@@ -1197,14 +1196,14 @@ class Interpreter(Evaluator):
         made_from = len(self.made)
         # a call of this file's code inside a loop of its caller: what each parameter came from
         loops = self.frame.loops
-        self.passing = {}
+        passing: dict = {}
         if loops and not foreign and type(node) is cst.Call and type(info.node) is cst.FunctionDef:
             passed = _passed(info, args, node)
             spelled = {param: dotted(value) for param, value in passed}
             enclosing = tuple(lf.info for lf in loops)
-            self.passing = {param: (value, enclosing, spelled) for param, value in passed}
+            passing = {param: (value, enclosing, spelled) for param, value in passed}
         try:
-            result = self._interpret(func, args, kwargs, accel, cpu, sure)
+            result = self._interpret(func, args, kwargs, accel, cpu, sure, passing)
         finally:
             self.foreign_depth -= crossing
         if key is not None:
@@ -1252,14 +1251,14 @@ class Interpreter(Evaluator):
             if param in info.host_params and type(value) is cst.Name and value.value in own:
                 caller.host_params.add(value.value)
 
-    def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool, sure: bool = True):
+    def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool, sure: bool = True,
+                   passing: Optional[dict] = None):
         info = func.info
         env = self.bind_parameters(info, args, kwargs)
         saved = (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
                  self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad, self.inert)
         self.frames.append(self.frame)
-        self.frame = Frame(info, func.closure, passed_in_loop=self.passing)
-        self.passing = {}
+        self.frame = Frame(info, func.closure, passed_in_loop=passing or {})
         self.obs = Observations()
         self.statement, self.discarding = None, None
         self.ifexp_depth = 0
@@ -2017,10 +2016,6 @@ def metric_class(info: ClassInfo) -> bool:
     return info.is_module and all(type(info.lookup(m)) is Func for m in ("update", "compute"))
 
 
-_STATE_CALLS = frozenset({"register_buffer", "register_parameter", "Parameter", "add_module",
-                          "register_module", "setattr", "ParameterList", "ParameterDict"})
-
-
 def _proven_stateless(module: Module, info: ClassInfo) -> bool:
     """A module class of this file whose objects hold no parameters or buffers: no attribute
     `__init__` leaves is a submodule that holds state or a parameter (a plain value, even a
@@ -2029,7 +2024,7 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
     loses nothing (a wrapper of `nn.AvgPool1d`)."""
     if info.registers_by_hand or info.moves_itself or info.containers or not info.bases_known():
         return False
-    if any(_state_calls(cls) for cls in info.mro()):
+    if any(state_calls(cls) for cls in info.mro()):
         return False
     called = None
     for attr, value in module.attrs:
@@ -2102,19 +2097,9 @@ def _built_beside(module: Module, info: ClassInfo) -> Optional[Place]:
     if not places or any(place is Place.HOST for place in places):
         return None
     # (last: a walk of the class's code, once per class)
-    if any(_state_calls(cls) - {"Parameter"} for cls in info.mro()):
+    if any(state_calls(cls) - {"Parameter"} for cls in info.mro()):
         return None
     return Place.DEVICE if all(place is Place.DEVICE for place in places) else Place.UNKNOWN
-
-
-def _state_calls(cls: ClassInfo) -> frozenset:
-    """The state-registering calls (`register_buffer`, `nn.Parameter`, `add_module`, ...) in a
-    class's code, read once per class."""
-    if cls.state_calls is None:
-        cls.state_calls = frozenset(
-            name for n in walk(cls.node) if type(n) is cst.Call
-            for name in ((dotted(n.func) or "").rsplit(".", 1)[-1],) if name in _STATE_CALLS)
-    return cls.state_calls
 
 
 def holds_state(module: Module) -> bool:

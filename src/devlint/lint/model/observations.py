@@ -71,7 +71,7 @@ class Transfer:
     statement: Any = None  # the statement line, when the transfer is all it does
     seq: int = field(default_factory=lambda: next(CLOCK), compare=False, repr=False)
     # the receiver is a parameter whose caller, in a loop of this file, passed this expression:
-    # (the caller's argument expression, the caller's enclosing loops)
+    # its `Frame.passed_in_loop` entry (argument, the caller's loops, the caller's spellings)
     caller: Any = field(default=None, compare=False, repr=False)
 
     @property

@@ -8,6 +8,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from devlint.lint.model import torch_api as api
+from devlint.lint.syntax import dotted, walk
 from devlint.lint.model.values import (
     Device, Flag, Instance, Maybe, Module, Opaque, Ref, Scalar, Value, join, unwrap,
 )
@@ -273,8 +274,9 @@ class Frame:
     returns: list = field(default_factory=list)  # (State, Value)
     yields: list = field(default_factory=list)
     loops: list = field(default_factory=list)
-    # {parameter: (the caller's argument expression, the caller's enclosing loops)}, for a
-    # call of this file's code made inside a loop of its caller (DEV007's step helpers)
+    # {parameter: (the caller's argument expression, the caller's enclosing loops, {parameter:
+    # the caller's spelling of its argument})}, for a call of this file's code made inside a
+    # loop of its caller (DEV007's step helpers)
     passed_in_loop: dict = field(default_factory=dict)
 
 
@@ -309,3 +311,17 @@ def _or(a: Optional[bool], b: Optional[bool]) -> Optional[bool]:
     if a is False and b is False:
         return False
     return None
+
+
+_STATE_CALLS = frozenset({"register_buffer", "register_parameter", "Parameter", "add_module",
+                          "register_module", "setattr", "ParameterList", "ParameterDict"})
+
+
+def state_calls(cls: ClassInfo) -> frozenset:
+    """The state-registering calls (`register_buffer`, `nn.Parameter`, `add_module`, ...) in a
+    class's code, read once per class."""
+    if cls.state_calls is None:
+        cls.state_calls = frozenset(
+            name for n in walk(cls.node) if type(n) is cst.Call
+            for name in ((dotted(n.func) or "").rsplit(".", 1)[-1],) if name in _STATE_CALLS)
+    return cls.state_calls

@@ -82,13 +82,13 @@ METRIC_PACKAGES = ("torchmetrics.",)
 
 # --- operations that need one device ---------------------------------------------------------
 
-# torch.<name>(...) whose tensor operands must all be on one device.
 # torch functions that answer a Python bool or number, not a tensor (`torch.equal(a, b)`): the
 # answer meets nothing, whatever device its arguments are on.
 PYTHON_RESULT_FUNCTIONS = frozenset(
     {"equal", "allclose", "is_tensor", "is_nonzero", "is_floating_point", "is_complex",
      "is_same_size", "numel", "is_storage"}
 )
+# torch.<name>(...) whose tensor operands must all be on one device.
 SAME_DEVICE_FUNCTIONS = frozenset(
     {
         "cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "where", "matmul",

@@ -126,15 +126,8 @@ class ModelMovedInLoop(Rule):
             # before the loops, are moved again on every iteration of the loops around it (which
             # bind `t` only by holding that loop)
             loops.pop()
-        for loop in reversed(loops):
-            if not loop.trains or key in loop.offloads:
-                break
-            if not walked and (key in loop.binds or root in loop.binds):
-                break
-            if any(name in loop.binds for name in move.names_read if not (walked and name == root)):
-                break
-            found.insert(0, loop)
-        return found
+        read = [name for name in move.names_read if not (walked and name == root)]
+        return _repeating(loops, key, root, read, bound_here=not walked)
 
     @staticmethod
     def caller_loops(move: Transfer) -> list[LoopInfo]:
@@ -145,16 +138,8 @@ class ModelMovedInLoop(Rule):
         key = dotted(argument)
         if key is None:
             return []
-        root = key.split(".", 1)[0]
         read = [(spelled.get(name) or name).split(".", 1)[0] for name in move.names_read]
-        found: list[LoopInfo] = []
-        for loop in reversed(enclosing):
-            if not loop.trains or key in loop.offloads or key in loop.binds or root in loop.binds:
-                break
-            if any(name in loop.binds for name in read):
-                break
-            found.insert(0, loop)
-        return found
+        return _repeating(list(enclosing), key, key.split(".", 1)[0], read)
 
     @staticmethod
     def walks_fixed_models(loop: LoopInfo, root: str, loops: list) -> bool:
@@ -182,3 +167,19 @@ class ModelMovedInLoop(Rule):
             f"move `{dotted(move.receiver)}` once, before the loop", Applicability.UNSAFE,
             (Edit("delete", statement), Edit("insert_before", loop.node, text)),
         )
+
+
+def _repeating(loops: list, key: str, root: str, read: list, bound_here: bool = True) -> list:
+    """The loops, outermost first, from the innermost outwards while each trains, does not move
+    `key` back to the CPU, binds none of the names the move reads, and (`bound_here`) does not
+    bind the model itself."""
+    found: list[LoopInfo] = []
+    for loop in reversed(loops):
+        if not loop.trains or key in loop.offloads:
+            break
+        if bound_here and (key in loop.binds or root in loop.binds):
+            break
+        if any(name in loop.binds for name in read):
+            break
+        found.insert(0, loop)
+    return found

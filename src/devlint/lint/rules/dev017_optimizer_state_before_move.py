@@ -330,8 +330,11 @@ def _state_reassigned(model: Model, name: str) -> bool:
     """The file assigns the optimizer's `state` itself (`self.optimizer.state =
     move_to(self.optimizer.state, self.device)` after the model's move, as EGG's trainer does):
     the code moves the state where it wants it."""
-    target = f"{name}.state"
-    # (the load may be another file's code that this file's run reached: a trainer's `load`)
-    trees = [model.module] + [owner.module for owner in model.interpreter.foreign_owners.values()]
-    return any(type(sub) is cst.Assign and any(dotted(t.target) == target for t in sub.targets)
-               for tree in trees for sub in walk(tree))
+    targets = model.shared.get("dev017_state_targets")
+    if targets is None:
+        # (the load may be another file's code that this file's run reached: a trainer's `load`)
+        trees = [model.module] + [owner.module for owner in model.interpreter.foreign_owners.values()]
+        targets = model.shared["dev017_state_targets"] = frozenset(
+            dotted(t.target) for tree in trees for sub in walk(tree) if type(sub) is cst.Assign
+            for t in sub.targets if (dotted(t.target) or "").endswith(".state"))
+    return f"{name}.state" in targets
