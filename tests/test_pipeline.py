@@ -196,3 +196,17 @@ def test_a_file_run_alone_that_hangs_is_stopped_and_reported(monkeypatch: pytest
     (finding,) = outcome.findings
     assert finding.code == "DEV998" and "ran past 2 s and was stopped" in finding.message
     assert multiprocessing.active_children() == []
+
+
+def test_the_pool_is_handed_runs_of_neighbouring_files_shrinking_to_one() -> None:
+    from devlint.lint.runner import MAX_CHUNK, chunks
+
+    for count, workers in ((0, 2), (1, 2), (7, 4), (1068, 2), (5000, 8)):
+        runs = list(chunks(count, workers))
+        assert [start for start, _ in runs] == [0, *(end for _, end in runs)][:len(runs)]
+        assert (runs[-1][1] if runs else 0) == count
+        sizes = [end - start for start, end in runs]
+        assert all(1 <= size <= MAX_CHUNK for size in sizes)
+        assert sizes == sorted(sizes, reverse=True)
+        assert not sizes or sizes[-1] == 1
+    assert len(list(chunks(1068, 2))) > 8  # not one run per worker: the last ones even out

@@ -106,7 +106,7 @@ def test_the_model_asks_for_other_files_only_through_the_interface_it_is_handed(
             names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
                 [a.name for a in node.names] if isinstance(node, ast.Import) else []
             assert not any(n.startswith("devlint.workspace") for n in names), source.name
-    for method in ("resolve", "child", "read", "digest"):
+    for method in ("resolve", "child", "read", "digest", "project"):
         assert callable(getattr(PROJECT_FILES, method)) and hasattr(ModuleFiles, method)
 
 
@@ -247,3 +247,33 @@ def test_a_package_module_in_a_folder_of_a_marked_repository_finds_imports_above
     assert project.resolve(importer, "utils.tools") == str(base / "utils" / "tools.py")
     assert project.resolve(importer, "missing.tools") is None
     assert Project(str(base / "exp")).resolve(importer, "utils.tools") is None  # above the root
+
+
+def test_checking_a_file_of_another_project_lets_the_last_ones_summaries_go(tmp_path, monkeypatch) -> None:
+    """A run over a folder of projects checks one project's files after the other's: what was
+    kept for the last project is let go when the next begins (one full collection, not one per
+    eviction), and a project checked again gets the findings of a fresh run."""
+    from devlint.core import collector
+    from devlint.lint.model import summaries
+
+    for name in ("one", "two"):
+        for relative, text in CYCLE.items():
+            (tmp_path / name / relative).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name / relative).write_text(text, encoding="utf-8")
+    one, two = (sorted((tmp_path / name / "pkg").glob("*.py")) for name in ("one", "two"))
+
+    def findings(paths) -> list:
+        return [(Path(f.path).relative_to(tmp_path).parts[1:], f.line, f.code, f.message)
+                for o in check_project(paths, lambda _: Selection()) for f in o.findings]
+
+    summaries._SUMMARIES.clear()
+    alone = findings(one)
+    kept = summaries._SUMMARIES
+    monkeypatch.setattr(collector, "_drops", 0)
+    both = findings(one + two + one)
+    (_, held), = kept.values()
+    assert held._project == str(tmp_path / "one")
+    assert all(path.startswith(str(tmp_path / "one")) for path, _ in held._cache)
+    assert collector._drops > 0  # (too few to collect the heap for)
+    assert alone and both == alone * 3
+    summaries._SUMMARIES.clear()

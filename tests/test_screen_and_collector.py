@@ -68,3 +68,36 @@ def test_garbage_cycles_of_a_file_are_freed_at_its_end() -> None:
         assert probe() is not None  # the collector is off during the file
     assert probe() is None
     gc.unfreeze()
+
+
+def _frozen_cycle():
+    """A cycle that outlived a file (frozen at its end), then became garbage: what a summary
+    evicted from its cache leaves."""
+    import weakref
+
+    class Node:
+        pass
+
+    with collector.one_file():
+        keep = [Node(), Node()]
+        keep[0].other, keep[1].other = keep[1], keep[0]
+        probe = weakref.ref(keep[0])
+    keep.clear()  # frozen, then let go: only a full collection frees it
+    return probe
+
+
+def test_a_frozen_cycle_waits_until_enough_summaries_were_let_go(monkeypatch) -> None:
+    monkeypatch.setattr(collector, "_files", 0)  # far from the next THAW_EVERY
+    monkeypatch.setattr(collector, "_drops", 0)
+    try:
+        probe = _frozen_cycle()
+        with collector.one_file():
+            pass
+        assert probe() is not None  # nothing let go yet: no full collection
+        collector.dropped(collector.DROPS_BEFORE_THAW)
+        with collector.one_file():
+            pass
+        assert probe() is None
+    finally:
+        gc.unfreeze()
+        gc.collect()

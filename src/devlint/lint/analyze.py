@@ -111,6 +111,8 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
     if pieces is None:
         del tree  # before libcst's tree, the larger one, is built
     trees = summaries_for(PROJECT_FILES) if project and newer is None and pieces is None else None
+    if trees is not None:
+        trees.checking(path)
     with deep_recursion():
         shared = trees.tree(text) if trees is not None else None
         if newer is not None:

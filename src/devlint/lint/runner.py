@@ -239,15 +239,38 @@ def _pooled(misses: list[tuple[str, Selection, Optional[bytes]]], workers: int) 
         pool.shutdown(wait=True)
 
 
+# Files next to each other import the same modules, and a worker keeps the summaries and trees
+# of what its files imported (`lint.model.summaries`): a worker handed a run of neighbouring
+# files builds each summary once, where workers handed files in turn would each build all of
+# them. So the pool is handed runs of consecutive files (discovery lists a folder's files
+# together), each run a share of the work left, down to one file at the end, so the last runs
+# still even out the workers (guided self-scheduling) when one file costs as much as a thousand
+# (a 1 MB one). On 1,068 files of 9 sdists with 2 workers (2026-12-05): 7% less CPU than runs
+# of at most 8 files, in the same wall time.
+CHUNK_SHARE = 2  # a run is 1/(workers * CHUNK_SHARE) of the files left
+MAX_CHUNK = 256
+
+
+def chunks(count: int, workers: int) -> Iterator[tuple[int, int]]:
+    """The runs [start, end) that `count` files are handed out in."""
+    start = 0
+    while start < count:
+        size = max(1, min(MAX_CHUNK, (count - start) // (workers * CHUNK_SHARE)))
+        yield start, min(count, start + size)
+        start += size
+
+
 def _start_pool(workers: int, slots, items: list[tuple[int, str, Selection, Optional[bytes]]]):
     from concurrent.futures import ProcessPoolExecutor
 
-    # Small chunks: one 1 MB file can take as long as a thousand small ones.
-    chunksize = max(1, min(8, len(items) // (workers * 32)))
     pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_start_worker,
                                initargs=(slots,))
-    indexes, paths, selections, datas = zip(*items)
-    return pool, pool.map(_analyze_marked, indexes, paths, selections, datas, chunksize=chunksize)
+    runs = [pool.submit(_analyze_run, items[start:end]) for start, end in chunks(len(items), workers)]
+    return pool, (outcome for run in runs for outcome in run.result())
+
+
+def _analyze_run(items: list[tuple[int, str, Selection, Optional[bytes]]]) -> list[FileOutcome]:
+    return [_analyze_marked(*item) for item in items]
 
 
 def _stop(pool) -> None:

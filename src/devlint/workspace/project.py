@@ -147,6 +147,9 @@ class ProjectFiles:
     def child(self, folder: str, name: str) -> Optional[str]:
         return _module_file(folder, [name])
 
+    def project(self, path: str) -> str:
+        return project_root(os.path.dirname(os.path.abspath(path)))
+
     def importers(self, path: str) -> Optional[frozenset]:
         from devlint.workspace.importers import importers_of
 

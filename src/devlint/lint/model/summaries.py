@@ -25,6 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Protocol
 
+from devlint.core.collector import dropped
 from devlint.core.limits import IMPORT_LEVELS
 
 # How far `Summaries.gpu_on_import` follows a chain of module-level imports: train.py -> model.py
@@ -74,6 +75,10 @@ class ModuleFiles(Protocol):
 
     def digest(self, data: bytes) -> str:
         """What a summary and a cached result name a file's bytes by."""
+
+    def project(self, path: str) -> str:
+        """The root of the project `path` belongs to: no import leads from one project's files
+        to another's."""
 
 
 @dataclass
@@ -133,6 +138,24 @@ class Summaries:
         self._trees: "OrderedDict[str, object]" = OrderedDict()  # text -> parsed module
         self.digests: dict[str, Optional[str]] = {}
         self._gpu_imports: dict = {}  # (path, depth) -> `gpu_on_import`'s answer
+        self._project: Optional[str] = None  # the root of the project of the files checked now
+
+    def checking(self, path: str) -> None:
+        """A file is checked next. When it is of another project than the file before (a run
+        over a folder of many projects, which discovery lists one after the other), nothing
+        kept for the last one will be asked again: it is let go at once, not evicted one by
+        one after the caches filled (each eviction frees only in a full collection of the
+        heap, `core.collector`). A summary is the same whoever asks for it, so letting one go
+        changes no result."""
+        root = self.files.project(path)
+        if root == self._project:
+            return
+        if self._project is not None and self._cache:
+            dropped(len(self._cache))
+            self._cache.clear()
+            self._trees.clear()
+            self._gpu_imports.clear()
+        self._project = root
 
     def get(self, path: str, level: int = LEVELS - 1) -> Optional[Summary]:
         data = self.files.read(path)
@@ -151,6 +174,9 @@ class Summaries:
             self._cache[key] = summary
             while len(self._cache) > MAX_SUMMARIES:
                 self._cache.popitem(last=False)
+                dropped()
+        if known is not None:
+            dropped()  # the summary of the file's earlier bytes (an editor's buffer)
         return summary
 
     def gpu_on_import(self, path: str, depth: int = GPU_IMPORT_DEPTH) -> tuple:
