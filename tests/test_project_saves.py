@@ -37,6 +37,20 @@ def kinds(source: str) -> frozenset:
     "torch.save(model.cpu().state_dict(), 'w.pth')\n",
     "torch.save({'params': model.to('cpu').state_dict(), 'epoch': 3}, 'w.pth')\n",
     "torch.save(speaker_embedding.cpu(), 'se.pth')\n",
+    # pytorch-AdaIN's train.py: over the keys, each copied with `.to(torch.device('cpu'))`
+    """
+    state_dict = net.decoder.state_dict()
+    for key in state_dict.keys():
+        state_dict[key] = state_dict[key].to(torch.device('cpu'))
+    torch.save(state_dict, save_dir / 'decoder.pth')
+    """,
+    # a module built where it is saved, in a file that names no device and moves nothing
+    """
+    def convert(model, outputname):
+        n = nn.Sequential()
+        lua_recursive_model(model, n)
+        torch.save(n.state_dict(), outputname + '.pth')
+    """,
 ])
 def test_state_copied_to_the_cpu_is_host(source: str) -> None:
     assert kinds(source) == {HOST}
@@ -46,6 +60,10 @@ def test_state_copied_to_the_cpu_is_host(source: str) -> None:
     "torch.save(model.state_dict(), 'w.pth')\n",
     "torch.save({'epoch': 1, 'model_state_dict': model.state_dict(), 'opt': opt.state_dict()}, p)\n",
     "torch.save(net.module.state_dict(), 'w.pth')\n",
+    # built here, but the file moves things: it may have moved this one
+    "n = nn.Sequential()\nn.cuda()\ntorch.save(n.state_dict(), 'w.pth')\n",
+    # built elsewhere (a helper may have moved it), in a file that moves nothing itself
+    "def save(model, path):\n    torch.save(model.state_dict(), path)\n",
 ])
 def test_state_straight_from_a_module_is_device(source: str) -> None:
     assert kinds(source) == {DEVICE}

@@ -6,11 +6,12 @@ CUDA tensors. Many projects write their weights through one save function that c
 tensor to the CPU first (BasicSR's and KAIR's `save_network`: `for key, param in
 state_dict.items(): state_dict[key] = param.cpu()`), so the weights they publish, and their
 users load, hold CPU tensors. A project *saves on host* when one of its `torch.save` calls
-writes a module's state, or a tensor, proven copied to the CPU (that loop, `{k: v.cpu() ...}`,
-`model.cpu().state_dict()`, `x.cpu()`, `.to("cpu")`), and none writes a module's state straight
-from the module (`torch.save(model.state_dict(), ...)`, `{"model": net.state_dict()}`), which
-holds the tensors where the module is. An optimizer's or a scheduler's state says nothing about
-the weights.
+writes a module's state, or a tensor, proven copied to the CPU (that loop, also over
+`.keys()`, `{k: v.cpu() ...}`, `model.cpu().state_dict()`, `x.cpu()`, `.to("cpu")`,
+`.to(torch.device("cpu"))`, or a module built where it is saved in a file that moves nothing),
+and none writes a module's state straight from the module (`torch.save(model.state_dict(),
+...)`, `{"model": net.state_dict()}`), which holds the tensors where the module is. An
+optimizer's or a scheduler's state says nothing about the weights.
 
 The project's files are read as text (those naming `torch.save` are parsed with CPython's `ast`,
 never libcst, never imported), each file once per process and version. The answer is `None`
@@ -78,12 +79,18 @@ def save_kinds(data: bytes) -> frozenset:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return frozenset()
     kinds = set()
+    # A module built where it is saved (`n = nn.Sequential()`, filled from a Lua model, then
+    # `torch.save(n.state_dict(), ...)`), in a file that never names a device nor moves
+    # anything, is where it was built: on the CPU.
+    moves = _MOVES.search(data) is not None
     for scope in _scopes(tree):
         for node in _own_nodes(scope):
             if type(node) is ast.Call and _is_torch_save(node):
                 saved = node.args[0] if node.args else next(
                     (k.value for k in node.keywords if k.arg == "obj"), None)
                 kind = _kind(saved, scope) if saved is not None else None
+                if kind == DEVICE and not moves and _built_in(saved, scope):
+                    kind = HOST
                 if kind is not None:
                     kinds.add(kind)
     return frozenset(kinds)
@@ -116,8 +123,12 @@ def _on_host(node: ast.AST) -> bool:
     method = node.func.attr
     if method == "cpu":
         return True
-    if method == "to" and node.args and type(node.args[0]) is ast.Constant and node.args[0].value == "cpu":
-        return True
+    if method == "to":
+        target = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg == "device"), None)
+        if type(target) is ast.Call and _is_torch_device(target.func) and target.args:
+            target = target.args[0]  # `.to(torch.device("cpu"))`
+        return type(target) is ast.Constant and target.value == "cpu"
     if method in ("state_dict", "detach", "clone", "float", "half", "contiguous"):
         return _on_host(node.func.value)
     return False
@@ -132,10 +143,13 @@ def _state_of_a_module(node: ast.AST) -> bool:
 
 
 def _converted_in_loop(name: str, scope: ast.AST) -> bool:
+    """`for k, p in sd.items(): sd[k] = p.cpu()`, or over `sd.keys()` or `sd` itself."""
     for node in _own_nodes(scope):
-        if type(node) is ast.For and type(node.iter) is ast.Call and \
-                type(node.iter.func) is ast.Attribute and node.iter.func.attr == "items" and \
-                type(node.iter.func.value) is ast.Name and node.iter.func.value.id == name:
+        walked = node.iter if type(node) is ast.For else None
+        if type(walked) is ast.Call and type(walked.func) is ast.Attribute and \
+                walked.func.attr in ("items", "keys") and not walked.args:
+            walked = walked.func.value
+        if type(walked) is ast.Name and walked.id == name:
             for inner in ast.walk(node):
                 if type(inner) is ast.Assign and any(_item_of(t, name) for t in inner.targets) \
                         and _on_host(inner.value):
@@ -150,6 +164,32 @@ def _items_assigned(name: str, scope: ast.AST) -> list:
 
 def _item_of(target: ast.AST, name: str) -> bool:
     return type(target) is ast.Subscript and type(target.value) is ast.Name and target.value.id == name
+
+
+def _built_in(saved: ast.AST, scope: ast.AST) -> bool:
+    """`n.state_dict()` of an `n` this scope builds from a class (`n = nn.Sequential()`)."""
+    owner = saved.func.value if type(saved) is ast.Call and type(saved.func) is ast.Attribute \
+        else None
+    if type(owner) is not ast.Name:
+        return False
+    values = [node.value for node in _own_nodes(scope) if type(node) is ast.Assign
+              and any(type(t) is ast.Name and t.id == owner.id for t in node.targets)]
+    return bool(values) and all(_of_a_class(value) for value in values)
+
+
+def _of_a_class(value: ast.AST) -> bool:
+    callee = value.func if type(value) is ast.Call else None
+    name = callee.attr if type(callee) is ast.Attribute else \
+        callee.id if type(callee) is ast.Name else ""
+    return name[:1].isupper()
+
+
+def _is_torch_device(func: ast.AST) -> bool:
+    return type(func) is ast.Attribute and func.attr == "device" and \
+        type(func.value) is ast.Name and func.value.id == "torch"
+
+
+_MOVES = re.compile(rb"cuda|device|\.to\(|accelerat|\bprepare\(")
 
 
 def _is_torch_save(call: ast.Call) -> bool:

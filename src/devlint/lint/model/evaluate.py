@@ -1817,6 +1817,9 @@ class Evaluator:
                     keyword = key
             if weight is None and args and api.last(qualname) in api.WEIGHT_FIRST_LOSSES:
                 weight_node, weight = args[0]
+            if is_tensor(weight) and (unwrap(weight).scalar or unwrap(weight).dims == 0) and \
+                    api.last(qualname) in api.BROADCAST_WEIGHT_LOSSES:
+                weight = None  # maybe 0-dim, which meets the device's logits legally
             if is_tensor(weight):
                 buffer = replace(weight, why="weight", node=weight_node)
                 # A loss has no parameters: its weight, a buffer, is where it was made (a

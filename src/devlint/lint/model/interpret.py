@@ -1164,7 +1164,7 @@ class Interpreter(Evaluator):
             return OPAQUE, None
         accel = st.accel
         cpu = st.cpu and not info.needs_cuda and info.defined_cpu
-        sure = st.sure and not self.guessing
+        sure = st.sure and not self.guessing and not func.gpu_world
         key = (id(info.node), tuple(args), tuple(sorted(kwargs.items(), key=lambda kv: kv[0])),
                accel, cpu, sure, self.no_grad > 0, self.rank_guard > 0, self.expect_raise > 0,
                _origins(args, kwargs))

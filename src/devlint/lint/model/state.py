@@ -10,7 +10,7 @@ import libcst as cst
 from devlint.lint.model import torch_api as api
 from devlint.lint.syntax import dotted, walk
 from devlint.lint.model.values import (
-    Device, Flag, Instance, Maybe, Module, Opaque, Ref, Scalar, Value, join, unwrap,
+    Device, Flag, Func, Instance, Maybe, Module, Opaque, Ref, Scalar, Value, join, unwrap,
 )
 
 
@@ -85,6 +85,10 @@ def join_states(states: list) -> State:
                 # `prefix = torch.cuda` where a GPU is, `torch` where none is: what it names
                 # (`prefix.LongTensor`) differs by world, and one value cannot say both
                 env[name] = Opaque(name)
+            elif type(value) is Func and any(s.env.get(name) is not value for s in cpu_paths):
+                # `cast = lambda x: x.cuda()` where a GPU is, another where none may be: a
+                # call without a GPU runs one of them, not surely this one
+                env[name] = replace(value, gpu_world=True)
             elif kind in (Instance, Module) and unwrap(value).attrs:
                 # `self.device = "cuda:0"` after `assert torch.cuda.is_available()`, the CPU
                 # in the other arm: an object's devices and flags keep both worlds too

@@ -183,6 +183,11 @@ STATELESS_MODULES = re.compile(
 )
 # Loss classes whose first positional argument is the class weight.
 WEIGHT_FIRST_LOSSES = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})
+# Losses whose `weight` and `pos_weight` broadcast against the batch: a 0-dim one is legal
+# (`BCEWithLogitsLoss(torch.tensor(neg / pos))`), so only a weight proven to have a dimension
+# is a CPU weight the device's logits cannot meet. (A class weight, CrossEntropyLoss's, is one
+# value per class: never 0-dim.)
+BROADCAST_WEIGHT_LOSSES = frozenset({"BCELoss", "BCEWithLogitsLoss"})
 WEIGHT_KEYWORDS = ("weight", "pos_weight")
 FUNCTIONAL_LOSSES = frozenset(
     {

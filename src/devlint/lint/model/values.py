@@ -260,10 +260,14 @@ class Ref(Value):
 
 @dataclass(frozen=True)
 class Func(Value):
-    """A function of this file. `closure`: the defining function's names, for nested ones."""
+    """A function of this file. `closure`: the defining function's names, for nested ones.
+    `gpu_world`: the function the paths with a GPU chose, where a path without one may hold
+    another (`cast = lambda x: x.cuda()` under `if to_gpu:`, a plain one in the other arm): a
+    run without a GPU that calls it does not surely run this one."""
 
     info: Any
     closure: Any = field(default=None, compare=False, hash=False)
+    gpu_world: bool = field(default=False, compare=False, hash=False)
 
 
 @dataclass(frozen=True)

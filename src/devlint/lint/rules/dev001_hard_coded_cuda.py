@@ -42,7 +42,9 @@ class HardCodedCuda(Rule):
         flag derived from it, such as `args.cuda`), under a device switch set by hand
         (`use_cuda = True` at the top of a script, `use_gpu=True` handed to a call: like a
         command-line flag's default, the user's to flip), in a conditional expression with a
-        CPU arm, in an if/elif/else fallback chain, after `assert torch.cuda.is_available()` or an exit without
+        CPU arm, in an if/elif/else fallback chain, in a function chosen on a GPU path and called
+        past the branch (`cast = lambda x: x.cuda()` under `if to_gpu:`, a plain cast in the
+        other arm), after `assert torch.cuda.is_available()` or an exit without
         CUDA, after a `torch.cuda` call that needs a GPU (`set_device`, `current_device`,
         `synchronize`) or a `DistributedDataParallel(..., device_ids=[rank])` (it takes only a module
         on a GPU, so the `.cuda()` inside it is required, and so is a GPU for the class whose

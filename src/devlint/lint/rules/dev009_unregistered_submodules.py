@@ -9,6 +9,7 @@ from devlint.lint.model import Model
 from devlint.lint.model.observations import ModuleContainer
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
+from devlint.lint.syntax import walk
 
 
 class UnregisteredSubmodules(Rule):
@@ -25,7 +26,10 @@ class UnregisteredSubmodules(Rule):
     silent = """
         When the container is handed to `nn.Sequential`, `nn.ModuleList` or `nn.ModuleDict` (whole,
         or item by item: `nn.Sequential(self.noisy[0], nn.ReLU(), self.noisy[1])`), when
-        the class registers modules by hand (`add_module`, `register_module`, `setattr`), and for
+        the class registers modules by hand (`add_module`, `register_module`, `setattr`), when
+        only `__init__` and the helpers only it calls read the container (candidate backbones
+        in a dict, one picked and its layers registered: nothing that runs after the model's
+        move uses the container), and for
         lists of anything that is not a module constructor (a list holding an existing model is a
         known trick to hide it). A plain dict or list of metrics only (`{"f1": F1Score(...)}`) is
         DEV019's finding, where a metric meets device tensors: one root cause, one finding.
@@ -81,6 +85,8 @@ class UnregisteredSubmodules(Rule):
                 node = container.node
                 if _only_metrics(node, model):
                     continue  # DEV019 says it where a metric meets device tensors: one finding
+                if _read_only_while_built(info.node, attr, model.module):
+                    continue
                 kind = "dict" if type(node) in (cst.Dict, cst.DictComp) else "list"
                 wrapper = "nn.ModuleDict" if kind == "dict" else "nn.ModuleList"
                 message = (
@@ -107,6 +113,40 @@ class UnregisteredSubmodules(Rule):
         else:
             return None  # a tuple, or keys ModuleDict may refuse (it wants strings)
         return Fix("register the submodules", Applicability.UNSAFE, (Edit("replace", value, text),))
+
+
+def _read_only_while_built(cls: cst.ClassDef, attr: str, module: cst.Module) -> bool:
+    """`self.resnet_dict = {"resnet18": ..., "resnet50": ...}`, read only by `__init__` and the
+    helpers only `__init__` calls (`resnet = self._get_basemodel(name)`, whose children a
+    registered `nn.Sequential` takes): no code that runs after the object is built, `forward`
+    or anything outside the class, uses the container, so its modules never meet a device
+    tensor."""
+    methods = {s.name.value: s for s in cls.body.body if type(s) is cst.FunctionDef}
+    readers = {name for name, method in methods.items() if name != "__init__" and
+               _reads_attribute(method.body, attr)}
+    init = methods.get("__init__")
+    if init is None:
+        return False
+    built_by = {c.func.attr.value for c in walk(init.body) if type(c) is cst.Call and
+                type(c.func) is cst.Attribute and type(c.func.value) is cst.Name and
+                c.func.value.value == "self"}
+    if not readers <= built_by:
+        return False
+    if not readers and sum(type(n) is cst.Attribute and n.attr.value == attr
+                           for n in walk(init.body)) < 2:
+        return False  # never read at all: nothing shows what it is for
+    for name, method in methods.items():
+        if name == "__init__" or name in readers:
+            continue
+        if any(type(c) is cst.Attribute and c.attr.value in readers for c in walk(method.body)):
+            return False  # a method that runs later calls a reader
+    outside = [s for s in module.body if s is not cls]
+    return not any(_reads_attribute(s, attr) for s in outside) and not any(
+        type(s) is cst.ClassDef and s is not cls and _reads_attribute(s, attr) for s in walk(cls))
+
+
+def _reads_attribute(node: Any, attr: str) -> bool:
+    return any(type(n) is cst.Attribute and n.attr.value == attr for n in walk(node))
 
 
 def _only_metrics(node: Any, model: Model) -> bool:

@@ -33,7 +33,8 @@ class LossWeightOnCpu(Rule):
         move is over, so the loss's weight stays on the CPU.
     """
     silent = """
-        For 0-dim weights, for losses stored on an `nn.Module` (`self.criterion = ...` in a
+        For 0-dim weights (a BCE loss's `weight` or `pos_weight` broadcasts, so one made from a
+        value of unknown rank, `torch.tensor(neg / pos)`, may be 0-dim), for losses stored on an `nn.Module` (`self.criterion = ...` in a
         model's `__init__` or Lightning's `setup`, before the trainer's move, or
         `model.criterion = loss` from outside, registers the loss, so
         `model.to(device)` moves its weight), and for a loss moved after paths joined
