@@ -251,6 +251,37 @@ def _array_builder(name: Optional[str]) -> bool:
     return module in ("np", "numpy") and function in ARRAY_BUILDERS
 
 
+# Reductions that keep the other axes when given one: `Y.sum(0)`, `np.sum(Y, axis=0)`.
+_AXIS_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "std", "var", "count_nonzero", "nansum"})
+
+
+def reduced_along_an_axis(data: cst.BaseExpression, scope: cst.CSTNode, depth: int = 0) -> bool:
+    """Data computed from a reduction along one axis (`pos = Y[idx].sum(0)`, then `neg / pos`),
+    or from `np.bincount`, followed through the names `scope` assigns, two deep: per-column
+    counts, an array of one dimension at least. (An axis is written for an array of two or
+    more; a 1-D array's total is `.sum()`.)"""
+    for sub in walk(data):
+        if type(sub) is cst.Call:
+            name = dotted(sub.func) or (sub.func.attr.value if type(sub.func) is cst.Attribute else "")
+            last = name.rsplit(".", 1)[-1]
+            if last == "bincount":
+                return True
+            if last in _AXIS_REDUCTIONS:
+                positional = positional_args(sub)
+                method = type(sub.func) is cst.Attribute and name.split(".", 1)[0] not in ("np", "numpy", "torch")
+                if keyword_arg(sub, "axis") is not None or (
+                        len(positional) >= (1 if method else 2) and
+                        type(positional[-1 if method else 1].value) is cst.Integer):
+                    return True
+        elif type(sub) is cst.Name and depth < 2:
+            for node in walk(scope):
+                if type(node) is cst.Assign and any(type(t.target) is cst.Name and t.target.value == sub.value
+                                                    for t in node.targets) and \
+                        reduced_along_an_axis(node.value, scope, depth + 1):
+                    return True
+    return False
+
+
 def factory_dims(call: cst.Call) -> Optional[int]:
     """How many dimensions a factory's tensor has, where its arguments say so: 1 for
     `torch.linspace(...)`, 2 for `torch.zeros(n, d)` or `torch.zeros((n, d))`; None when the

@@ -87,6 +87,7 @@ class Evaluator:
     stand_ins: int  # inside an `__init__` given stand-in arguments (`Interpreter.construct`)
     self_test_nodes: set  # the nodes of a package module's `__main__` block
     made: list  # (id of a call that made a module, when in the run's clock), in the run's order
+    func_reads: dict  # id of a function's info -> whether the CPU world named it
 
     def eval(self, node: cst.BaseExpression, st: State) -> Value:
         method = self._dispatch.get(type(node))
@@ -113,7 +114,13 @@ class Evaluator:
     # --- names and attributes ----------------------------------------------------------------
 
     def _name(self, node: cst.Name, st: State) -> Value:
-        return self.lookup(node.value, st)
+        value = self.lookup(node.value, st)
+        if type(value) is Func:
+            # where the file names its functions: one named only where no machine without a GPU
+            # gets (`pool.map(eval_mp, ...)` past `assert use_cuda`) runs only with a GPU
+            ident = id(value.info)
+            self.func_reads[ident] = self.func_reads.get(ident, False) or st.cpu
+        return value
 
     def lookup(self, name: str, st: State) -> Value:
         found = self.read(st.env, name)
@@ -1746,12 +1753,15 @@ class Evaluator:
         return Tensor(place, "data", node)
 
     def factory(self, node: Any, name: str, args: list, kwargs: dict, st: State) -> Value:
-        from devlint.lint.syntax import factory_dims, factory_rank
+        from devlint.lint.syntax import factory_dims, factory_rank, reduced_along_an_axis
 
         self.bound_here(node, st)
         rank = factory_rank(node)
         if rank == "unknown" and args and type(args[0][1]) is Seq:
             rank = "tensor"
+        if rank == "unknown" and args and args[0][0] is not None and reduced_along_an_axis(
+                args[0][0], self.frame.function.node if self.frame.function else self.module):
+            rank = "tensor"  # `torch.tensor(neg / np.clip(Y.sum(0), 1, None))`: per column
         scalar = rank != "tensor"  # `torch.tensor(value)` of an unknown value may be 0-dim
         dims = 0 if rank == "scalar" else factory_dims(node)
         device_arg = kwargs.get("device")
@@ -1764,6 +1774,11 @@ class Evaluator:
             why = "moved" if target[0] is DEVICE else \
                 "data" if self._tensor_device(device_arg[0], st) else "factory"
             return Tensor(target[0], why, node, scalar=scalar, device=target[1], dims=dims)
+        if "out" in kwargs:
+            # `torch.zeros(1, n, h, out=inputs.data.new())`: written into `out`, where it is
+            out = unwrap(kwargs["out"][1])
+            return Tensor(out.place if type(out) is Tensor else Place.UNKNOWN, "data", node,
+                          scalar=scalar, dims=dims)
         if name == "from_numpy":
             return Tensor(HOST, "factory", node)
         if name in ("tensor", "as_tensor") and args and is_tensor(args[0][1]):

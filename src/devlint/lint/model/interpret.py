@@ -210,6 +210,7 @@ class Interpreter(Evaluator):
         self.frames: list[Frame] = []
         self.module_env: dict = {}
         self.memo: dict = {}
+        self.func_reads: dict = {}  # id of a function's info -> whether the CPU world named it
         self.functions: dict[int, FuncInfo] = {}
         self.classes: dict[int, ClassInfo] = {}
         self.analyzed: set[int] = set()
@@ -349,7 +350,10 @@ class Interpreter(Evaluator):
 
     def run_alone(self, info: FuncInfo) -> None:
         self.run_starts.append(next(CLOCK))
-        st = State(dict(self.module_env), cpu=info.defined_cpu)
+        # A module-level function the file names only where the CPU world never gets (handed to
+        # `pool.map` past `assert use_cuda`) runs only on a machine with a GPU.
+        cpu = info.defined_cpu and (info.cls is not None or self.func_reads.get(id(info), True))
+        st = State(dict(self.module_env), cpu=cpu)
         args: list = []
         if info.cls is not None and not info.static:
             receiver = self.receiver_for(info)
@@ -1180,7 +1184,8 @@ class Interpreter(Evaluator):
             self.keep(cached[2], info, node, args, kwargs)
             self.requires_cuda |= cpu and cached[3]
             return cached[0], cached[1]
-        if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or any(f.function is info for f in self.frames):
+        if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or self.frame.function is info or \
+                any(f.function is info for f in self.frames):
             return REFUSED, None
         foreign = info.owner is not self and info.owner is not None
         # the depth counts files crossed, not calls: `__call__` calling its own
@@ -1764,6 +1769,16 @@ class Interpreter(Evaluator):
                 elif type(owner) is Tensor and not owner.plain and type(value) is Tensor and \
                         value.place is Place.DEVICE:
                     self.store(name, replace(owner, place=Place.DEVICE, why="moved"), st)
+            root = target.value
+            while type(root) is cst.Subscript:
+                root = root.value
+            if root is not target.value and type(root) is cst.Name and type(value) is Tensor and \
+                    value.place is Place.DEVICE:
+                # `data_dict[key][j] = data_dict[key][j].cuda()` over a batch of lists: the
+                # batch's items are moved where the batch is kept
+                whole = unwrap(self.value(root, st))
+                if type(whole) is Tensor and not whole.plain and whole.why == "batch":
+                    self.store(root, replace(whole, place=Place.DEVICE, why="moved"), st)
 
     def note_part_attach(self, target: Any, value: Value, st: State) -> None:
         """`model.encoder.layer[11].adapter = nn.Linear(...)` on a model of a library's class,
