@@ -165,6 +165,11 @@ class ProjectFiles:
 
         return gpu_deployment(path)
 
+    def names_accelerator(self, path: str) -> Optional[bool]:
+        from devlint.workspace.accelerators import names_accelerator
+
+        return names_accelerator(path)
+
     # A run asks for the same files again and again (each importer's summaries, and whether
     # what a memo stood on still holds): their bytes are kept while the file's status says it
     # is unchanged, and their digests by the bytes. A fifth of a project-mode run was reading
@@ -260,7 +265,7 @@ def portable(path: str, files: set, probes: set) -> list:
         elif probe[0] == "importers":
             _, imported, found = probe
             rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
-        elif probe[0] in ("host_saving", "gpu_deployment"):
+        elif probe[0] in ("host_saving", "gpu_deployment", "names_accelerator"):
             kind, checked, found = probe
             rows.append([kind, _rel(checked, base), found])
         else:
@@ -300,12 +305,11 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                 now = digests[key]
                 if now is None or sorted(_rel(p, base) for p in now) != list(found):
                     return False
-            elif kind in ("host_saving", "gpu_deployment"):
+            elif kind in ("host_saving", "gpu_deployment", "names_accelerator"):
                 _, checked, found = row
                 key = (kind, os.path.normpath(os.path.join(base, checked)))
                 if key not in digests:
-                    asked = PROJECT_FILES.host_saving if kind == "host_saving" else PROJECT_FILES.gpu_deployment
-                    digests[key] = asked(key[1])
+                    digests[key] = getattr(PROJECT_FILES, kind)(key[1])
                 if digests[key] != found:
                     return False
             elif kind == "child":

@@ -1943,9 +1943,14 @@ class Evaluator:
         place = _place_of(produced)
         if place is DEVICE:
             return Tensor(DEVICE, "batch", node, plain=False)
-        if place is HOST and not _transposed(produced):
+        fields = type(produced) is Seq and produced.kind in ("tuple", "list") and \
+            produced.items is not None
+        if place is HOST and not _transposed(produced) and not (
+                fields and not all(_holds_tensor(item) for item in produced.items)):
+            # (a tuple of CPU tensors and lists it built, ATLOP's `(input_ids, mask, labels,
+            # entity_pos, hts)`: its lists are no tensors, field by field below)
             return element
-        if type(produced) is Seq and produced.kind in ("tuple", "list") and produced.items is not None:
+        if fields:
             return Seq(produced.kind, tuple(_collated_field(item, node) for item in produced.items), OPAQUE)
         if _transposed(produced):  # `tuple(zip(*batch))` of samples whose fields are not known
             return Seq(produced.kind, None, _collated_field(produced.element, node))
@@ -2838,6 +2843,19 @@ def _transposed(produced: Value) -> bool:
         return False
     fields = produced.items if produced.items is not None else (produced.element,)
     return any(type(item) is Seq and item.kind == "tuple" and item.items is None for item in fields)
+
+
+def _holds_tensor(value: Value) -> bool:
+    """A tensor, or a list or tuple holding one the collate function made
+    (`[pad_sequence(seqs)]`); not a list of the samples' own fields, picked as they are
+    (`[f["labels"] for f in batch]`: of unknown kind)."""
+    value = unwrap(value)
+    if type(value) is Seq and value.kind in ("list", "tuple"):
+        items = value.items if value.items is not None else (value.element,)
+        return any(type(unwrap(item)) is Tensor and (unwrap(item).why != "batch" or
+                                                    type(unwrap(item).node) is cst.Call)
+                   for item in items)
+    return type(value) is Tensor
 
 
 def _collated_field(value: Value, node: Any) -> Value:

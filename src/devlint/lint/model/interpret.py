@@ -205,6 +205,7 @@ class Interpreter(Evaluator):
         self._loader_prior = loader_prior
         self._imported: Optional[bool] = None
         self._host_saving: Optional[bool] = None
+        self._names_accelerator: Optional[bool] = None
         self.obs = Observations()
         self.frame = Frame(None)
         self.frames: list[Frame] = []
@@ -427,6 +428,8 @@ class Interpreter(Evaluator):
             return replace(obj, place=Place.DEVICE, assumed=False, moves_inputs=True)
         if type(obj) is Module and runs_on_device(info.name):
             observed = self.moved_class(cls) or cls.framework
+            if not observed and self.names_no_accelerator():
+                return replace(obj, place=Place.UNKNOWN)  # a project that never uses a GPU
             return replace(obj, place=Place.DEVICE, assumed=not observed,
                            moves_inputs=cls.framework)
         if type(obj) is Module:
@@ -1441,6 +1444,19 @@ class Interpreter(Evaluator):
         found = self.files.gpu_deployment(self.path)
         self.probes.add(("gpu_deployment", self.path, found))
         return found
+
+    def names_no_accelerator(self) -> bool:
+        """Whether no file of this file's project names an accelerator (`workspace.accelerators`):
+        then its models run where they were built, and a module's `forward` is not assumed on
+        the device. Unknown (no project, too many files) is no."""
+        if self._names_accelerator is None:
+            found = None
+            if self.files is not None and not self.summarising:
+                found = self.files.names_accelerator(self.path)
+                if found is not None:
+                    self.probes.add(("names_accelerator", self.path, found))
+            self._names_accelerator = found is not False
+        return not self._names_accelerator
 
     def host_saving(self) -> bool:
         """Whether this file's project writes its modules' state from CPU tensors (BasicSR's

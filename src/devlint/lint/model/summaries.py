@@ -69,6 +69,10 @@ class ModuleFiles(Protocol):
         """Whether the project declares `path` deployed only on a machine with a GPU (a Cog
         predictor whose `cog.yaml` builds with `gpu: true`: `workspace.deploy`)."""
 
+    def names_accelerator(self, path: str) -> Optional[bool]:
+        """Whether a file of the project of `path` names an accelerator (`cuda`, `gpu`, a
+        framework that places the model: `workspace.accelerators`); None: not known."""
+
     def read(self, path: str) -> Optional[bytes]:
         """The bytes of a project file a summary may be made of (None: not a readable file of
         sensible size)."""

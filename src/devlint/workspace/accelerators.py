@@ -1,0 +1,73 @@
+"""Whether a project names an accelerator anywhere: the fact behind devlint's convention that
+a module's `forward`, run on its own, runs on the device.
+
+That convention stands for projects that put their models on a GPU somewhere, and for
+libraries, whose users' code (not in the project) moves their models. An application none of
+whose files names an accelerator (no `cuda`, `gpu`, `mps`, `xla`, accelerate, a framework
+trainer that places the model, `device_map`) never does: its models run where they were
+built, on the CPU (TranAD trains with `model_class(dims).double()` and nothing else), so a
+tensor made on the CPU in their `forward` meets CPU layers.
+
+The project's files are read as text, each once per process and version, within a byte budget;
+the answer is `None` where the project walk is not known (too many files) or the budget ends.
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional
+
+from devlint.workspace.project import project_of, readable_source
+
+ACCELERATOR = re.compile(
+    rb"cuda|gpu|accelerat|\b(?:mps|xla|npu|xpu|hpu|tpu)\b|torch_xla|Trainer|Fabric|\.prepare\(|"
+    rb"device_map|set_default_device", re.I)
+SCAN_BUDGET = 64 << 20
+
+_FILES: dict = {}  # (path, size, mtime) -> whether its text names an accelerator
+
+
+def names_accelerator(path: str) -> Optional[bool]:
+    """Whether a file of the project of `path` names an accelerator (see above); None where
+    that is not known, and for a distribution (a package others install: normflows' flows
+    run wherever its users' code moves them, and that code is not in the project)."""
+    from devlint.workspace.importers import project_sources
+
+    root = project_of(str(path)).root
+    if _distribution(root):
+        return None
+    sources = project_sources(root)
+    if sources is None:
+        return None
+    budget = SCAN_BUDGET
+    for source in sources:
+        try:
+            stat = os.stat(source)
+        except OSError:
+            continue
+        memo = (str(source), stat.st_size, stat.st_mtime_ns)
+        if memo not in _FILES:
+            budget -= stat.st_size
+            if budget < 0:
+                return None
+            data = readable_source(str(source))
+            _FILES[memo] = data is not None and ACCELERATOR.search(data) is not None
+        if _FILES[memo]:
+            return True
+    return False
+
+
+def _distribution(root: str) -> bool:
+    """A package others install: `setup.py`, or `setup.cfg` or `pyproject.toml` naming one."""
+    if os.path.exists(os.path.join(root, "setup.py")):
+        return True
+    for name, marks in (("setup.cfg", (b"[metadata]",)),
+                        ("pyproject.toml", (b"[project]", b"[tool.poetry]", b"[build-system]"))):
+        try:
+            with open(os.path.join(root, name), "rb") as handle:
+                text = handle.read(1 << 20)
+        except OSError:
+            continue
+        if any(mark in text for mark in marks):
+            return True
+    return False
