@@ -175,7 +175,8 @@ class Evaluator:
             # else 'cpu'` is a fallback.
             return Flag(None, False, availability=True, of_data=True)
         if kind is Ref:
-            return Ref(f"{base.qualname}.{attr}")
+            # `tt.FloatTensor` of `tt = torch.cuda if cuda else torch`: each world's member
+            return Ref(f"{base.qualname}.{attr}", f"{base.cpu}.{attr}" if base.cpu else None)
         if kind is ProjectModule:
             return self.module_member(base.path, attr, Ref(attr))
         if kind is Tensor:
@@ -3132,8 +3133,11 @@ def _choose(test: Flag, body: Value, orelse: Value) -> Value:
         other = body if test.cpu else orelse
         if type(other) is Flag:
             return Flag(chosen.accel, other.cpu, chosen.availability or test.availability)
-    if type(chosen) is Ref and test.cpu is not None and test.accel != test.cpu:
-        other = body if test.cpu else orelse
+    if type(chosen) is Ref and (test.cpu is not None and test.accel != test.cpu or
+                                test.cpu is None and test.accel is True):
+        # (a flag devlint cannot evaluate without a GPU, `torch.cuda if cuda else torch` of a
+        # `cuda` parameter: a machine without one may take the other arm)
+        other = (body if test.cpu else orelse) if test.cpu is not None else orelse
         if type(other) is Ref and other is not chosen:
             return replace(chosen, cpu=other.qualname)
     if type(chosen) is Device and test.cpu is not None:
