@@ -999,6 +999,14 @@ class Evaluator:
         if name.startswith("register_") and name.endswith("hook"):
             for _, hook in args:
                 self.note_hook(hook)
+            hook = unwrap(args[0][1]) if args else None
+            if name == "register_forward_hook" and kind is Module and receiver.place is DEVICE \
+                    and not receiver.assumed and type(hook) is Func:
+                # the hook runs whenever the layer does, on the layer's output where the layer
+                # is: `np.histogram(output.numpy())` in an activation logger of a moved model
+                output = Tensor(DEVICE, "output", node, plain=True)
+                self.call_function(hook, [receiver, Seq("tuple", (output,), output), output], {},
+                                   node, st)
         if name == "load_state_dict" and kind in (Opaque, Instance, Optimizer):
             self.obs.events.append(Event("state-load", node, receiver, self.where(st),
                                          statement=self.statement))
