@@ -255,11 +255,21 @@ def _array_builder(name: Optional[str]) -> bool:
 _AXIS_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "std", "var", "count_nonzero", "nansum"})
 
 
-def reduced_along_an_axis(data: cst.BaseExpression, scope: cst.CSTNode, depth: int = 0) -> bool:
+def reduced_along_an_axis(data: cst.BaseExpression, scope: cst.CSTNode) -> bool:
     """Data computed from a reduction along one axis (`pos = Y[idx].sum(0)`, then `neg / pos`),
     or from `np.bincount`, followed through the names `scope` assigns, two deep: per-column
     counts, an array of one dimension at least. (An axis is written for an array of two or
     more; a 1-D array's total is `.sum()`.)"""
+    assigned: dict = {}  # name -> the values `scope` assigns it
+    for node in walk(scope):
+        if type(node) is cst.Assign:
+            for target in node.targets:
+                if type(target.target) is cst.Name:
+                    assigned.setdefault(target.target.value, []).append(node.value)
+    return _reduced(data, assigned, 0)
+
+
+def _reduced(data: cst.BaseExpression, assigned: dict, depth: int) -> bool:
     for sub in walk(data):
         if type(sub) is cst.Call:
             name = dotted(sub.func) or (sub.func.attr.value if type(sub.func) is cst.Attribute else "")
@@ -268,17 +278,15 @@ def reduced_along_an_axis(data: cst.BaseExpression, scope: cst.CSTNode, depth: i
                 return True
             if last in _AXIS_REDUCTIONS:
                 positional = positional_args(sub)
-                method = type(sub.func) is cst.Attribute and name.split(".", 1)[0] not in ("np", "numpy", "torch")
+                method = type(sub.func) is cst.Attribute and \
+                    name.split(".", 1)[0] not in ("np", "numpy", "torch")
                 if keyword_arg(sub, "axis") is not None or (
                         len(positional) >= (1 if method else 2) and
                         type(positional[-1 if method else 1].value) is cst.Integer):
                     return True
-        elif type(sub) is cst.Name and depth < 2:
-            for node in walk(scope):
-                if type(node) is cst.Assign and any(type(t.target) is cst.Name and t.target.value == sub.value
-                                                    for t in node.targets) and \
-                        reduced_along_an_axis(node.value, scope, depth + 1):
-                    return True
+        elif type(sub) is cst.Name and depth < 2 and any(
+                _reduced(value, assigned, depth + 1) for value in assigned.get(sub.value, ())):
+            return True
     return False
 
 

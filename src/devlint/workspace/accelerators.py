@@ -17,7 +17,7 @@ import os
 import re
 from typing import Optional
 
-from devlint.workspace.project import project_of, readable_source
+from devlint.workspace.project import project_of
 
 ACCELERATOR = re.compile(
     rb"cuda|gpu|accelerat|\b(?:mps|xla|npu|xpu|hpu|tpu)\b|torch_xla|Trainer|Fabric|\.prepare\(|"
@@ -31,7 +31,7 @@ def names_accelerator(path: str) -> Optional[bool]:
     """Whether a file of the project of `path` names an accelerator (see above); None where
     that is not known, and for a distribution (a package others install: normflows' flows
     run wherever its users' code moves them, and that code is not in the project)."""
-    from devlint.workspace.importers import project_sources
+    from devlint.workspace.importers import file_facts, project_sources
 
     root = project_of(str(path)).root
     if _distribution(root):
@@ -39,22 +39,14 @@ def names_accelerator(path: str) -> Optional[bool]:
     sources = project_sources(root)
     if sources is None:
         return None
-    budget = SCAN_BUDGET
-    for source in sources:
-        try:
-            stat = os.stat(source)
-        except OSError:
-            continue
-        memo = (str(source), stat.st_size, stat.st_mtime_ns)
-        if memo not in _FILES:
-            budget -= stat.st_size
-            if budget < 0:
-                return None
-            data = readable_source(str(source))
-            _FILES[memo] = data is not None and ACCELERATOR.search(data) is not None
-        if _FILES[memo]:
-            return True
+    for found in file_facts(sources, _FILES, _names_one, SCAN_BUDGET):
+        if found is not False:
+            return found  # True, or None past the budget
     return False
+
+
+def _names_one(data: Optional[bytes]) -> bool:
+    return data is not None and ACCELERATOR.search(data) is not None
 
 
 def _distribution(root: str) -> bool:

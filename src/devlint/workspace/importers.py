@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 from devlint.workspace.project import Project, project_of, readable_source, same_file
 
@@ -102,6 +102,28 @@ def project_sources(root: str) -> Optional[list[Path]]:
     """The `.py` and `.ipynb` files of the project at `root` (the default walk, once per
     process); None past MAX_PROJECT_FILES."""
     return _project_sources(root, None)
+
+
+def file_facts(sources: Iterable, memo: dict, fact, budget: int) -> Iterator:
+    """`fact(bytes)` of each source (`fact(None)` for one that cannot be read), kept in `memo`
+    per file version, so each is read once per process and version; None, and nothing after
+    it, once the files not read before would take more than `budget` bytes (a monorepo's first
+    question must not read without end; later questions read on)."""
+    left = budget
+    for source in sources:
+        try:
+            stat = os.stat(source)
+        except OSError:
+            yield fact(None)
+            continue
+        key = (str(source), stat.st_size, stat.st_mtime_ns)
+        if key not in memo:
+            left -= stat.st_size
+            if left < 0:
+                yield None
+                return
+            memo[key] = fact(readable_source(str(source)))
+        yield memo[key]
 
 
 def _project_sources(root: str, exclusions) -> Optional[list[Path]]:

@@ -20,11 +20,10 @@ where the project walk is not known (too many files).
 from __future__ import annotations
 
 import ast
-import os
 import re
 from typing import Optional
 
-from devlint.workspace.project import project_of, readable_source
+from devlint.workspace.project import project_of
 
 HOST, DEVICE = "host", "device"
 NOT_WEIGHTS = re.compile(r"optim|sched|scaler|args|config|opt$|hparams", re.I)
@@ -38,38 +37,24 @@ SCAN_BUDGET = 64 << 20
 def host_saving(path: str) -> Optional[bool]:
     """Whether the project of `path` writes its modules' state from CPU tensors (see above);
     None where that is not known (no project walk, or more to read than the budget)."""
-    from devlint.workspace.importers import project_sources
+    from devlint.workspace.importers import file_facts, project_sources
 
     sources = project_sources(project_of(str(path)).root)
     if sources is None:
         return None
     kinds: set = set()
-    budget = [SCAN_BUDGET]
-    for source in sources:
-        if str(source).endswith(".py"):
-            found = _kinds_of(str(source), budget)
-            if found is None:
-                return None
-            kinds |= found
-            if DEVICE in kinds:
-                return False
+    python = [source for source in sources if str(source).endswith(".py")]
+    for found in file_facts(python, _FILES, _kinds_of, SCAN_BUDGET):
+        if found is None:
+            return None
+        kinds |= found
+        if DEVICE in kinds:
+            return False
     return HOST in kinds
 
 
-def _kinds_of(path: str, budget: list) -> Optional[frozenset]:
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return frozenset()
-    memo = (path, stat.st_size, stat.st_mtime_ns)
-    if memo not in _FILES:
-        budget[0] -= stat.st_size
-        if budget[0] < 0:
-            return None
-        data = readable_source(path)
-        _FILES[memo] = save_kinds(data) if data is not None and b"torch.save" in data \
-            else frozenset()
-    return _FILES[memo]
+def _kinds_of(data: Optional[bytes]) -> frozenset:
+    return save_kinds(data) if data is not None and b"torch.save" in data else frozenset()
 
 
 def save_kinds(data: bytes) -> frozenset:
