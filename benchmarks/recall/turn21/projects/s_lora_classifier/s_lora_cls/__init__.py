@@ -1,0 +1,1 @@
+"""LoRA fine-tuning of a small encoder."""

@@ -1,0 +1,1 @@
+"""Implicit-feedback recommender: config, data, model, loss and ranking metrics."""

@@ -1,0 +1,1 @@
+"""Small CTC speech recogniser: config, data, model, trainer, greedy decoder."""
