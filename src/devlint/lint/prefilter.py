@@ -97,8 +97,9 @@ REQUIREMENTS: Mapping[str, tuple[Group, ...]] = {
     "DEV012": ((("raw", "Loss"),), _FACTORY, _MOVE + (("raw", "Trainer"), ("raw", "Lightning"))),
     "DEV013": ((("raw", "init_process_group"), ("raw", "LOCAL_RANK")),),
     "DEV014": ((("raw", "DistributedDataParallel"),), _MOVE + (("raw", "nccl"),)),
-    # (a trainer's callback hook gets the module the trainer moved: no move in the file)
-    "DEV015": (_MOVE + (("raw", "Callback"),), (("raw", "nn"), ("raw", "Module"))),
+    # (a trainer's callback hook, or a LightningModule's own hook, gets the module the trainer
+    # moved: no move in the file)
+    "DEV015": (_MOVE + (("raw", "Callback"), ("raw", "Lightning")), (("raw", "nn"), ("raw", "Module"))),
     "DEV016": (_MOVE + _PREPARE, (("raw", "deepcopy"), ("raw", "AveragedModel"))),
     "DEV017": (_MOVE, _calls("load_state_dict")),
     "DEV018": ((("raw", "cuda"),),),

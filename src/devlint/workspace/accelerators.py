@@ -1,5 +1,6 @@
 """Whether a project names an accelerator anywhere: the fact behind devlint's convention that
-a module's `forward`, run on its own, runs on the device.
+a module's `forward`, run on its own, runs on the device. And whether another file of it makes
+the GPU the process's default for new tensors.
 
 That convention stands for projects that put their models on a GPU somewhere, and for
 libraries, whose users' code (not in the project) moves their models. An application none of
@@ -43,6 +44,49 @@ def names_accelerator(path: str) -> Optional[bool]:
         if found is not False:
             return found  # True, or None past the budget
     return False
+
+
+# `torch.set_default_tensor_type("torch.cuda.FloatTensor")` (or `torch.cuda.FloatTensor`
+# itself), `torch.set_default_device(device)`: any setting but a literal CPU one.
+DEFAULT_SETTING = re.compile(
+    rb"set_default_tensor_type\([^)\n]*cuda|set_default_device\((?!\s*['\"]cpu['\"])")
+_DEFAULTS: dict = {}  # (path, size, mtime) -> whether its text sets the default on a GPU
+MAX_LOADERS = 256  # the files whose runs load a module, followed up to this many
+
+
+def default_elsewhere(path: str) -> Optional[bool]:
+    """Whether a file whose run loads `path` (one that imports it, or imports such a file)
+    sets the default tensor type or device to an accelerator: that setting holds for the whole
+    process, so the factories of the modules that run imports make their tensors on the GPU
+    (ASTER's `main.py` sets `torch.cuda.FloatTensor` when it uses the GPU, and its recognition
+    head makes its states with plain `torch.zeros`). A script beside it that imports nothing of
+    it sets nothing for it. None where the project's imports are not known or the budget
+    ends."""
+    from devlint.workspace.importers import file_facts, importers_of, project_sources, same_file
+
+    sources = project_sources(project_of(str(path)).root)
+    if sources is None:
+        return None
+    by_key = {same_file(s): s for s in sources}
+    seen = {same_file(str(path))}
+    frontier, loaders = [str(path)], []
+    while frontier and len(loaders) < MAX_LOADERS:
+        found = importers_of(frontier.pop())
+        if found is None:
+            continue  # a notebook: nothing imports it
+        for key in sorted(found - seen, key=repr):
+            seen.add(key)
+            if key in by_key:
+                loaders.append(by_key[key])
+                frontier.append(str(by_key[key]))
+    for found in file_facts(loaders, _DEFAULTS, _sets_default, SCAN_BUDGET):
+        if found is not False:
+            return found
+    return False
+
+
+def _sets_default(data: Optional[bytes]) -> bool:
+    return data is not None and DEFAULT_SETTING.search(data) is not None
 
 
 def _names_one(data: Optional[bytes]) -> bool:

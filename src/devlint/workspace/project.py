@@ -170,6 +170,11 @@ class ProjectFiles:
 
         return names_accelerator(path)
 
+    def default_elsewhere(self, path: str) -> Optional[bool]:
+        from devlint.workspace.accelerators import default_elsewhere
+
+        return default_elsewhere(path)
+
     # A run asks for the same files again and again (each importer's summaries, and whether
     # what a memo stood on still holds): their bytes are kept while the file's status says it
     # is unchanged, and their digests by the bytes. A fifth of a project-mode run was reading
@@ -265,7 +270,7 @@ def portable(path: str, files: set, probes: set) -> list:
         elif probe[0] == "importers":
             _, imported, found = probe
             rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
-        elif probe[0] in ("host_saving", "gpu_deployment", "names_accelerator"):
+        elif probe[0] in ("host_saving", "gpu_deployment", "names_accelerator", "default_elsewhere"):
             kind, checked, found = probe
             rows.append([kind, _rel(checked, base), found])
         else:
@@ -305,7 +310,7 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                 now = digests[key]
                 if now is None or sorted(_rel(p, base) for p in now) != list(found):
                     return False
-            elif kind in ("host_saving", "gpu_deployment", "names_accelerator"):
+            elif kind in ("host_saving", "gpu_deployment", "names_accelerator", "default_elsewhere"):
                 _, checked, found = row
                 key = (kind, os.path.normpath(os.path.join(base, checked)))
                 if key not in digests:

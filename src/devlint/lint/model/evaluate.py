@@ -798,7 +798,14 @@ class Evaluator:
                 else:
                     kwargs["**"] = (arg.value, value)
             elif arg.star == "*":
-                kwargs.setdefault("*", (arg.value, value))
+                spread = unwrap(value)
+                if type(spread) is Seq and spread.kind in ("tuple", "list") and spread.items is not None \
+                        and "*" not in kwargs:
+                    # `clip_loss(*model(**batch))` of a model returning `a, b`: the items, in
+                    # their places
+                    args.extend((arg.value, item) for item in spread.items)
+                else:
+                    kwargs.setdefault("*", (arg.value, value))
             else:
                 args.append((arg.value, value))
         return args, kwargs
@@ -937,13 +944,18 @@ class Evaluator:
                         "model", node, Side(operand_node, value), Side(node.func, module),
                         self.where(st), spelled))
         if type(forward) is Func:
+            if type(result) is Tensor and result.place is Place.EITHER and _answers_on_device(module, operands):
+                result = replace(result, place=DEVICE)
             return result
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer module's output
         # a torch layer answers one tensor (`nn.Linear`), as a tensor-only method proves a
         # model's answer one; a model may answer anything
         proven = getattr(module, "answers_tensor", False)
-        return Tensor(module.place, "data" if proven else "output", node, plain=proven,
+        place = module.place
+        if place in (Place.UNKNOWN, Place.EITHER) and _answers_on_device(module, operands):
+            place = DEVICE
+        return Tensor(place, "data" if proven else "output", node, plain=proven,
                       device=getattr(module, "device", None),
                       assumed=getattr(module, "assumed", False),
                       moved_at=getattr(module, "moved_at", None))
@@ -1214,6 +1226,12 @@ class Evaluator:
             # it may take what it needs from it and place that itself.
             if module.cls is None and any(type(v) is Tensor and v.why == "batch" and not v.plain
                                           for _, v in _tensor_operands(args, kwargs)):
+                return OPAQUE
+            if module.cls is None and any(type(c.lookup(name)) is Func for c in module.classes):
+                # `model.set_forward_adaptation(z)` of a model that is one of several classes
+                # of the project (chosen by a flag), one of which has that method: which
+                # class's code runs is unknown, and it may be what moves its input (`x =
+                # x.cuda()` first thing)
                 return OPAQUE
             return self.call_module(node, replace(module, cls=None, attrs=()), args, kwargs, st)
         return OPAQUE
@@ -1573,6 +1591,12 @@ class Evaluator:
             return Tensor(place, "param", node, scalar=is_tensor(data) and data.scalar)
         if qualname in api.PARAMETER_CONTAINERS:
             return Module(HOST, node, ident=id(node), stateless=False)
+        if qualname in api.LAYERS_FROM_TENSORS:
+            # `nn.Embedding.from_pretrained(vectors)`: a layer whose weight is the tensor it is
+            # given, where that tensor is
+            data = unwrap(args[0][1]) if args else unwrap(kwargs.get("embeddings", (None, OPAQUE))[1])
+            return Module(data.place if is_tensor(data) else Place.UNKNOWN, node, ident=id(node),
+                          answers_tensor=True)
         if api.is_module_class(qualname) or api.MODEL_BUILDERS.match(qualname):
             return self.module_constructor(node, qualname, args, kwargs, st)
         if qualname in api.COPYING_WRAPPERS and "device" not in kwargs and len(args) == 1:
@@ -1623,8 +1647,12 @@ class Evaluator:
                 self.default_device_set = True
             elif args:
                 target = self.device_target(args[0][0], args[0][1], st, "torch.set_default_device")
-                # anything else (the CPU type restored, `x.type()` of a CPU tensor) ends it
-                self.default_device_set = target is not None and target[0] is DEVICE
+                # anything else (the CPU type restored, `x.type()` of a CPU tensor) ends it, but
+                # only where a GPU may be: the CPU world's arm (`else:
+                # set_default_tensor_type("torch.FloatTensor")` of `if args.cuda:`) leaves the
+                # setting of the GPU world's arm as it was
+                self.default_device_set = (target is not None and target[0] is DEVICE) or \
+                    (self.default_device_set and not st.accel)
             return NONE
         if qualname in api.SET_DEVICE:
             if args and type(args[0][0]) is cst.Integer:
@@ -1794,6 +1822,11 @@ class Evaluator:
             return replace(args[0][1], node=node)
         if self.default_device is not None or self.default_device_set:
             return Tensor(DEVICE, "data", node, scalar=scalar, assumed=True, dims=dims)
+        if self.default_set_elsewhere():
+            # another file of the project makes factories put their tensors on the GPU, for
+            # the whole process (`torch.set_default_tensor_type("torch.cuda.FloatTensor")`
+            # in the entry script): where this one is made is unknown
+            return Tensor(Place.UNKNOWN, "data", node, scalar=scalar, dims=dims)
         return Tensor(HOST, "factory", node, scalar=scalar, dims=dims)
 
     def builds_on_device(self) -> bool:
@@ -2601,6 +2634,15 @@ def _gathers_by_indices(args: list, kwargs: dict) -> bool:
     return type(index) is Tensor and not index.scalar
 
 
+def _answers_on_device(module: Value, operands: list) -> bool:
+    """A model moved on some paths only (in a loop that may not run), handed tensors the code
+    put on the device and none on the CPU: where it answers at all, it answers there (on the
+    CPU it would have refused them)."""
+    return type(module) is Module and not module.moves_inputs and \
+        any(on_device(v) and not v.assumed for _, v in operands) and \
+        not any(on_host(v) for _, v in operands)
+
+
 def _follow(value: Value, place: Place, moved_at: Any = None) -> Value:
     """A module's parameters, buffers and submodules live where the module does; plain tensor
     attributes stay where they were made. One registered on some paths only (a `Maybe`) too.
@@ -2714,8 +2756,11 @@ def _chosen_parts(items: list) -> list:
     lengths `pack_padded_sequence` wants on the CPU): those are no proven device input."""
     def moved(value: Value) -> bool:  # a part rebuilt as a list of moved tensors
         value = unwrap(value)
-        if type(value) is not Seq:
-            return False  # (`torch.cat((x.to(device), batch))` rebuilds no batch)
+        if type(value) is not Seq or value.kind == "dict":
+            # (`torch.cat((x.to(device), batch))` rebuilds no batch; a dict of moved inputs
+            # beside the labels, `return inputs, batch["labels"]`, is the model's part and the
+            # loss's, not parts of one input)
+            return False
         value = unwrap(value.element)
         return type(value) is Tensor and value.place is Place.DEVICE and value.why == "moved"
     if len(items) < 2 or not any(moved(v) for v in items):

@@ -35,7 +35,7 @@ from devlint.lint.model.values import (
     OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module, Namespace,
     Opaque, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
 )
-from devlint.lint.syntax import contains_move, dotted, string_value, walk
+from devlint.lint.syntax import contains_move, dotted, last_part, string_value, walk
 
 MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
 # What a call the limits stopped returns: unknown, and known by no name (`dtype, device =
@@ -206,6 +206,7 @@ class Interpreter(Evaluator):
         self._imported: Optional[bool] = None
         self._host_saving: Optional[bool] = None
         self._names_accelerator: Optional[bool] = None
+        self._default_elsewhere: Optional[bool] = None
         self.obs = Observations()
         self.frame = Frame(None)
         self.frames: list[Frame] = []
@@ -1083,6 +1084,11 @@ class Interpreter(Evaluator):
                            and not (info.is_test and name.startswith("test"))) \
             or (info.cls is not None and info.cls.needs_cuda) or self.cuda_only_module \
             or (any(names.GPU_PARAMETER.search(p[0]) for p in info.params) and not _has_cpu_arm(node))
+        # A function whose every run makes a call that raises without a GPU (`torch.cuda.
+        # synchronize()`, `nn.parallel.data_parallel`) runs only with one: its CUDA literals are
+        # its purpose, and a run without a GPU that calls it stops there.
+        info.straight_gpu_call = type(node) is cst.FunctionDef and not info.is_test and \
+            self.needs_cuda_straight(node, State(self.module_env, True, False))
         if type(node) is cst.FunctionDef and info.cls is not None and name in MOVE_OVERRIDES:
             info.cls.moves_itself = True
         self.functions[id(node)] = info
@@ -1185,7 +1191,9 @@ class Interpreter(Evaluator):
             self.pass_host_params(info, args, node)
             self.forget_changed_in_place(info, args, node, st)
             self.keep(cached[2], info, node, args, kwargs)
-            self.requires_cuda |= cpu and cached[3]
+            self.requires_cuda |= (cpu and cached[3]) or (st.cpu and info.straight_gpu_call)
+            if info.straight_gpu_call:
+                self.required_by_gpu_code(info.node)
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or self.frame.function is info or \
                 any(f.function is info for f in self.frames):
@@ -1227,7 +1235,10 @@ class Interpreter(Evaluator):
         self.keep(result[2], info, node, args, kwargs)
         # A helper that returns on a GPU machine and never on a CPU one (`init_distributed_mode`
         # raising without CUDA) is a GPU requirement of its caller too.
-        self.requires_cuda |= cpu and result[3]
+        # So is one whose every run makes a call that raises without a GPU (`needs_cuda_straight`).
+        self.requires_cuda |= (cpu and result[3]) or (st.cpu and info.straight_gpu_call)
+        if info.straight_gpu_call:
+            self.required_by_gpu_code(info.node)
         return result[0], result[1]
 
     def forget_changed_in_place(self, info: FuncInfo, args: list, node: Any, st: State) -> None:
@@ -1458,6 +1469,19 @@ class Interpreter(Evaluator):
             self._names_accelerator = found is not False
         return not self._names_accelerator
 
+    def default_set_elsewhere(self) -> bool:
+        """Whether another file of this file's project sets the default tensor type or device
+        to an accelerator (`workspace.accelerators.default_elsewhere`): then a factory without
+        a device may make its tensor on the GPU. Unknown (no project, too many files) is no."""
+        if self._default_elsewhere is None:
+            found = None
+            if self.files is not None:
+                found = self.files.default_elsewhere(self.path)
+                if found is not None:
+                    self.probes.add(("default_elsewhere", self.path, found))
+            self._default_elsewhere = bool(found)
+        return self._default_elsewhere
+
     def host_saving(self) -> bool:
         """Whether this file's project writes its modules' state from CPU tensors (BasicSR's
         `save_network`: see `workspace.saves`): then a checkpoint of unknown origin that it
@@ -1569,7 +1593,8 @@ class Interpreter(Evaluator):
                     return False  # what follows may be skipped
                 continue
             for sub in walk(statement):
-                if type(sub) is cst.Call and type(sub.func) in (cst.Name, cst.Attribute):
+                if type(sub) is cst.Call and type(sub.func) in (cst.Name, cst.Attribute) and \
+                        last_part(dotted(sub.func)) in _GPU_NEEDING_NAMES:
                     callee = self.value(sub.func, names_only)
                     if type(callee) is Ref and (callee.qualname in api.CUDA_REQUIRING or
                                                 callee.qualname in api.DDP and gpu_device_ids(sub)):
@@ -2227,6 +2252,10 @@ def _returned(returns: list) -> Value:
         if accel and cpu and type(chosen) is Device and type(other) is Device:
             return replace(chosen, cpu=other.cpu)
     return _join_all(values)
+
+
+# The last names of the calls `needs_cuda_straight` looks for, to resolve only those.
+_GPU_NEEDING_NAMES = frozenset(api.last(q) for q in api.CUDA_REQUIRING | api.DDP)
 
 
 def _join_all(values) -> Value:

@@ -196,6 +196,7 @@ class FuncInfo:
     locals: frozenset = frozenset()
     no_grad: bool = False
     needs_cuda: bool = False  # skipped without CUDA, or CUDA-specific by purpose
+    straight_gpu_call: bool = False  # every run makes a call that needs a GPU (raises without one)
     rank_skip: bool = False  # skipped when several processes run
     is_test: bool = False
     generator: bool = False

@@ -102,6 +102,7 @@ SAME_DEVICE_FUNCTIONS = frozenset(
         "scaled_dot_product_attention",  # F.: queries, keys, values and the mask
         "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "layer_norm", "group_norm",
         "grid_sample", "tensordot", "addcmul", "addcdiv",
+        "meshgrid", "cartesian_prod",  # "meshgrid expects all tensors to have the same device"
     }
 )
 # Tensor methods whose tensor arguments must be on the receiver's device.
@@ -210,6 +211,9 @@ INPUT_MOVING_WRAPPERS = frozenset(
 )
 DDP = frozenset({"torch.nn.parallel.DistributedDataParallel",
                  "torch.nn.parallel.distributed.DistributedDataParallel"})
+# Layers built around a tensor they are given (the weight), where that tensor is.
+LAYERS_FROM_TENSORS = frozenset(f"torch.nn.{layer}.from_pretrained" for layer in ("Embedding", "EmbeddingBag")) | \
+    frozenset(f"torch.nn.modules.sparse.{layer}.from_pretrained" for layer in ("Embedding", "EmbeddingBag"))
 # Wrappers that return the same module, where it is.
 SAME_MODULE_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace",
                                   "torch.jit.freeze", "torch.jit.optimize_for_inference",
@@ -297,7 +301,11 @@ CUDA_REQUIRING = frozenset(
         "max_memory_reserved", "memory_stats", "mem_get_info", "reset_peak_memory_stats",
         "Stream", "Event", "current_stream", "stream", "init", "get_arch_list", "ipc_collect",
     )
-)
+) | {
+    # the functional data parallelism raises where there is no accelerator ("device type could
+    # not be determined"), unlike the `DataParallel` module, which then runs the module itself
+    "torch.nn.parallel.data_parallel", "torch.nn.parallel.data_parallel.data_parallel",
+}
 # Whether a process group exists: never, on a machine without a GPU, in a file whose every
 # process group is NCCL's (see `Evaluator.nccl_only`).
 PG_INITIALIZED = frozenset({"torch.distributed.is_initialized"})

@@ -199,6 +199,8 @@ class Module(_Attributes, Value):
     stateless: bool = False  # no parameters or buffers (ReLU, pooling)
     host_lengths: bool = False  # CTCLoss: its length arguments may stay on the CPU
     answers_tensor: bool = False  # a torch layer whose answer is one tensor (`nn.Linear`)
+    classes: tuple = field(default=(), repr=False)  # after a join of modules of different
+    # classes (`cls` is then None): the classes of the project it may be of
 
 
 @dataclass(frozen=True)
@@ -415,7 +417,15 @@ def _join_module(a: Module, b: Module) -> Module:
         a.stateless and b.stateless,
         a.host_lengths and b.host_lengths,
         a.answers_tensor and b.answers_tensor,
+        _joined_classes(a, b),
     )
+
+
+def _joined_classes(a: Module, b: Module) -> tuple:
+    if a.cls is b.cls and not a.classes and not b.classes:
+        return ()
+    found = [c for m in (a, b) for c in (m.classes or (m.cls,)) if c is not None]
+    return tuple(dict.fromkeys(found))
 
 
 def _join_instance(a: Instance, b: Instance) -> Value:

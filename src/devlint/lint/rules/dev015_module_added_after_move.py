@@ -7,6 +7,7 @@ import libcst as cst
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model import torch_api as api
+from devlint.lint.model.interpret import after_the_framework_move
 from devlint.lint.model.observations import Event
 from devlint.lint.model.values import Module, Place, Tensor
 from devlint.lint.rules.base import Rule
@@ -25,7 +26,8 @@ class ModuleAddedAfterMove(Rule):
         already moved to the device (`model.fc = nn.Linear(...)`, `model.classifier = ...`,
         `model.add_module("head", ...)`, `model.layers.append(...)` on a moved `ModuleList`, an
         adapter layer set as an attribute, also into a part of a pretrained model,
-        `model.encoder.layer[11].adapter = ...`, or into a layer taken from a moved
+        `model.encoder.layer[11].adapter = ...`, or on `self` in a LightningModule's own hook
+        that the trainer runs after its move, `on_fit_start`; or into a layer taken from a moved
         `nn.Sequential` or `ModuleList`, `for block in model: block.q = LoRA(block.q)`), where
         nothing moves the model or the new module afterwards.
     """
@@ -146,6 +148,12 @@ class ModuleAddedAfterMove(Rule):
             # `on_train_epoch_start(self, trainer, pl_module)` of a callback: the trainer put
             # the module on its device before any hook of the run
             return owner.node
+        if type(owner) is Module and own is None and owner.place is Place.DEVICE and \
+                after_the_framework_move(function) and type(function.node) is cst.FunctionDef and \
+                function.params and name.split(".", 1)[0] == function.params[0][0]:
+            # `self.proj = nn.Sequential(...)` in the module's own `on_fit_start`: the trainer
+            # moved the module before the hook
+            return function.node
         if type(own) is cst.Call and type(owner) is Module and not same_scope(model, event.where, own) \
                 and position(model, own) >= 0 and _only_move(model, own):
             # moved by a caller before it handed the model here (`inject(model)` after

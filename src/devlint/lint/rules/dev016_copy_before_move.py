@@ -16,6 +16,9 @@ from devlint.lint.syntax import dotted, walk
 
 SELF_RETURNING = frozenset({"eval", "train", "requires_grad_", "float", "half", "double"})
 PARAMETER_CALLS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers"})
+# Builtins that walk or measure what they are given and move nothing (`zip(clients, shards)`).
+WALKING_BUILTINS = frozenset({"zip", "enumerate", "len", "iter", "reversed", "list", "tuple",
+                              "isinstance", "print", "sorted"})
 
 
 class CopyBeforeMove(Rule):
@@ -24,7 +27,8 @@ class CopyBeforeMove(Rule):
     fix_kind = Applicability.SAFE
     summary = "A copy of a model taken before the model moved is never moved, but meets device tensors."
     what = """
-        Finds `ema = copy.deepcopy(model)` (an EMA model, a teacher, a target network) taken
+        Finds `ema = copy.deepcopy(model)` (an EMA model, a teacher, a target network; also
+        a list of copies, `clients = [copy.deepcopy(model) for _ in range(n)]`) taken
         while `model` is on the CPU, when `model` is moved to the device afterwards (also by
         accelerate's `prepare`, which places what it is given, or by moving a wrapper that holds
         it, `Diffusion(model).to(device)`), the copy
@@ -149,7 +153,7 @@ class CopyBeforeMove(Rule):
                 node.name.value for node in walk(model.module) if type(node) is cst.FunctionDef)
         for node in calls_taking(model, name, at):
             callee = dotted(node.func) or ""
-            if callee.rsplit(".", 1)[-1] not in local and \
+            if callee.rsplit(".", 1)[-1] not in local and callee not in WALKING_BUILTINS and \
                     _qualname(model, callee) not in api.MODULE_KEEPING_CALLS:
                 return True
         return False
@@ -193,6 +197,11 @@ def _assigned_name(event: Event) -> Optional[str]:
         if type(small) is not cst.Assign or len(small.targets) != 1:
             continue
         value = small.value
+        if type(value) in (cst.ListComp, cst.GeneratorExp) or \
+                (type(value) is cst.Call and dotted(value.func) in ("list", "tuple") and len(value.args) == 1
+                 and type(value.args[0].value) is cst.GeneratorExp):
+            # `clients = [copy.deepcopy(model) for _ in range(n)]`: the list holds the copies
+            value = (value.args[0].value if type(value) is cst.Call else value).elt
         while value is not event.node and type(value) is cst.Call and \
                 type(value.func) is cst.Attribute and value.func.attr.value in SELF_RETURNING:
             value = value.func.value  # `copy.deepcopy(model).eval()`

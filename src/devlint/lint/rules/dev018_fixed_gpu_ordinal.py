@@ -27,7 +27,8 @@ class FixedGpuOrdinal(Rule):
         Finds a fixed GPU number other than 0 (`"cuda:1"`, `torch.device("cuda", 1)`,
         `.cuda(1)`, `.to(2)`, `torch.cuda.set_device(1)`) chosen behind
         `torch.cuda.is_available()` (a conditional expression with a CPU arm, or an
-        `if torch.cuda.is_available():` branch), in a file that never asks how many GPUs
+        `if torch.cuda.is_available():` branch; also by a name bound only to its answer,
+        `has_gpu = torch.cuda.is_available()`), in a file that never asks how many GPUs
         there are. `"cuda:1" if torch.cuda.is_available() else "cpu"` is a device choice by its
         form, so it is found wherever it goes: an argparse default, a config entry or a
         dataclass field that another file reads.
@@ -127,10 +128,11 @@ def availability_choices(module: cst.Module) -> Iterator[tuple[cst.SimpleString,
     tests = {id(sub) for node in walk(module)
              if type(node) in (cst.FunctionDef, cst.ClassDef) and TEST_NAME.search(node.name.value)
              for sub in walk(node)}
+    flags = availability_flags(module)
     for node in walk(module):
         if type(node) is not cst.IfExp or id(node) in tests:
             continue
-        arms = _availability_arms(node.test, node.body, node.orelse)
+        arms = _availability_arms(node.test, node.body, node.orelse, flags)
         if arms is None:
             continue
         gpu, cpu = arms
@@ -163,10 +165,11 @@ def _in_fallback_branch(model: Model, node) -> bool:
     inside = model.shared.get("fallback_branches")
     if inside is None:
         found = set()
+        flags = availability_flags(model.module)
         for branch in walk(model.module):
             if type(branch) is not cst.If or type(branch.orelse) is not cst.Else:
                 continue
-            arms = _availability_arms(branch.test, branch.body, branch.orelse.body)
+            arms = _availability_arms(branch.test, branch.body, branch.orelse.body, flags)
             if arms is None:
                 continue
             gpu, cpu = arms
@@ -176,11 +179,30 @@ def _in_fallback_branch(model: Model, node) -> bool:
     return id(node) in inside
 
 
-def _availability_arms(test: Any, body: Any, orelse: Any) -> Optional[tuple]:
+def _availability_arms(test: Any, body: Any, orelse: Any, flags: frozenset) -> Optional[tuple]:
     """(the GPU arm, the CPU arm) of a choice by `torch.cuda.is_available()` (or its `not`),
-    as a conditional expression or an `if`/`else`; None for any other test."""
+    or by a name that holds its answer (`has_gpu = torch.cuda.is_available()`, one of
+    `flags`), as a conditional expression or an `if`/`else`; None for any other test."""
     if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         test, body, orelse = test.expression, orelse, body
-    if type(test) is not cst.Call or not (dotted(test.func) or "").endswith("cuda.is_available"):
+    if type(test) is cst.Name and test.value in flags:
+        return body, orelse
+    if type(test) is not cst.Call or not _asks_availability(test):
         return None
     return body, orelse
+
+
+def _asks_availability(node: Any) -> bool:
+    return type(node) is cst.Call and (dotted(node.func) or "").endswith("cuda.is_available")
+
+
+def availability_flags(module: cst.Module) -> frozenset:
+    """The names the file binds only to `torch.cuda.is_available()` (`has_gpu = ...`)."""
+    bound: dict = {}
+    for node in walk(module):
+        if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
+            name = node.targets[0].target.value
+            bound[name] = bound.get(name, True) and _asks_availability(node.value)
+        elif type(node) in (cst.AugAssign, cst.AnnAssign) and type(node.target) is cst.Name:
+            bound[node.target.value] = False
+    return frozenset(name for name, only in bound.items() if only)

@@ -31,7 +31,9 @@ class CudaTestNotSkipped(Rule):
     what = """
         Finds a test that a runner collects (`def test_...` or a `test_...` method of a test
         class in a module the runners collect by default: `test_*.py` and `*_test.py` (pytest),
-        `test*.py` (unittest); a `test_...` method of a `unittest.TestCase` anywhere) that names
+        `test*.py` (unittest), or in a module of another name that imports pytest, which
+        `pytest that_file.py` collects all the same; a `test_...` method of a
+        `unittest.TestCase` anywhere) that names
         CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`, `torch.device("cuda")`, also given
         as `device=` to a class or function of this file that hands it to torch)
         on a path that a machine without a GPU runs: no skip marker on the test or its class,
@@ -53,8 +55,8 @@ class CudaTestNotSkipped(Rule):
         helpers and fixtures (only test functions are checked), for a script's own
         `def test(model, loader):` outside test modules or called with arguments by its own
         script (an evaluation step no runner collects), for modules no runner collects by
-        default (`conftest.py`, a benchmark `tests/attention.py`; a `python_files` setting of
-        pytest is not read),
+        default and import no pytest (`conftest.py`, a benchmark `tests/attention.py`; a
+        `python_files` setting of pytest is not read),
         and outside tests (DEV001's business). DEV001 exempts tests by design; this rule covers what that leaves out.
     """
     why = """
@@ -142,7 +144,7 @@ class CudaTestNotSkipped(Rule):
             return _collected_class(info.cls, model)
         if info.name in called:
             return False  # `test(model, loader)` called by the script's `main`: its eval step
-        return model.test_file and collected_name(model.path)
+        return _collected_module(model)
 
     @staticmethod
     def sets_up_tests(info: Any, model: Model) -> bool:
@@ -216,7 +218,23 @@ SETUP_METHODS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class"}
 def _collected_class(cls: Any, model: Model) -> bool:
     """A class whose tests a runner collects: a `unittest.TestCase` anywhere, or a test class
     in a module the runners collect."""
-    return _testcase(cls) or bool(model.test_file and collected_name(model.path) and cls.is_test)
+    return _testcase(cls) or bool(_collected_module(model) and cls.is_test)
+
+
+def _collected_module(model: Model) -> bool:
+    """A module whose tests a runner collects: one named as the runners collect by default, or
+    one that imports pytest whatever its name (`pytest checks/lora_checks.py` collects the file
+    it is given; a `python_files` setting may name it), but not `conftest.py`."""
+    if model.test_file and collected_name(model.path):
+        return True
+    known = model.shared.get("imports_pytest")
+    if known is None:
+        known = model.shared["imports_pytest"] = os.path.basename(model.path or "") != "conftest.py" and any(
+            (type(small) is cst.Import and any(dotted(a.name) == "pytest" for a in small.names)) or
+            (type(small) is cst.ImportFrom and dotted(small.module) == "pytest")
+            for statement in model.module.body if type(statement) is cst.SimpleStatementLine
+            for small in statement.body)
+    return known
 
 
 def _marker_for(info: Any) -> str:
