@@ -51,37 +51,39 @@ def names_accelerator(path: str) -> Optional[bool]:
 DEFAULT_SETTING = re.compile(
     rb"set_default_tensor_type\([^)\n]*cuda|set_default_device\((?!\s*['\"]cpu['\"])")
 _DEFAULTS: dict = {}  # (path, size, mtime) -> whether its text sets the default on a GPU
-MAX_LOADERS = 256  # the files whose runs load a module, followed up to this many
+MAX_LOADED = 4096  # the files a setter's imports reach, followed up to this many
 
 
 def default_elsewhere(path: str) -> Optional[bool]:
-    """Whether a file whose run loads `path` (one that imports it, or imports such a file)
-    sets the default tensor type or device to an accelerator: that setting holds for the whole
-    process, so the factories of the modules that run imports make their tensors on the GPU
-    (ASTER's `main.py` sets `torch.cuda.FloatTensor` when it uses the GPU, and its recognition
-    head makes its states with plain `torch.zeros`). A script beside it that imports nothing of
-    it sets nothing for it. None where the project's imports are not known or the budget
-    ends."""
-    from devlint.workspace.importers import file_facts, importers_of, project_sources, same_file
+    """Whether a file whose run loads `path` (`path` is among the files its imports reach, at
+    any depth) sets the default tensor type or device to an accelerator: that setting holds for
+    the whole process, so the factories of the modules that run imports make their tensors on
+    the GPU (ASTER's `main.py` sets `torch.cuda.FloatTensor` when it uses the GPU, and its
+    recognition head makes its states with plain `torch.zeros`). A script beside it that
+    imports nothing of it sets nothing for it. None where the project's files are not known or
+    the budget ends. Most projects set no such default: one pass over the files' memoized
+    facts answers them; only the setters' imports are followed."""
+    from devlint.workspace.importers import file_facts, imports_of, project_sources, same_file
 
-    sources = project_sources(project_of(str(path)).root)
+    project = project_of(str(path))
+    sources = project_sources(project.root)
     if sources is None:
         return None
-    by_key = {same_file(s): s for s in sources}
-    seen = {same_file(str(path))}
-    frontier, loaders = [str(path)], []
-    while frontier and len(loaders) < MAX_LOADERS:
-        found = importers_of(frontier.pop())
+    setters = []
+    for source, found in zip(sources, file_facts(sources, _DEFAULTS, _sets_default, SCAN_BUDGET)):
         if found is None:
-            continue  # a notebook: nothing imports it
-        for key in sorted(found - seen, key=repr):
-            seen.add(key)
-            if key in by_key:
-                loaders.append(by_key[key])
-                frontier.append(str(by_key[key]))
-    for found in file_facts(loaders, _DEFAULTS, _sets_default, SCAN_BUDGET):
-        if found is not False:
-            return found
+            return None
+        if found:
+            setters.append(same_file(source))
+    own = same_file(str(path))
+    reached, pending = set(setters), list(setters)
+    while pending and len(reached) < MAX_LOADED:
+        for imported in imports_of(pending.pop(), project):
+            if imported == own and own not in setters:
+                return True
+            if imported not in reached:
+                reached.add(imported)
+                pending.append(imported)
     return False
 
 

@@ -143,6 +143,11 @@ def _project_sources(root: str, exclusions) -> Optional[list[Path]]:
     return sources
 
 
+def imports_of(path: str, project: Project) -> frozenset:
+    """The project files (keys) the import lines of the project file `path` resolve to."""
+    return _imports_of(Path(path), project)
+
+
 def _imports_of(path: Path, project: Project) -> frozenset:
     """The project files `path`'s import lines resolve to (keys), once per process and version."""
     try:

@@ -13,7 +13,7 @@ from typing import Any
 
 import libcst as cst
 
-from devlint.lint.model.interpret import Interpreter
+from devlint.lint.model.interpret import Interpreter, gpu_calls_in
 from devlint.lint.model.observations import Observations
 
 
@@ -97,7 +97,7 @@ def analyze(module: cst.Module, text: str = "", path: str = "", project=None,
                               test_file=TEST_FILE.search(path.replace("\\", "/")) is not None,
                               path=path if project and _on_disk(path) else "",
                               summaries=summaries_for(project) if project else None,
-                              levels=LEVELS)
+                              levels=LEVELS, gpu_calls=gpu_calls_in(text))
     observations = interpreter.run()
     if project:
         record(interpreter)

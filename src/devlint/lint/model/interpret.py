@@ -189,8 +189,10 @@ _BATCH_END = re.compile(r"on_(train|validation|test|predict)_batch_end$")
 class Interpreter(Evaluator):
     def __init__(self, module: cst.Module, loader_prior: bool = True, test_file: bool = False,
                  path: str = "", summaries: Any = None, summarising: bool = False,
-                 levels: int = 0) -> None:
+                 levels: int = 0, gpu_calls: Optional[bool] = None) -> None:
         self.module = module
+        # whether the text calls anything that needs a GPU (`gpu_calls_in`); None: not known
+        self.gpu_calls = gpu_calls
         self.path = path
         self.summaries = summaries  # the project's module summaries, or None: imports unknown
         # how many imports deep summaries reach from here: 0, the project's imports are unknown
@@ -888,10 +890,32 @@ class Interpreter(Evaluator):
             # `for b in (batch, pf_batch): b[k] = b[k].cuda()`: each name's object is changed
             self.loop_aliases[node.target.value] = aliases
         try:
-            return self.loop(node, info, st, bind_target, None, nonempty=_never_empty(node.iter))
+            end = self.loop(node, info, st, bind_target, None, nonempty=_never_empty(node.iter))
         finally:
             if aliases:
                 self.loop_aliases.pop(node.target.value, None)
+        self.each_host_module(node, st)
+        return end
+
+    def each_host_module(self, node: cst.For, st: State) -> None:
+        """`for m in metrics.values(): m.update(preds, y)` over a dict display whose modules
+        are moved but one: the loop's element joins their places, so the body is run once more
+        for each module left on the CPU, bound to it alone, and only what it hands device
+        tensors is kept (a metric never moved, DEV019)."""
+        items = _module_items(node.iter, lambda n: self.value(n, st))
+        if not items:
+            return
+        for item in items:
+            saved = self.obs
+            self.obs = Observations()
+            try:
+                body = State(dict(st.env), st.accel, st.cpu, st.sure)
+                self.bind(node.target, item, body, node, entry=st)
+                self.suite(node.body, body)
+                found = [e for e in self.obs.events if e.kind == "host-call"]
+            finally:
+                self.obs = saved
+            self.obs.events.extend(found)
 
     def while_(self, node: cst.While, st: State) -> State:
         return self.loop(node, self.loop_info(node, None), st, None, node.test)
@@ -1088,7 +1112,7 @@ class Interpreter(Evaluator):
         # synchronize()`, `nn.parallel.data_parallel`) runs only with one: its CUDA literals are
         # its purpose, and a run without a GPU that calls it stops there.
         info.straight_gpu_call = type(node) is cst.FunctionDef and not info.is_test and \
-            self.needs_cuda_straight(node, State(self.module_env, True, False))
+            self.gpu_calls is not False and self.needs_cuda_straight(node, State(self.module_env, True, False))
         if type(node) is cst.FunctionDef and info.cls is not None and name in MOVE_OVERRIDES:
             info.cls.moves_itself = True
         self.functions[id(node)] = info
@@ -2256,6 +2280,43 @@ def _returned(returns: list) -> Value:
 
 # The last names of the calls `needs_cuda_straight` looks for, to resolve only those.
 _GPU_NEEDING_NAMES = frozenset(api.last(q) for q in api.CUDA_REQUIRING | api.DDP)
+_GPU_CALLS = tuple(f"{name}(" for name in sorted(_GPU_NEEDING_NAMES))
+_GPU_CALLS_BYTES = tuple(call.encode() for call in _GPU_CALLS)
+
+
+def gpu_calls_in(text) -> Optional[bool]:
+    """Whether a file's text (str or bytes) may call a function that needs a GPU by one of its
+    names (`synchronize(`, `data_parallel(`; a screen: `init(` of `xinit(` passes too, and the
+    walk decides): where none is written, no function of the file makes such a call, and
+    `needs_cuda_straight` has nothing to walk for. None: no text."""
+    if not text:
+        return None
+    calls = _GPU_CALLS_BYTES if isinstance(text, bytes) else _GPU_CALLS
+    return any(call in text for call in calls)
+
+
+def _module_items(iterated: Any, value_of) -> tuple:
+    """What to bind the target of `for m in d.values()` (`d.items()`, or a list display `for m
+    in ms`) to, one CPU module at a time: the modules of a display of at most eight items that
+    left some of them on the CPU and moved others. Nothing for any other loop."""
+    call = iterated if type(iterated) is cst.Call and type(iterated.func) is cst.Attribute and \
+        not iterated.args and iterated.func.attr.value in ("values", "items") else None
+    base = call.func.value if call is not None else iterated
+    if type(base) not in (cst.Name, cst.Attribute):
+        return ()
+    seq = unwrap(value_of(base))
+    if type(seq) is not Seq or not seq.items or len(seq.items) > 8 or \
+            (call is not None and seq.kind != "dict") or (call is None and seq.kind == "dict"):
+        return ()
+    modules = [unwrap(v) for v in seq.items]
+    if not all(type(m) is Module for m in modules) or \
+            not any(m.place is Place.DEVICE for m in modules):
+        return ()
+    hosts = [m for m in modules if m.place is Place.HOST and not m.assumed and not m.stateless
+             and not m.loss]
+    if call is not None and call.func.attr.value == "items":
+        return tuple(Seq("tuple", (Scalar(), m), join(Scalar(), m)) for m in hosts)
+    return tuple(hosts)
 
 
 def _join_all(values) -> Value:

@@ -230,13 +230,13 @@ class Summaries:
         return self.files.digest(data) if data is not None else None
 
     def _build(self, path: str, data: bytes, digest: str, level: int) -> Optional[Summary]:
-        from devlint.lint.model.interpret import Interpreter
+        from devlint.lint.model.interpret import Interpreter, gpu_calls_in
 
         module = self._tree(data, digest)
         if module is None:
             return None
         interpreter = Interpreter(module, path=path, summaries=self, summarising=True,
-                                  levels=level)
+                                  levels=level, gpu_calls=gpu_calls_in(data))
         try:
             interpreter.run()
         except RecursionError:

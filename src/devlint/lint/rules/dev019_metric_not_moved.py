@@ -21,8 +21,10 @@ class MetricNotMoved(Rule):
         Finds a torchmetrics metric (`Accuracy(...)`, `MulticlassF1Score(...)`,
         `MetricCollection(...)`) built on the CPU and never moved, that the code updates or
         calls with tensors it put on the device (`metric.update(preds, target)`,
-        `metric(preds, target)`); also a metric written by hand as an `nn.Module` of this file
-        (it defines `update` and `compute` and keeps its state in buffers or parameters).
+        `metric(preds, target)`), also through a loop over a dict or list of metrics some of
+        which are moved (`for m in metrics.values(): m.update(preds, y)`); also a metric
+        written by hand as an `nn.Module` of this file (it defines `update` and `compute` and
+        keeps its state in buffers or parameters).
     """
     silent = """
         When the metric is moved (`Accuracy(...).to(device)`, `metric.to(device)`), when it is a
