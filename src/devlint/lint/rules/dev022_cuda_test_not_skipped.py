@@ -6,7 +6,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from devlint.core.findings import Applicability, Edit, Fix, RawFinding
-from devlint.lint.model import Model
+from devlint.lint.model import TEST_FILE, Model
 from devlint.lint.model.values import Klass, Ref
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.dev001_hard_coded_cuda import KINDS
@@ -140,18 +140,25 @@ class CudaTestNotSkipped(Rule):
         module calls with arguments)."""
         if info is None or type(info.node) is not cst.FunctionDef or not info.name.startswith("test"):
             return False
+        home = _home(info, model)
         if info.cls is not None:
-            return _collected_class(info.cls, model)
+            return _collected_class(info.cls, model, home)
+        if home is not None:
+            # a function of another file that the importer's run reached: that file's own
+            # calls say whether it is a helper (`test_single_case(net, image, ...)` called by
+            # `test_all_case` there)
+            called = _called_with_arguments(home.module)
         if info.name in called:
             return False  # `test(model, loader)` called by the script's `main`: its eval step
-        return _collected_module(model)
+        return _collected_module(model, home)
 
     @staticmethod
     def sets_up_tests(info: Any, model: Model) -> bool:
         """`setUp` (or `setUpClass`, `setup_method`) of a test class: it runs before each of
         the class's tests, so its CUDA use is theirs (`graph = Graph(...).cuda()` in `setUp`)."""
         return info is not None and type(info.node) is cst.FunctionDef and \
-            info.name in SETUP_METHODS and info.cls is not None and _collected_class(info.cls, model)
+            info.name in SETUP_METHODS and info.cls is not None and \
+            _collected_class(info.cls, model, _home(info, model))
 
     @staticmethod
     def guarded(info: Any) -> bool:
@@ -215,24 +222,37 @@ def _testcase(cls: Any) -> bool:
 SETUP_METHODS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class"})
 
 
-def _collected_class(cls: Any, model: Model) -> bool:
+def _home(info: Any, model: Model) -> Any:
+    """The interpreter of the other file whose code `info` is, reached by this file's run (a
+    project's importer checked with its imports); None for this file's own code."""
+    owner = getattr(info, "owner", None)
+    if owner is None or owner is model.interpreter or getattr(owner, "module", None) is None:
+        return None
+    return owner
+
+
+def _collected_class(cls: Any, model: Model, home: Any = None) -> bool:
     """A class whose tests a runner collects: a `unittest.TestCase` anywhere, or a test class
     in a module the runners collect."""
-    return _testcase(cls) or bool(_collected_module(model) and cls.is_test)
+    return _testcase(cls) or bool(_collected_module(model, home) and cls.is_test)
 
 
-def _collected_module(model: Model) -> bool:
+def _collected_module(model: Model, home: Any = None) -> bool:
     """A module whose tests a runner collects: one named as the runners collect by default, or
     one that imports pytest whatever its name (`pytest checks/lora_checks.py` collects the file
-    it is given; a `python_files` setting may name it), but not `conftest.py`."""
-    if model.test_file and collected_name(model.path):
+    it is given; a `python_files` setting may name it), but not `conftest.py`. `home`: the
+    interpreter of another file whose code is asked about, else this file's."""
+    module, path, test_file = (home.module, home.path, TEST_FILE.search((home.path or "").replace("\\", "/"))
+                               is not None) if home is not None else (model.module, model.path, model.test_file)
+    if test_file and collected_name(path):
         return True
-    known = model.shared.get("imports_pytest")
+    memo = model.shared.setdefault("imports_pytest", {})
+    known = memo.get(id(module))
     if known is None:
-        known = model.shared["imports_pytest"] = os.path.basename(model.path or "") != "conftest.py" and any(
+        known = memo[id(module)] = os.path.basename(path or "") != "conftest.py" and any(
             (type(small) is cst.Import and any(dotted(a.name) == "pytest" for a in small.names)) or
             (type(small) is cst.ImportFrom and dotted(small.module) == "pytest")
-            for statement in model.module.body if type(statement) is cst.SimpleStatementLine
+            for statement in module.body if type(statement) is cst.SimpleStatementLine
             for small in statement.body)
     return known
 
