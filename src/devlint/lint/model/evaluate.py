@@ -870,6 +870,11 @@ class Evaluator:
         self.note_handed(args, kwargs)
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer's BatchEncoding
+        if callee.name and not operands and LOSS_CLASS_NAME.match(last_part(callee.name)):
+            # `AMSELoss(num_joints, with_bg)` of a class devlint cannot read (a star import
+            # through a `sys.path` edit), given no tensor: a loss built, not computed, and it
+            # holds no weight of the code's, so `.cuda()` of it moves nothing
+            return Module(HOST, node, ident=id(node), loss=True)
         if callee.name and names.names_loss(callee.name):
             if _ctc_shaped(args, kwargs):
                 operands = _ctc_operands(args, kwargs)
@@ -2632,6 +2637,10 @@ def _gathers_by_indices(args: list, kwargs: dict) -> bool:
     given = kwargs.get("index") or (args[1] if len(args) > 1 else None)
     index = unwrap(given[1]) if given is not None else None
     return type(index) is Tensor and not index.scalar
+
+
+# A class by its name (PEP 8's CapWords) that is a loss: `AMSELoss`, `FocalLoss`.
+LOSS_CLASS_NAME = re.compile(r"^[A-Z]\w*Loss$")
 
 
 def _answers_on_device(module: Value, operands: list) -> bool:
