@@ -31,7 +31,8 @@ class FixedGpuOrdinal(Rule):
         `has_gpu = torch.cuda.is_available()`), in a file that never asks how many GPUs
         there are. `"cuda:1" if torch.cuda.is_available() else "cpu"` is a device choice by its
         form, so it is found wherever it goes: an argparse default, a config entry or a
-        dataclass field that another file reads.
+        dataclass field that another file reads; so is a list of them,
+        `["cuda:0", "cuda:1"] if torch.cuda.is_available() else ["cpu", "cpu"]`.
     """
     silent = """
         For `cuda`, `cuda:0` and the current device; when the file asks
@@ -136,9 +137,25 @@ def availability_choices(module: cst.Module) -> Iterator[tuple[cst.SimpleString,
         if arms is None:
             continue
         gpu, cpu = arms
+        if type(gpu) in (cst.List, cst.Tuple) and _all_cpu(cpu):
+            # `["cuda:0", "cuda:1"] if torch.cuda.is_available() else ["cpu", "cpu"]`: a GPU
+            # per worker, the later ones by number (reported once, at the first of them)
+            for element in gpu.elements:
+                number = FIXED_CUDA_INDEX.match(string_value(element.value) or "")
+                if number and int(number.group(1)) > 0:
+                    yield element.value, int(number.group(1))
+                    break
+            continue
         number = FIXED_CUDA_INDEX.match(string_value(gpu) or "")
         if number and string_value(cpu) == "cpu":
             yield gpu, int(number.group(1))
+
+
+def _all_cpu(arm: Any) -> bool:
+    """`"cpu"`, or a list or tuple of `"cpu"` strings."""
+    if type(arm) in (cst.List, cst.Tuple):
+        return bool(arm.elements) and all(string_value(e.value) == "cpu" for e in arm.elements)
+    return string_value(arm) == "cpu"
 
 
 # A test that asks whether there is a GPU: `torch.cuda.is_available()`, or a flag of it.
