@@ -894,15 +894,15 @@ class Interpreter(Evaluator):
         finally:
             if aliases:
                 self.loop_aliases.pop(node.target.value, None)
-        self.each_host_module(node, st)
+        self.each_host_module(node, iterated, st)
         return end
 
-    def each_host_module(self, node: cst.For, st: State) -> None:
+    def each_host_module(self, node: cst.For, iterated: Value, st: State) -> None:
         """`for m in metrics.values(): m.update(preds, y)` over a dict display whose modules
         are moved but one: the loop's element joins their places, so the body is run once more
         for each module left on the CPU, bound to it alone, and only what it hands device
         tensors is kept (a metric never moved, DEV019)."""
-        items = _module_items(node.iter, lambda n: self.value(n, st))
+        items = _module_items(node.iter, iterated, lambda n: self.value(n, st))
         if not items:
             return
         for item in items:
@@ -1215,9 +1215,7 @@ class Interpreter(Evaluator):
             self.pass_host_params(info, args, node)
             self.forget_changed_in_place(info, args, node, st)
             self.keep(cached[2], info, node, args, kwargs)
-            self.requires_cuda |= (cpu and cached[3]) or (st.cpu and info.straight_gpu_call)
-            if info.straight_gpu_call:
-                self.required_by_gpu_code(info.node)
+            self.after_gpu_requirement(info, st, cpu and cached[3])
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or self.frame.function is info or \
                 any(f.function is info for f in self.frames):
@@ -1257,13 +1255,17 @@ class Interpreter(Evaluator):
             # keeps that choice, as if its own code had made it
             self.own_fallback = True
         self.keep(result[2], info, node, args, kwargs)
-        # A helper that returns on a GPU machine and never on a CPU one (`init_distributed_mode`
-        # raising without CUDA) is a GPU requirement of its caller too.
-        # So is one whose every run makes a call that raises without a GPU (`needs_cuda_straight`).
-        self.requires_cuda |= (cpu and result[3]) or (st.cpu and info.straight_gpu_call)
+        self.after_gpu_requirement(info, st, cpu and result[3])
+        return result[0], result[1]
+
+    def after_gpu_requirement(self, info: FuncInfo, st: State, gpu_only_return: bool) -> None:
+        """A helper that returns on a GPU machine and never on a CPU one (`init_distributed_mode`
+        raising without CUDA) is a GPU requirement of its caller too; so is one whose every run
+        makes a call that raises without a GPU (`needs_cuda_straight`), whose CUDA literals are
+        then its purpose."""
+        self.requires_cuda |= gpu_only_return or (st.cpu and info.straight_gpu_call)
         if info.straight_gpu_call:
             self.required_by_gpu_code(info.node)
-        return result[0], result[1]
 
     def forget_changed_in_place(self, info: FuncInfo, args: list, node: Any, st: State) -> None:
         """`input_cuda(input)`, whose body sets `input["kspace"] = input["kspace"].cuda()`: a
@@ -1494,8 +1496,8 @@ class Interpreter(Evaluator):
         return not self._names_accelerator
 
     def default_set_elsewhere(self) -> bool:
-        """Whether another file of this file's project sets the default tensor type or device
-        to an accelerator (`workspace.accelerators.default_elsewhere`): then a factory without
+        """Whether a file whose run loads this one sets the default tensor type or device to an
+        accelerator (`workspace.accelerators.default_elsewhere`): then a factory without
         a device may make its tensor on the GPU. Unknown (no project, too many files) is no."""
         if self._default_elsewhere is None:
             found = None
@@ -2295,16 +2297,17 @@ def gpu_calls_in(text) -> Optional[bool]:
     return any(call in text for call in calls)
 
 
-def _module_items(iterated: Any, value_of) -> tuple:
+def _module_items(node: Any, iterated: Value, value_of) -> tuple:
     """What to bind the target of `for m in d.values()` (`d.items()`, or a list display `for m
     in ms`) to, one CPU module at a time: the modules of a display of at most eight items that
-    left some of them on the CPU and moved others. Nothing for any other loop."""
-    call = iterated if type(iterated) is cst.Call and type(iterated.func) is cst.Attribute and \
-        not iterated.args and iterated.func.attr.value in ("values", "items") else None
-    base = call.func.value if call is not None else iterated
+    left some of them on the CPU and moved others. Nothing for any other loop. `iterated`: what
+    the loop walks, already evaluated; `value_of` reads the dict of `d.values()`."""
+    call = node if type(node) is cst.Call and type(node.func) is cst.Attribute and \
+        not node.args and node.func.attr.value in ("values", "items") else None
+    base = call.func.value if call is not None else node
     if type(base) not in (cst.Name, cst.Attribute):
         return ()
-    seq = unwrap(value_of(base))
+    seq = unwrap(value_of(base) if call is not None else iterated)
     if type(seq) is not Seq or not seq.items or len(seq.items) > 8 or \
             (call is not None and seq.kind != "dict") or (call is None and seq.kind == "dict"):
         return ()

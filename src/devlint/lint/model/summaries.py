@@ -74,8 +74,9 @@ class ModuleFiles(Protocol):
         framework that places the model: `workspace.accelerators`); None: not known."""
 
     def default_elsewhere(self, path: str) -> Optional[bool]:
-        """Whether another file of the project of `path` sets the process's default tensor
-        type or device to an accelerator (`workspace.accelerators`); None: not known."""
+        """Whether a file whose run loads `path` (its imports reach it) sets the process's
+        default tensor type or device to an accelerator (`workspace.accelerators`); None: not
+        known."""
 
     def read(self, path: str) -> Optional[bytes]:
         """The bytes of a project file a summary may be made of (None: not a readable file of
