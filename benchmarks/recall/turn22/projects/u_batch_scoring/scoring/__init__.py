@@ -1,0 +1,1 @@
+"""Batch scoring package: config, model, checkpoint registry, engine, post-processing."""
