@@ -60,6 +60,9 @@ def devlint_positions() -> Positions:
     found: Positions = defaultdict(set)
     for f in payload["findings"]:
         found[os.path.normpath(ROOT / f["path"])].add((f["line"], f["column"], f["code"]))
+        # a root cause the run reports once (lint.root_causes) is each file's own under flake8
+        for place in f.get("same_cause", ()):
+            found[os.path.normpath(ROOT / place["path"])].add((place["line"], place["column"], f["code"]))
     return found
 
 
@@ -285,6 +288,8 @@ def _devlint_positions(folder: Path) -> Positions:
     found: Positions = defaultdict(set)
     for f in json.loads(result.stdout)["findings"]:
         found[str(folder / f["path"])].add((f["line"], f["column"], f["code"]))
+        for place in f.get("same_cause", ()):  # each file's own under flake8
+            found[str(folder / place["path"])].add((place["line"], place["column"], f["code"]))
     return found
 
 

@@ -336,7 +336,17 @@ def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Conf
                        routed_only=True, selection_for=selection_for)
     else:
         lint_files(files, config, args, result, out, style, sources,
-                   context_of(files, sources, config), selection_for=selection_for)
+                   context_of(files, sources, config), selection_for=selection_for,
+                   hold_causes=folds(files, config))
+    if folds(files, config):
+        from devlint.lint.root_causes import fold
+
+        result.findings = fold(result.findings)
+        if args.format == "text" and not fixing:
+            # the shared causes were held back from the stream: once each, after it
+            from devlint.lint.report.text import format_block
+
+            emit(out, "".join(format_block(f, style) for f in result.findings if f.root_cause))
     if args.format == "text" and not fixing:
         text = "" if args.quiet else summary(result)  # the findings went out as they came
     else:
@@ -380,13 +390,20 @@ def write_report(path: Path, text: str) -> None:
         raise OutputError(f"--output-file: cannot write {path}: {exc.strerror or exc}") from None
 
 
+def folds(files: list[Path], config: Config) -> bool:
+    """Whether the run reports a cause connected files share once (`lint.root_causes`): in
+    project mode, over more than one file."""
+    return config.project and len(files) > 1
+
+
 def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
                result: RunResult, out, style, sources: dict[Path, bytes],
                context: list[Path], routed_only: bool = False,
-               selection_for=None) -> None:
+               selection_for=None, hold_causes: bool = False) -> None:
     """Findings stream to `out` in file order as they come (text format). `routed_only`:
     only the findings files' runs show in other files' code (after `--fix`, which reports
-    each file's own)."""
+    each file's own). `hold_causes`: findings of a cause other files may share are kept out of
+    the stream, for the caller to report once."""
     from devlint.workspace.cache import Cache, default_directory
     from devlint.lint.runner import check_project, default_jobs
     from devlint.lint.report.text import format_block
@@ -413,9 +430,10 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
             continue
         result.files_checked += 1
         result.findings.extend(outcome.findings)
-        if args.format == "text" and outcome.findings:
+        shown = [f for f in outcome.findings if not (hold_causes and f.root_cause)]
+        if args.format == "text" and shown:
             progress.clear()
-            emit(out, "".join(format_block(f, style) for f in outcome.findings))
+            emit(out, "".join(format_block(f, style) for f in shown))
     progress.clear()
     if cache is not None:
         problem = cache.save()

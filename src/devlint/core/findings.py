@@ -49,6 +49,10 @@ class Fix:
     edits: tuple  # of Edit before positions are resolved, of TextEdit after
 
 
+# DEV001's root cause in a script that never chooses a device with a CPU fallback
+NO_DEVICE_CHOICE = "no-device-choice"
+
+
 @dataclass(frozen=True)
 class RawFinding:
     """A rule's verdict before positions are resolved: it points at a node."""
@@ -59,6 +63,7 @@ class RawFinding:
     related_node: Optional[cst.CSTNode] = None
     related_label: str = ""
     fix: Optional[Fix] = None
+    root_cause: str = ""  # shared by the same finding in other files of one project (see Finding)
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,12 @@ class Finding:
     # A bug in another file's code that only the checked file's values show (a CPU tensor made
     # in the `forward` of a model that train.py moves): the call in the checked file that ran it.
     reached: Optional[Related] = None
+    # A cause other files of the project share (DEV001's "no-device-choice": the file never
+    # chooses a device with a CPU fallback): a run over several connected files folds those
+    # findings into one (`devlint.lint.root_causes`). "" for a finding of its own.
+    root_cause: str = field(default="", compare=False)
+    # The findings of that cause in the other files a run folded into this one (their places).
+    same_cause: tuple = field(default=(), compare=False)
 
     def sort_key(self) -> tuple:
         return (self.path, self.cell or 0, self.line, self.column, self.code)
@@ -121,6 +132,8 @@ class Finding:
             out["related"] = _related(self.related)
         if self.reached is not None:
             out["reached_from"] = _related(self.reached)
+        if self.same_cause:
+            out["same_cause"] = [_related(place) for place in self.same_cause]
         if self.fix is not None:
             out["fix"] = {
                 "description": self.fix.description,

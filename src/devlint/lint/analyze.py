@@ -221,7 +221,8 @@ def resolve_positions(
             # caller that asked for ungated fixes gates each before it offers it).
             if not gate_fixes or refusal(text, edits) is None:
                 fix = Fix(raw.fix.description, raw.fix.applicability, edits)
-        findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix))
+        findings.append(Finding(path, start.line, start.column + 1, raw.code, message, related, fix,
+                                root_cause=raw.root_cause))
     return _one_per_place(findings + _foreign_findings(foreign, trees))
 
 

@@ -245,7 +245,8 @@ def _row(finding: Finding, path: str) -> list:
     target = None if finding.path == path else _relative(finding.path, path, base)
     return [finding.line, finding.column, finding.code, finding.message,
             _related_row(finding.related, path, base), fix, finding.cell,
-            _location_row(finding.in_file), target, _related_row(finding.reached, path, base)]
+            _location_row(finding.in_file), target, _related_row(finding.reached, path, base),
+            finding.root_cause]
 
 
 def _related_row(related: Optional[Related], path: str, base: str) -> Optional[list]:
@@ -289,7 +290,8 @@ def _not_a_number(name: str) -> float:
 
 def _finding(path: str, row: list) -> Finding:
     """The finding a row stores, checked field by field: a ValueError for any other shape."""
-    line, column, code, message, related, fix, cell, in_file, target, reached = _listed(row, 10)
+    line, column, code, message, related, fix, cell, in_file, target, reached, cause = \
+        _listed(row, 11)
     if not _CODE.fullmatch(_text(code)):
         raise ValueError(f"not a finding: {row!r}")
     if fix is not None:
@@ -298,7 +300,8 @@ def _finding(path: str, row: list) -> Finding:
                   tuple(_edit(edit) for edit in _listed(edits)))
     return Finding(path if target is None else _absolute(target, path), _count(line),
                    _count(column), code, _text(message), _related(related, path), fix,
-                   _cell(cell), _location(in_file), _related(reached, path))
+                   _cell(cell), _location(in_file), _related(reached, path),
+                   root_cause=_text(cause))
 
 
 def _related(row, path: str) -> Optional[Related]:

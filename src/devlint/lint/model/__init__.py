@@ -60,6 +60,12 @@ class Model:
         return self.interpreter.fallback
 
     @property
+    def given_device(self) -> bool:
+        """The file's run places something with a device it did not name itself (`self.device`
+        of a base class, `args.device`, a parameter): a choice made elsewhere."""
+        return self.interpreter.given_device
+
+    @property
     def own_fallback(self) -> bool:
         """The file's own code chooses the CPU when no GPU is there (not only an imported
         module's code that its run executes)."""

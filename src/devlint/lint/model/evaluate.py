@@ -1383,6 +1383,8 @@ class Evaluator:
         if vkind is Device:
             if value.fallback:
                 self.chose_fallback()  # a device chosen with a fallback, placing here
+            elif value.accel is None:
+                self.given_device = True  # `.to(args.device)`: chosen where devlint cannot see
             if value.node is not None and value.accel == "accel":
                 self.device_spec_from(value, node, kind, st)
             return {"host": HOST, "accel": DEVICE}.get(value.accel or "", Place.UNKNOWN), value
@@ -1409,6 +1411,7 @@ class Evaluator:
                 return Place.UNKNOWN, Device(None, None, node, spelled=value.name)
             if names.names_device(value.name) or value.name in ("gpu", "rank", "local_rank", "args.gpu"):
                 # a name is no literal: `cuda_device` may hold whatever its code chose there
+                self.given_device = True
                 device = Device("accel", None, node, spelled=value.name)
                 return DEVICE, device
         return None

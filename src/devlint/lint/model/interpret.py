@@ -254,6 +254,9 @@ class Interpreter(Evaluator):
         # ... in its own code: not only in the code of another file that its run executes (an
         # imported detector's `if torch.cuda.is_available(): self.model.cuda()` is its own choice)
         self.own_fallback = False
+        # the run places something with a device it did not name (`x.to(self.device)`,
+        # `device=args.device`): a choice made elsewhere, which its literals bypass
+        self.given_device = False
         self.nccl_required = False
         self.cuda_kernels = False  # the file's run compiles a CUDA extension (see `builds_cuda`)
         self.exiting = False

@@ -118,7 +118,8 @@ def _result(finding: Finding, index: dict[str, int], fingerprints: Fingerprints)
                                 finding.in_file)],
     }
     related = []
-    for r in (finding.related, finding.reached):  # the second: a call in the file that ran it
+    # the second: a call in the file that ran it; then the places of the same root cause
+    for r in (finding.related, finding.reached, *finding.same_cause):
         if r is not None:
             place = _location(r.path or finding.path, r.location.line, r.location.column, r.cell,
                               r.in_file)

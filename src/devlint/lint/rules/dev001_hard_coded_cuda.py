@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator, Optional
 
-from devlint.core.findings import Applicability, Edit, Fix, RawFinding
+from devlint.core.findings import NO_DEVICE_CHOICE, Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.observations import DeviceSpec
 from devlint.lint.model.torch_api import CUDA_LITERAL
@@ -29,7 +30,12 @@ class HardCodedCuda(Rule):
         device with a CPU fallback hard-codes CUDA everywhere for the same reason, so it gets
         one finding, on the first literal a run reaches that no `# noqa` silences, which counts
         the others; its fix moves them all to one `device` (in a notebook, whose cells run one at a time, one
-        finding per cell). In a file that does choose one somewhere, each literal that bypasses
+        finding per cell). A code base whose scripts never choose a device (a research
+        project's `train_*.py`, each `.cuda()` everywhere, sharing its `networks` package) made
+        that decision once: a run over several such files connected by their imports reports
+        it once, at the first in path order, counting the others and naming the next (each
+        file checked alone, as pre-commit, flake8 and the editor check it, keeps its own
+        finding; `--fix` fixes them all). In a file that does choose one somewhere, each literal that bypasses
         the choice is a slip of its own and a finding of its own. A `"cuda"` default of a
         config class in another file (`device: str = "cuda"` in a dataclass) is reported there,
         once a script that builds the config places something with it. A device bound to a
@@ -95,9 +101,17 @@ class HardCodedCuda(Rule):
             # CPU fallback could not run
             return
         sites = list(self.sites(model))
+        # A script (not a notebook) that never chooses a device shares that cause with the
+        # project's other such files it is connected to: a run over them reports it once
+        # (`devlint.lint.root_causes`)
+        # (a file whose run reaches a choice made elsewhere, `self.device` of a base class
+        # choosing the CPU without GPUs, or places with a device it is handed, bypasses that
+        # choice: a slip of its own)
+        cause = "" if model.fallback or model.given_device or model.unit_of else NO_DEVICE_CHOICE
         if len(sites) < 2:
             for spec in sites:
-                yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model))
+                yield self.finding(spec.node, self.message(spec), fix=self.fix_for(spec, model),
+                                   root_cause=cause)
             return
         spans = spans_of(model.module, [spec.node for spec in sites])
         units: dict = {}  # a notebook's cells run one at a time: one root cause per cell
@@ -111,7 +125,8 @@ class HardCodedCuda(Rule):
                 unit = (unit, id(function.node) if function is not None else None)
             units.setdefault(unit, []).append(spec)
         for unit in units.values():
-            yield self.whole_file(unit, model, spans)
+            found = self.whole_file(unit, model, spans)
+            yield replace(found, root_cause=cause) if cause else found
 
     def sites(self, model: Model) -> Iterator[DeviceSpec]:
         reported: set[int] = set()
