@@ -960,6 +960,14 @@ class Evaluator:
         place = module.place
         if place in (Place.UNKNOWN, Place.EITHER) and _answers_on_device(module, operands):
             place = DEVICE
+        elif place is HOST and type(module) is Module and not module.assumed and \
+                self.moved_a_module and any(on_device(v) and not v.assumed for _, v in operands):
+            # a layer left on the CPU given device tensors where the run moves its model (a
+            # layer in a plain list, one added after the move, a copy never moved): that call
+            # is the finding, and its fix moves the layer, so what follows reads its answer
+            # where it will be, on the device (a run that moves no module at all, only data,
+            # leaves its model's place to its author)
+            place = DEVICE
         return Tensor(place, "data" if proven else "output", node, plain=proven,
                       device=getattr(module, "device", None),
                       assumed=getattr(module, "assumed", False),
@@ -998,6 +1006,7 @@ class Evaluator:
                 if type(value) is Module:
                     # `accelerator.prepare(model)` places the module on the device
                     self.obs.events.append(Event("prepare", node, value, self.where(st)))
+                    self.moved_a_module = True
             # accelerate's prepared model does not move its inputs (only DDP's wrapper does, on
             # several processes): a loader it did not prepare hands it CPU batches on one GPU
             return self.prepare(args, moves_inputs=not (name == "prepare" and _accelerate(receiver, node)))
@@ -1149,7 +1158,12 @@ class Evaluator:
                 return replace(tensor, plain=True, node=node, dict_like=True)
             if name == "keys":
                 return Iterable(Scalar(), node=node)
-            return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed)
+            if name in api.SELF_RETURNING_METHODS:
+                return replace(tensor, node=node, discarded=None)  # `net.eval()`: the object itself
+            # (of an attribute of an object of unknown kind, `net.target_assigner.anchors()`:
+            # a helper object's answer, of unknown kind too)
+            return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed,
+                          of_object=tensor.of_object and tensor.member, member=tensor.member)
         # Tensor methods return tensors where the receiver is, but for the few above.
         result = derived(tensor, node, scalar=tensor.scalar or _full_reduction(name, args, kwargs),
                          dims=_method_dims(tensor, node, name))
@@ -1324,6 +1338,9 @@ class Evaluator:
                                            statement, caller=caller))
         if type(receiver) is Module and type(after) is Module and receiver.cls is not None:
             self.moved_classes.add(receiver.cls)
+        if place is DEVICE and (type(receiver) is Module or type(after) is not Tensor or
+                                after.of_object):
+            self.moved_a_module = True
         if not kept:
             if type(receiver) is Tensor and receiver.plain:
                 self.store(rnode, replace(receiver, discarded=node), st)
@@ -1332,6 +1349,9 @@ class Evaluator:
             if type(receiver) is Module and receiver.ident:
                 self.rebind_alias(receiver.ident, after, st)
         elif type(receiver) is Module:
+            if type(rnode) in (cst.Name, cst.Attribute):
+                # a module moves in place, kept or chained (`self.model.to(device).eval()`)
+                self.store(rnode, after, st)
             if receiver.ident:
                 self.rebind_alias(receiver.ident, after, st)
         if type(receiver) is Module and type(after) is Module:
@@ -1685,6 +1705,8 @@ class Evaluator:
             return args[0][1] if args else OPAQUE
         if name in api.PASS_THROUGH_ITERATORS and args:
             return self.iterable(args[0][1], node)
+        if qualname in api.TREE_MAPS:
+            return self.tree_map(node, qualname, args, kwargs, st)
         if qualname in api.COLLECTIVES and self.nccl_only():
             # NCCL carries GPU tensors only: what a collective of an NCCL-only file gets must be
             # on the device, as if it met a device tensor there
@@ -1697,6 +1719,20 @@ class Evaluator:
         if api.is_torch(qualname):
             return self.torch_function(node, qualname, args, kwargs, st)
         return self.unknown_result(args, kwargs)
+
+    def tree_map(self, node: Any, qualname: str, args: list, kwargs: dict, st: State) -> Value:
+        """`tree_map(fn, batch)`: what `fn` gives for the structure, called on it whole (a
+        batch's `.to(device)` moves every tensor of it, a slice slices each: devlint's batch
+        values stand for their leaves). Without both, unknown."""
+        position, tree = api.TREE_MAPS[qualname]
+        keyword = ("fn", "func", "function")
+        fn = args[position] if len(args) > position else next(
+            (kwargs[k] for k in keyword if k in kwargs), None)
+        structure = args[tree] if len(args) > tree else next(
+            (kwargs[k] for k in ("tree", "data", "pytree") if k in kwargs), None)
+        if fn is None or structure is None or type(fn[1]) not in (Func, Partial, Ref, Method):
+            return self.unknown_result(args, kwargs)
+        return self.call_value(node, fn[1], [structure], {}, st)
 
     def note_conversions(self, node: Any, qualname: str, args: list, st: State) -> None:
         """Device tensors handed to NumPy, scikit-learn, matplotlib & co, which make host arrays

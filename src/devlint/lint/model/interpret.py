@@ -227,6 +227,7 @@ class Interpreter(Evaluator):
         self.autograd_saved: dict = {}  # ctx ident -> what forward saved for backward (a Seq)
         self.autograd_kept: dict = {}  # ctx ident -> {attr: value} forward set on ctx (`ctx.scale = t`)
         self.moved_classes: set = set()
+        self.moved_a_module = False  # the run has moved a module (or an object of unknown kind) to the device
         self._generates: Optional[bool] = None
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
         self.collected: dict = {}  # (class, list attribute) -> what its methods appended to it
@@ -661,9 +662,15 @@ class Interpreter(Evaluator):
 
     def expression_statement(self, node: cst.Expr, st: State) -> State:
         value = node.value
-        if type(value) is cst.Call and type(value.func) is cst.Attribute and \
-                value.func.attr.value in ("to", "cuda", "cpu", "type"):
-            self.discarding = value
+        moved = value
+        while type(moved) is cst.Call and type(moved.func) is cst.Attribute and \
+                moved.func.attr.value in ("eval", "train") and not moved.args:
+            # `self.model.to(device).eval()`: the move's result is thrown away as a whole, so
+            # what moves is what moves in place (a module, a batch object)
+            moved = moved.func.value
+        if type(moved) is cst.Call and type(moved.func) is cst.Attribute and \
+                moved.func.attr.value in ("to", "cuda", "cpu", "type"):
+            self.discarding = moved
         self.exiting = False
         self.eval(value, st)
         self.discarding = None
@@ -2026,15 +2033,34 @@ Interpreter._statements = {
 }
 
 
+PATH_SETTING = re.compile(r"ckpt|checkpoint|path|file|weights", re.I)
+
+
 def _tests_missing_file(test: Any) -> bool:
     """`if not os.path.exists(ckpt):`, `if not Path(ckpt).is_file():`: the arm that makes a
-    file only when no earlier run left one."""
+    file only when no earlier run left one. Also the arm taken when no file was named (`if
+    args.ckpt is None:`, `if not cfg.checkpoint:`): it writes a stand-in, and every other run
+    reads a file named from outside, written wherever that was."""
+    if type(test) is cst.Comparison and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        unnamed = (type(target.operator) is cst.Is and type(target.comparator) is cst.Name and
+                   target.comparator.value == "None") or \
+            (type(target.operator) is cst.Equal and string_value(target.comparator) == "")
+        return unnamed and _names_a_path_setting(test.left)
     if type(test) is not cst.UnaryOperation or type(test.operator) is not cst.Not:
         return False
     call = test.expression
+    if type(call) in (cst.Name, cst.Attribute):
+        return _names_a_path_setting(call)
     return type(call) is cst.Call and type(call.func) in (cst.Attribute, cst.Name) and \
         (call.func.attr.value if type(call.func) is cst.Attribute else call.func.value) in \
         ("exists", "isfile", "is_file")
+
+
+def _names_a_path_setting(node: Any) -> bool:
+    """`args.ckpt`, `cfg.checkpoint`, `weights_path`: a setting naming a file."""
+    name = dotted(node) if type(node) in (cst.Name, cst.Attribute) else None
+    return name is not None and PATH_SETTING.search(name.rsplit(".", 1)[-1]) is not None
 
 
 class _Super(Value):

@@ -102,6 +102,7 @@ SAME_DEVICE_FUNCTIONS = frozenset(
         "scaled_dot_product_attention",  # F.: queries, keys, values and the mask
         "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "layer_norm", "group_norm",
         "grid_sample", "tensordot", "addcmul", "addcdiv",
+        "assert_close",  # torch.testing: "The values for attribute 'device' do not match"
         "meshgrid", "cartesian_prod",  # "meshgrid expects all tensors to have the same device"
     }
 )
@@ -284,6 +285,20 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
 TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset",
                              "torch.utils.data.dataset.TensorDataset"})
 # Wrappers of an iterable that yield its elements (`tqdm(loader)`), by last name.
+# Functions that map a function over a structure's leaves (a batch dict, a tuple of tensors):
+# qualname -> (the function's position, the structure's position). What they give is what the
+# function gives for the leaves (`tree_map(lambda x: x.to(device), batch)` moves the batch).
+TREE_MAPS = {
+    "torch.utils._pytree.tree_map": (0, 1), "torch.utils._pytree.tree_map_only": (1, 2),
+    "optree.tree_map": (0, 1), "jax.tree_util.tree_map": (0, 1), "jax.tree.map": (0, 1),
+    "lightning_utilities.core.apply_func.apply_to_collection": (2, 0),
+    "lightning_utilities.apply_to_collection": (2, 0),
+    "pytorch_lightning.utilities.apply_func.apply_to_collection": (2, 0),
+    "pytorch_lightning.utilities.apply_to_collection": (2, 0),
+    "lightning.pytorch.utilities.apply_to_collection": (2, 0),
+    "lightning.fabric.utilities.apply_func.apply_to_collection": (2, 0),
+}
+
 PASS_THROUGH_ITERATORS = frozenset({"tqdm", "trange_", "track", "progress_bar", "iter",
                                     "cycle", "islice", "chain_", "Bar"})
 

@@ -8,6 +8,7 @@ from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
 from devlint.lint.model.conventions import names_object_batch
 from devlint.lint.model.observations import Transfer
+from devlint.lint.model.values import Place
 from devlint.lint.model.torch_api import PRESERVING_METHODS
 from devlint.lint.positions import spans_of
 from devlint.lint.rules.base import Rule
@@ -19,6 +20,7 @@ WHY = {
     "batch": "unpacked from the loader's batch",
     "factory": "made by a tensor factory",
     "attr": "a tensor attribute made by a factory in `__init__`",
+    "data": "a tensor computed on the device",
 }
 
 
@@ -30,7 +32,9 @@ class DiscardedTo(Rule):
     what = """
         Finds `t.to(device)`, `t.cuda()` and `t.cpu()` written as a statement of their own when `t`
         is known to be a plain tensor: a tensor unpacked or indexed out of the loader's batch (`for
-        x, y in loader`, `batch[0]`), or a name bound to a tensor factory (`t = torch.zeros(...)`).
+        x, y in loader`, `batch[0]`), a name bound to a tensor factory (`t = torch.zeros(...)`),
+        or a tensor computed on the device and sent to the CPU by a bare `.cpu()` (`pred =
+        probs.argmax(1)`, then `pred.cpu()` and `pred.numpy()`).
     """
     silent = """
         Whenever the receiver is not known to be a plain tensor: modules (`model.to(device)` moves
@@ -100,6 +104,9 @@ class DiscardedTo(Rule):
             return False
         if before.why == "batch" and names_object_batch(dotted(move.receiver) or ""):
             return False
+        if before.why == "data" and (before.place is not Place.DEVICE or before.assumed or
+                                     getattr(move.after, "place", None) is Place.DEVICE):
+            return False  # `pred.cpu()` of `pred = probs.argmax(1)`, computed on the device
         return before.place is not move.after.place or before.why == "batch"
 
     @staticmethod

@@ -12,7 +12,7 @@ from devlint.lint.model.observations import LossBuilt
 from devlint.lint.model.values import Module, Place
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, first_device
-from devlint.lint.syntax import walk
+from devlint.lint.syntax import dotted, walk
 
 
 class LossWeightOnCpu(Rule):
@@ -37,7 +37,8 @@ class LossWeightOnCpu(Rule):
         value of unknown rank, `torch.tensor(neg / pos)`, may be 0-dim), for losses stored on an `nn.Module` (`self.criterion = ...` in a
         model's `__init__` or Lightning's `setup`, before the trainer's move, or
         `model.criterion = loss` from outside, registers the loss, so
-        `model.to(device)` moves its weight), and for a loss moved after paths joined
+        `model.to(device)` moves its weight), for a loss registered in an `nn.ModuleDict`,
+        `nn.ModuleList` or `nn.Sequential` that is moved, and for a loss moved after paths joined
         (`criterion` weighted on one path and plain on the other, then `criterion.cuda()`).
     """
     why = """
@@ -137,7 +138,8 @@ class LossWeightOnCpu(Rule):
                         id(build.node) not in moved and host_weight(build.weight):
                     yield build, None  # `self.criterion = ...(weight=w)` in `on_fit_start`
                 continue
-            if id(build.node) in attached or _stored_on_an_object(model, build):
+            if id(build.node) in attached or _stored_on_an_object(model, build) or \
+                    _held_by_a_container(model, build, moved):
                 continue  # `model.criterion = loss`: registered there, it moves with the model
             if joined and any((id(build.where.function), name) in joined
                               for name in _assigned_names(model, build)):
@@ -177,3 +179,18 @@ def _stored_on_an_object(model: Model, build: LossBuilt) -> bool:
         any(type(t.target) is cst.Attribute and not (
             known and type(t.target.value) is cst.Name and t.target.value.value == "self")
             for t in n.targets) for n in walk(scope))
+
+
+CONTAINERS = ("ModuleDict", "ModuleList", "Sequential")
+
+
+def _held_by_a_container(model: Model, build: LossBuilt, moved: set) -> bool:
+    """`nn.ModuleDict({"attr": nn.BCEWithLogitsLoss(pos_weight=w), ...})`, then
+    `crit.to(device)`: registered in the container, the loss moves with it."""
+    scope = build.where.function.node if build.where.function is not None else model.module
+    for node in walk(scope):
+        if type(node) is cst.Call and id(node) in moved and \
+                (dotted(node.func) or "").rsplit(".", 1)[-1] in CONTAINERS and \
+                any(sub is build.node for arg in node.args for sub in walk(arg.value)):
+            return True
+    return False

@@ -35,7 +35,8 @@ class CopyBeforeMove(Rule):
         never is, and the copy then meets device tensors: it is called with them, or its
         parameters are updated from the model's (`ema_p.mul_(d).add_(p, ...)`, also in a helper
         of the file it is handed to, `ema_update(ema, model)`, or its `state_dict()` tensors
-        updated in place). A copy made in another file's code (a `build_models()` that returns
+        updated in place; also a copy handed straight to a class of the file that keeps it,
+        `EMA(copy.deepcopy(model), 0.99)`, whose `update` walks `self.shadow.parameters()`). A copy made in another file's code (a `build_models()` that returns
         a student and its teacher) is found by the order the importer's run went through the
         files. torch's
         `AveragedModel(model)` (SWA, EMA) is such a copy too, unless it is given a `device`.
@@ -96,7 +97,7 @@ class CopyBeforeMove(Rule):
             assigned = _assigned_name(event)
             name = assigned if at >= 0 else None
             if move is None or self.moved(model, copied, name) or \
-                    (at >= 0 and self.handed_on(model, name, at)):
+                    (at >= 0 and self.handed_on(model, name, at, event.node)):
                 continue
             use = self.device_use(model, copied, name)
             if use is None:
@@ -143,14 +144,23 @@ class CopyBeforeMove(Rule):
         return False
 
     @staticmethod
-    def handed_on(model: Model, name: Optional[str], at: int) -> bool:
-        """Passed to code devlint does not run (a helper of another file, `prepare`)."""
-        if not name:
-            return True
+    def handed_on(model: Model, name: Optional[str], at: int, copy: Any = None) -> bool:
+        """Passed to code devlint does not run (a helper of another file, `prepare`). Code of
+        the file runs: its functions and its classes (`EMA(copy.deepcopy(model), 0.99)`
+        keeps the copy as `self.shadow`, where the model's run follows it)."""
         local = model.shared.get("local_functions")
         if local is None:
             local = model.shared["local_functions"] = frozenset(
-                node.name.value for node in walk(model.module) if type(node) is cst.FunctionDef)
+                node.name.value for node in walk(model.module)
+                if type(node) in (cst.FunctionDef, cst.ClassDef))
+        if not name:
+            # the copy itself handed to a call (no name to follow): handed on unless the call
+            # is the file's own code
+            for node in walk(model.module):
+                if type(node) is cst.Call and any(arg.value is copy for arg in node.args):
+                    callee = dotted(node.func) or ""
+                    return callee.rsplit(".", 1)[-1] not in local
+            return True
         for node in calls_taking(model, name, at):
             callee = dotted(node.func) or ""
             if callee.rsplit(".", 1)[-1] not in local and callee not in WALKING_BUILTINS and \
@@ -165,14 +175,16 @@ class CopyBeforeMove(Rule):
         for event in model.obs.events:
             if event.kind == "host-call" and event.subject.ident == copied.ident:
                 return event.node
-        if not name:
-            return None
         for meeting in model.obs.meetings:
             host = meeting.host.value
             if getattr(host, "why", None) != "param" or host.place is not Place.HOST:
                 continue
             if copied.ident and getattr(host, "owner", 0) == copied.ident:
-                return meeting.node  # the copy's own tensors (`ema.state_dict()[k].mul_(d)`)
+                # the copy's own tensors (`ema.state_dict()[k].mul_(d)`, `self.shadow`'s
+                # parameters of an EMA object the copy was handed to)
+                return meeting.node
+            if not name:
+                continue
             for loop in meeting.where.loops:
                 iterated = getattr(loop.node, "iter", None)
                 if iterated is not None and (_walks_parameters_of(iterated, name) or

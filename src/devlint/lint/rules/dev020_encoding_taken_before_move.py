@@ -23,7 +23,8 @@ class EncodingTakenBeforeMove(Rule):
         Finds `ids = enc["input_ids"]` (or `enc.input_ids`) taken from a tokenizer's output
         (`return_tensors="pt"`) before `enc = enc.to(device)` or `enc.to(device)`, when `ids`
         then meets the device: it is handed to a model on the device or computed with device
-        tensors, there or in a function it is handed to after the move (a pooling helper).
+        tensors, there or in a function it is handed to after the move (a pooling helper), or
+        in the caller an `_encode` helper returns it to after moving the encoding.
     """
     silent = """
         When the tensors are taken after the move (`enc = enc.to(device)` first, then
@@ -99,8 +100,8 @@ class EncodingTakenBeforeMove(Rule):
     @staticmethod
     def moved_then_handed_on(model: Model, source: str, taken: Any) -> Optional[Transfer]:
         """The taken tensor meets the device in a function it is handed to (`mean_pool(hidden,
-        mask)`): the move of `source` after the take, then a call of the same function handing
-        the tensor's name on."""
+        mask)`) or in the caller it is returned to: the move of `source` after the take, then a
+        call of the same function handing the tensor's name on, or a `return` of it."""
         scope = _scope_of(model, taken)
         name = _bound_name(scope, taken)
         if name is None:
@@ -115,6 +116,9 @@ class EncodingTakenBeforeMove(Rule):
                 if type(sub) is cst.Call and position(model, sub) > at and any(
                         type(arg.value) is cst.Name and arg.value.value == name for arg in sub.args):
                     return move
+                if type(sub) is cst.Return and sub.value is not None and position(model, sub) > at \
+                        and any(type(part) is cst.Name and part.value == name for part in walk(sub.value)):
+                    return move  # `return input_ids, enc["attention_mask"]` of an `_encode` helper
         return None
 
     @staticmethod
