@@ -175,6 +175,9 @@ class Evaluator:
             # else 'cpu'` is a fallback.
             return Flag(None, False, availability=True, of_data=True)
         if kind is Ref:
+            constant = api.NUMERIC_CONSTANTS.get(f"{base.qualname}.{attr}")
+            if constant is not None:
+                return Scalar(number=constant)  # `torch.rand(n) * math.pi`: a number
             # `tt.FloatTensor` of `tt = torch.cuda if cuda else torch`: each world's member
             return Ref(f"{base.qualname}.{attr}", f"{base.cpu}.{attr}" if base.cpu else None)
         if kind is ProjectModule:

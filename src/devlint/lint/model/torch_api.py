@@ -285,6 +285,13 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
 TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset",
                              "torch.utils.data.dataset.TensorDataset"})
 # Wrappers of an iterable that yield its elements (`tqdm(loader)`), by last name.
+# Module constants that are numbers (Python floats), never tensors.
+NUMERIC_CONSTANTS = {f"{module}.{name}": value for module in ("math", "numpy", "torch")
+                     for name, value in (("pi", 3.141592653589793), ("e", 2.718281828459045),
+                                         ("tau", 6.283185307179586), ("inf", float("inf")),
+                                         ("nan", float("nan")))
+                     if not (module == "numpy" and name == "tau")}
+
 # Functions that map a function over a structure's leaves (a batch dict, a tuple of tensors):
 # qualname -> (the function's position, the structure's position). What they give is what the
 # function gives for the leaves (`tree_map(lambda x: x.to(device), batch)` moves the batch).
