@@ -227,6 +227,7 @@ class Interpreter(Evaluator):
         self.autograd_saved: dict = {}  # ctx ident -> what forward saved for backward (a Seq)
         self.autograd_kept: dict = {}  # ctx ident -> {attr: value} forward set on ctx (`ctx.scale = t`)
         self.moved_classes: set = set()
+        self._parents: dict = {}  # id(scope) -> its nodes' parents (read_after_the_loop)
         self.moved_a_module = False  # the run has moved a module (or an object of unknown kind) to the device
         self._generates: Optional[bool] = None
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
@@ -900,12 +901,43 @@ class Interpreter(Evaluator):
             # `for b in (batch, pf_batch): b[k] = b[k].cuda()`: each name's object is changed
             self.loop_aliases[node.target.value] = aliases
         try:
-            end = self.loop(node, info, st, bind_target, None, nonempty=_never_empty(node.iter))
+            end = self.loop(node, info, st, bind_target, None,
+                            nonempty=_never_empty(node.iter) or self.read_after_the_loop(node, st))
         finally:
             if aliases:
                 self.loop_aliases.pop(node.target.value, None)
         self.each_host_module(node, iterated, st)
         return end
+
+    def read_after_the_loop(self, node: cst.For, st: State) -> bool:
+        """Whether code that runs after the loop reads a name only its body binds (`return
+        loss.item()` after `for x, y in loader: ... loss = ...`): were the body never run,
+        Python would raise there, so every run that goes on ran it at least once. The code
+        after it is the rest of its block and, through enclosing loops and `with` blocks, the
+        rest of theirs (an `if` or `try` around it may bind the name on another path)."""
+        scope = self.frame.function.node if self.frame.function is not None else self.module
+        parents = self._parents.get(id(scope))
+        if parents is None:
+            parents = self._parents[id(scope)] = _parent_map(scope)
+        bound = _bound_in(node) - _bound_outside(scope, node)
+        if not bound:
+            return False
+        current = node
+        while True:
+            parent = parents.get(id(current))
+            if parent is None:
+                return False
+            if type(parent) in (cst.IndentedBlock, cst.Module):
+                body = list(parent.body)
+                later = body[body.index(current) + 1:] if current in body else []
+                if _reads(later) & bound:
+                    return True
+                holder = parents.get(id(parent))
+                if type(holder) not in (cst.For, cst.While, cst.With) or holder is node:
+                    return False
+                current = holder
+                continue
+            current = parent
 
     def each_host_module(self, node: cst.For, iterated: Value, st: State) -> None:
         """`for m in metrics.values(): m.update(preds, y)` over a dict display whose modules
@@ -1226,6 +1258,7 @@ class Interpreter(Evaluator):
             self.forget_changed_in_place(info, args, node, st)
             self.keep(cached[2], info, node, args, kwargs)
             self.after_gpu_requirement(info, st, cpu and cached[3])
+            self.moved_in_place(info, cached[4], args, node, st)
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or self.frame.function is info or \
                 any(f.function is info for f in self.frames):
@@ -1266,6 +1299,7 @@ class Interpreter(Evaluator):
             self.own_fallback = True
         self.keep(result[2], info, node, args, kwargs)
         self.after_gpu_requirement(info, st, cpu and result[3])
+        self.moved_in_place(info, result[4], args, node, st)
         return result[0], result[1]
 
     def after_gpu_requirement(self, info: FuncInfo, st: State, gpu_only_return: bool) -> None:
@@ -1344,6 +1378,7 @@ class Interpreter(Evaluator):
                 receiver = unwrap(join_states(holding).env.get(first)) if holding else None
             observations = self.obs
             gpu_only = any(s.accel for s, _ in returns) and not any(s.cpu for s, _ in returns)
+            moved = _moved_parameters(info, args, returns)
         finally:
             self.depth -= 1
             self.test_depth -= info.is_test
@@ -1351,7 +1386,22 @@ class Interpreter(Evaluator):
              self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad,
              self.inert) = saved
             self.frames.pop()
-        return result, receiver, observations, gpu_only
+        return result, receiver, observations, gpu_only, moved
+
+    def moved_in_place(self, info: FuncInfo, moved: dict, args: list, node: Any, st: State) -> None:
+        """`prepare(model, device)`, whose every return path has moved the module it was given
+        (`model.to(device)`, in place): the caller's module is where the helper left it."""
+        if not moved or type(node) is not cst.Call or type(info.node) is not cst.FunctionDef:
+            return
+        for param, value in _passed(info, args, node):
+            after = moved.get(param)
+            if after is None or type(value) is not cst.Name or value.value not in st.env:
+                continue
+            held = unwrap(st.env[value.value])
+            if type(held) is Module and held.ident == after.ident:
+                st.env[value.value] = replace(held, place=after.place, moved_at=after.moved_at,
+                                              device=after.device, assumed=False)
+                self.rebind_alias(held.ident, st.env[value.value], st)
 
     def keep(self, observations: Observations, info: FuncInfo, node: Any, args: list,
              kwargs: dict) -> None:
@@ -2615,6 +2665,107 @@ def _moves_itself(assign: cst.Assign) -> bool:
         return False
     return value.func.attr.value in ("to", "cuda") and \
         dotted(value.func.value) == dotted(assign.targets[0].target) is not None
+
+
+def _moved_parameters(info: FuncInfo, args: list, returns: list) -> dict:
+    """The module parameters a function leaves on the device on every return path, given on
+    another place: param -> the moved module (same identity)."""
+    moved: dict = {}
+    if not returns or not info.params:
+        return moved
+    for position, (param, *_rest) in enumerate(info.params):
+        given = unwrap(args[position]) if position < len(args) else None
+        if type(given) is not Module or not given.ident or given.place is Place.DEVICE:
+            continue
+        held = [unwrap(s.env.get(param)) for s, _ in returns]
+        if held and all(type(h) is Module and h.ident == given.ident and h.place is Place.DEVICE
+                        for h in held):
+            moved[param] = held[0]
+    return moved
+
+
+def _parent_map(scope: Any) -> dict:
+    """id(node) -> its parent, within `scope`."""
+    parents: dict = {}
+    pending = [scope]
+    while pending:
+        node = pending.pop()
+        for child in node.children:
+            parents[id(child)] = node
+            pending.append(child)
+    return parents
+
+
+def _bound_in(loop: cst.For) -> set:
+    """The plain names a loop binds: its target and what its body assigns (not in functions or
+    classes it defines)."""
+    names = {n.value for n in walk(loop.target) if type(n) is cst.Name}
+    pending = list(loop.body.children)
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if kind is cst.AssignTarget or (kind in (cst.AnnAssign, cst.AugAssign)):
+            target = node.target
+            names.update(n.value for n in walk(target) if type(n) is cst.Name
+                         and not _inside_attribute(target, n))
+        elif kind is cst.For:
+            names.update(n.value for n in walk(node.target) if type(n) is cst.Name)
+        pending.extend(node.children)
+    return names
+
+
+def _bound_outside(scope: Any, loop: Any) -> set:
+    """Every name the scope binds, or may bind, outside the loop: parameters, assignments,
+    loop and `with` targets, imports, handlers' names, globals (a name any of them binds may
+    be bound when the loop never runs)."""
+    names: set = set()
+    if type(scope) is cst.FunctionDef:
+        names.update(p.name.value for p in walk(scope.params) if type(p) is cst.Param)
+    pending = list(scope.body.children) if type(scope) is cst.FunctionDef else list(scope.children)
+    while pending:
+        node = pending.pop()
+        if node is loop:
+            continue
+        kind = type(node)
+        if kind in (cst.FunctionDef, cst.ClassDef):
+            names.add(node.name.value)
+            continue
+        if kind is cst.Lambda:
+            continue
+        if kind in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName,
+                    cst.CompFor):
+            target = node.name if kind is cst.AsName else node.target
+            names.update(n.value for n in walk(target) if type(n) is cst.Name)
+        elif kind in (cst.Global, cst.Nonlocal, cst.ImportAlias, cst.ExceptHandler):
+            names.update(n.value for n in walk(node) if type(n) is cst.Name)
+        elif kind is cst.NamedExpr:
+            names.update(n.value for n in walk(node.target) if type(n) is cst.Name)
+        pending.extend(node.children)
+    return names
+
+
+def _inside_attribute(target: Any, name: cst.Name) -> bool:
+    """`self.x` or `d[k]` as a target binds no plain name."""
+    return type(target) is not cst.Name and not (
+        type(target) in (cst.Tuple, cst.List) and any(e.value is name for e in target.elements))
+
+
+def _reads(statements: list) -> set:
+    """The plain names the statements read (a name only assigned is not read)."""
+    stored = set()
+    read = set()
+    for statement in statements:
+        for node in walk(statement):
+            if type(node) is cst.AssignTarget or type(node) is cst.AnnAssign:
+                stored.update(id(n) for n in walk(node.target) if type(n) is cst.Name)
+            elif type(node) is cst.For:
+                stored.update(id(n) for n in walk(node.target) if type(n) is cst.Name)
+        for node in walk(statement):
+            if type(node) is cst.Name and id(node) not in stored:
+                read.add(node.value)
+    return read
 
 
 def _never_empty(iterable: Any) -> bool:
