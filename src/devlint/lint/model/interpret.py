@@ -1896,6 +1896,12 @@ class Interpreter(Evaluator):
                 elif type(owner) is Tensor and not owner.plain and type(value) is Tensor and \
                         value.place is Place.DEVICE:
                     self.store(name, replace(owner, place=Place.DEVICE, why="moved"), st)
+                elif type(owner) is Tensor and owner.why == "batch" and type(value) is Tensor and \
+                        value.place is Place.DEVICE:
+                    # `images[0], images[1] = images[0].to(device), ...` on a part of the batch:
+                    # a list of tensors (a collate of pairs) now holds device ones, a tensor
+                    # would have copied them back; which it is, devlint does not know
+                    self.store(name, replace(owner, place=Place.UNKNOWN, why="data", bound=None), st)
             root = target.value
             while type(root) is cst.Subscript:
                 root = root.value
