@@ -227,7 +227,7 @@ class Interpreter(Evaluator):
         self.autograd_saved: dict = {}  # ctx ident -> what forward saved for backward (a Seq)
         self.autograd_kept: dict = {}  # ctx ident -> {attr: value} forward set on ctx (`ctx.scale = t`)
         self.moved_classes: set = set()
-        self._parents: dict = {}  # id(scope) -> its nodes' parents (read_after_the_loop)
+        self._ran: dict = {}  # id(loop) -> (the loop, whether code after it proves it ran)
         self.moved_a_module = False  # the run has moved a module (or an object of unknown kind) to the device
         self._generates: Optional[bool] = None
         self._moved_closure: tuple = (-1, frozenset())  # (len(moved_classes), classes moved with them)
@@ -524,10 +524,14 @@ class Interpreter(Evaluator):
     def block(self, statements: Any, st: State) -> State:
         gpu_only = 0
         module_level = statements is self.module.body
+        running = [statements, 0]
+        blocks = self.frame.blocks
+        blocks.append(running)
         try:
-            for statement in statements:
+            for index, statement in enumerate(statements):
                 if not st.live:
                     break
+                running[1] = index
                 cpu = st.cpu
                 st = self.statement_(statement, st)
                 if module_level and st.live:
@@ -540,6 +544,7 @@ class Interpreter(Evaluator):
                     self.gpu_only_rest += 1
         finally:
             self.gpu_only_rest -= gpu_only
+            blocks.pop()
         return st
 
     def suite(self, suite: Any, st: State) -> State:
@@ -902,7 +907,9 @@ class Interpreter(Evaluator):
             self.loop_aliases[node.target.value] = aliases
         try:
             end = self.loop(node, info, st, bind_target, None,
-                            nonempty=_never_empty(node.iter) or self.read_after_the_loop(node, st))
+                            nonempty=_never_empty(node.iter) or (
+                                _counts_or_loads(node.iter, iterated, element) and
+                                self.read_after_the_loop(node, st)))
         finally:
             if aliases:
                 self.loop_aliases.pop(node.target.value, None)
@@ -914,30 +921,41 @@ class Interpreter(Evaluator):
         loss.item()` after `for x, y in loader: ... loss = ...`): were the body never run,
         Python would raise there, so every run that goes on ran it at least once. The code
         after it is the rest of its block and, through enclosing loops and `with` blocks, the
-        rest of theirs (an `if` or `try` around it may bind the name on another path)."""
-        scope = self.frame.function.node if self.frame.function is not None else self.module
-        parents = self._parents.get(id(scope))
-        if parents is None:
-            parents = self._parents[id(scope)] = _parent_map(scope)
-        bound = _bound_in(node) - _bound_outside(scope, node)
+        rest of theirs (an `if` or `try` around it may bind the name on another path); a name
+        bound before the loop, in those blocks or as a parameter, proves nothing."""
+        known = self._ran.get(id(node))
+        if known is None or known[0] is not node:  # (an id is reused only once a tree is gone)
+            known = self._ran[id(node)] = (node, self._read_after(node))
+        return known[1]
+
+    def _read_after(self, node: cst.For) -> bool:
+        """`read_after_the_loop`, read from the code once per loop (it depends on nothing else)."""
+        blocks = self.frame.blocks
+        level = len(blocks) - 1
+        if level < 0 or blocks[level][0][blocks[level][1]] is not node:
+            return False
+        later: list = []
+        before: list = []
+        while True:
+            statements, index = blocks[level]
+            before += statements[:index]
+            later += statements[index + 1:]
+            if level == 0:
+                break
+            outer, at = blocks[level - 1]
+            if type(outer[at]) not in (cst.For, cst.While, cst.With):
+                break  # an `if` or a `try` may bind the name on its other path
+            level -= 1
+        read = _reads_first(later)
+        if not read:
+            return False
+        bound = _bound_in(node) & read
         if not bound:
             return False
-        current = node
-        while True:
-            parent = parents.get(id(current))
-            if parent is None:
-                return False
-            if type(parent) in (cst.IndentedBlock, cst.Module):
-                body = list(parent.body)
-                later = body[body.index(current) + 1:] if current in body else []
-                if _reads(later) & bound:
-                    return True
-                holder = parents.get(id(parent))
-                if type(holder) not in (cst.For, cst.While, cst.With) or holder is node:
-                    return False
-                current = holder
-                continue
-            current = parent
+        function = self.frame.function
+        if function is not None:
+            bound -= {p[0] for p in function.params}
+        return bool(bound - _bound_in_statements(before))
 
     def each_host_module(self, node: cst.For, iterated: Value, st: State) -> None:
         """`for m in metrics.values(): m.update(preds, y)` over a dict display whose modules
@@ -2690,88 +2708,59 @@ def _moved_parameters(info: FuncInfo, args: list, returns: list) -> dict:
     return moved
 
 
-def _parent_map(scope: Any) -> dict:
-    """id(node) -> its parent, within `scope`."""
-    parents: dict = {}
-    pending = [scope]
-    while pending:
-        node = pending.pop()
-        for child in node.children:
-            parents[id(child)] = node
-            pending.append(child)
-    return parents
-
-
 def _bound_in(loop: cst.For) -> set:
-    """The plain names a loop binds: its target and what its body assigns (not in functions or
-    classes it defines)."""
-    names = {n.value for n in walk(loop.target) if type(n) is cst.Name}
-    pending = list(loop.body.children)
-    while pending:
-        node = pending.pop()
-        kind = type(node)
-        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
-        if kind is cst.AssignTarget or (kind in (cst.AnnAssign, cst.AugAssign)):
-            target = node.target
-            names.update(n.value for n in walk(target) if type(n) is cst.Name
-                         and not _inside_attribute(target, n))
-        elif kind is cst.For:
-            names.update(n.value for n in walk(node.target) if type(n) is cst.Name)
-        pending.extend(node.children)
-    return names
+    """The plain names a loop binds: its target and what its body assigns."""
+    return _bound_in_statements([loop])
 
 
-def _bound_outside(scope: Any, loop: Any) -> set:
-    """Every name the scope binds, or may bind, outside the loop: parameters, assignments,
-    loop and `with` targets, imports, handlers' names, globals (a name any of them binds may
-    be bound when the loop never runs)."""
+def _counts_or_loads(iterable: Any, iterated: Value, element: Value) -> bool:
+    """A loop over a data loader or a `range(...)`: a training loop, the only loops whether
+    the body ran matters to (a model moved in it); others are not worth reading further."""
+    if type(iterable) is cst.Call and type(iterable.func) is cst.Name and iterable.func.value == "range":
+        return True
+    element = unwrap(element)
+    return getattr(iterated, "loader", False) or (type(element) is Tensor and element.why == "batch") \
+        or (type(element) is Seq and type(unwrap(element.element)) is Tensor and
+            unwrap(element.element).why == "batch")
+
+
+def _reads_first(statements: list) -> set:
+    """The plain names the statements read before any of them assigns them."""
+    read: set = set()
+    assigned: set = set()
+    for statement in statements:
+        stored = _bound_in_statements([statement])
+        read.update(n.value for n in walk(statement)
+                    if type(n) is cst.Name and n.value not in assigned and n.value not in stored)
+        assigned |= stored
+    return read
+
+
+def _bound_in_statements(statements: list) -> set:
+    """The plain names the statements bind: assignment, loop, `with` and comprehension
+    targets, imports, handlers, globals, functions and classes (read with `walk`, which is
+    cheap; a name bound inside a function they define counts too, which only ever says less)."""
     names: set = set()
-    if type(scope) is cst.FunctionDef:
-        names.update(p.name.value for p in walk(scope.params) if type(p) is cst.Param)
-    pending = list(scope.body.children) if type(scope) is cst.FunctionDef else list(scope.children)
-    while pending:
-        node = pending.pop()
-        if node is loop:
-            continue
-        kind = type(node)
-        if kind in (cst.FunctionDef, cst.ClassDef):
-            names.add(node.name.value)
-            continue
-        if kind is cst.Lambda:
-            continue
-        if kind in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName,
-                    cst.CompFor):
-            target = node.name if kind is cst.AsName else node.target
-            names.update(n.value for n in walk(target) if type(n) is cst.Name)
-        elif kind in (cst.Global, cst.Nonlocal, cst.ImportAlias, cst.ExceptHandler):
-            names.update(n.value for n in walk(node) if type(n) is cst.Name)
-        elif kind is cst.NamedExpr:
-            names.update(n.value for n in walk(node.target) if type(n) is cst.Name)
-        pending.extend(node.children)
-    return names
-
-
-def _inside_attribute(target: Any, name: cst.Name) -> bool:
-    """`self.x` or `d[k]` as a target binds no plain name."""
-    return type(target) is not cst.Name and not (
-        type(target) in (cst.Tuple, cst.List) and any(e.value is name for e in target.elements))
-
-
-def _reads(statements: list) -> set:
-    """The plain names the statements read (a name only assigned is not read)."""
-    stored = set()
-    read = set()
     for statement in statements:
         for node in walk(statement):
-            if type(node) is cst.AssignTarget or type(node) is cst.AnnAssign:
-                stored.update(id(n) for n in walk(node.target) if type(n) is cst.Name)
-            elif type(node) is cst.For:
-                stored.update(id(n) for n in walk(node.target) if type(n) is cst.Name)
-        for node in walk(statement):
-            if type(node) is cst.Name and id(node) not in stored:
-                read.add(node.value)
-    return read
+            kind = type(node)
+            if kind in (cst.FunctionDef, cst.ClassDef):
+                names.add(node.name.value)
+            elif kind in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor,
+                          cst.NamedExpr):
+                target = node.target
+                if type(target) is cst.Name:
+                    names.add(target.value)
+                elif type(target) in (cst.Tuple, cst.List):
+                    names.update(n.value for n in walk(target) if type(n) is cst.Name)
+            elif kind is cst.AsName:
+                names.update(n.value for n in walk(node.name) if type(n) is cst.Name)
+            elif kind in (cst.Global, cst.Nonlocal, cst.ImportAlias, cst.ExceptHandler):
+                names.update(n.value for n in walk(node) if type(n) is cst.Name)
+    return names
+
+
+
 
 
 def _never_empty(iterable: Any) -> bool:

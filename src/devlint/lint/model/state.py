@@ -283,6 +283,8 @@ class Frame:
     # the caller's spelling of its argument})}, for a call of this file's code made inside a
     # loop of its caller (DEV007's step helpers)
     passed_in_loop: dict = field(default_factory=dict)
+    # the blocks being run, outermost first: [their statements, the index of the one running]
+    blocks: list = field(default_factory=list)
 
 
 def is_name(node: Any, value: str) -> bool:
