@@ -321,6 +321,7 @@ def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Conf
     style = TextStyle.for_stream(out, show_source=args.show_source)
     selection_for = resolver.selection_for if resolver is not None else config.selection_for
     fixing = args.fix or args.diff
+    folding = folds(files, config)
     if fixing:
         from devlint.lint.fix import fix_files
 
@@ -337,8 +338,8 @@ def check_and_report(files: list[Path], sources: dict[Path, bytes], config: Conf
     else:
         lint_files(files, config, args, result, out, style, sources,
                    context_of(files, sources, config), selection_for=selection_for,
-                   hold_causes=folds(files, config))
-    if folds(files, config):
+                   hold_causes=folding)
+    if folding:
         from devlint.lint.root_causes import fold
 
         result.findings = fold(result.findings)

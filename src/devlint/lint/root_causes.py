@@ -45,21 +45,18 @@ def fold(findings: list[Finding]) -> list[Finding]:
         files = sorted({f.path for f in group})
         if len(files) < 2:
             continue
-        first = min(group, key=Finding.sort_key)
-        others = [min((f for f in group if f.path == path), key=Finding.sort_key)
-                  for path in files if path != first.path]
-        folded = sorted((f for f in group if f is not first), key=Finding.sort_key)
-        kept[id(first)] = _representative(first, others, folded)
+        first, *folded = sorted(group, key=Finding.sort_key)
+        kept[id(first)] = _representative(first, folded, len(files) - 1)
         dropped.update(id(f) for f in folded)
     return [kept.get(id(f), f) for f in findings if id(f) not in dropped]
 
 
-def _representative(first: Finding, others: list[Finding], folded: list[Finding]) -> Finding:
-    after = others[0]
-    n = len(others)
+def _representative(first: Finding, folded: list[Finding], n: int) -> Finding:
+    """`first`, standing for the `folded` findings of `n` other files (path order)."""
+    after = next(f for f in folded if f.path != first.path)
     message = (f"{first.message}; {n} more file{'s' if n > 1 else ''} of this code base "
                f"never choose{'s' if n == 1 else ''} a device with a CPU fallback (the next: "
-               f"{relative(after.path)}:{after.line}): one finding for them all")
+               f"{_relative(after.path)}:{after.line}): one finding for them all")
     related = first.related
     if related is None:
         related = Related(Location(after.line, after.column),
@@ -96,7 +93,7 @@ def components(paths: Iterable[str]) -> dict:
     return {path: (project_of(path).root, find(own[path])) for path in paths}
 
 
-def relative(path: str) -> str:
+def _relative(path: str) -> str:
     try:
         return os.path.relpath(path)
     except ValueError:

@@ -1341,9 +1341,8 @@ class Evaluator:
                                            statement, caller=caller))
         if type(receiver) is Module and type(after) is Module and receiver.cls is not None:
             self.moved_classes.add(receiver.cls)
-        if place is DEVICE and (type(receiver) is Module or type(after) is not Tensor or
-                                after.of_object):
-            self.moved_a_module = True
+        if place is DEVICE and (type(after) is not Tensor or after.of_object):
+            self.moved_a_module = True  # a module, or an object of unknown kind (not a tensor)
         if not kept:
             if type(receiver) is Tensor and receiver.plain:
                 self.store(rnode, replace(receiver, discarded=node), st)

@@ -909,14 +909,14 @@ class Interpreter(Evaluator):
             end = self.loop(node, info, st, bind_target, None,
                             nonempty=_never_empty(node.iter) or (
                                 _counts_or_loads(node.iter, iterated, element) and
-                                self.read_after_the_loop(node, st)))
+                                self.read_after_the_loop(node, info)))
         finally:
             if aliases:
                 self.loop_aliases.pop(node.target.value, None)
         self.each_host_module(node, iterated, st)
         return end
 
-    def read_after_the_loop(self, node: cst.For, st: State) -> bool:
+    def read_after_the_loop(self, node: cst.For, info: LoopInfo) -> bool:
         """Whether code that runs after the loop reads a name only its body binds (`return
         loss.item()` after `for x, y in loader: ... loss = ...`): were the body never run,
         Python would raise there, so every run that goes on ran it at least once. The code
@@ -925,10 +925,10 @@ class Interpreter(Evaluator):
         bound before the loop, in those blocks or as a parameter, proves nothing."""
         known = self._ran.get(id(node))
         if known is None or known[0] is not node:  # (an id is reused only once a tree is gone)
-            known = self._ran[id(node)] = (node, self._read_after(node))
+            known = self._ran[id(node)] = (node, self._read_after(node, info.binds))
         return known[1]
 
-    def _read_after(self, node: cst.For) -> bool:
+    def _read_after(self, node: cst.For, binds: frozenset) -> bool:
         """`read_after_the_loop`, read from the code once per loop (it depends on nothing else)."""
         blocks = self.frame.blocks
         level = len(blocks) - 1
@@ -946,16 +946,14 @@ class Interpreter(Evaluator):
             if type(outer[at]) not in (cst.For, cst.While, cst.With):
                 break  # an `if` or a `try` may bind the name on its other path
             level -= 1
-        read = _reads_first(later)
-        if not read:
-            return False
-        bound = _bound_in(node) & read
+        bound = binds & _reads_first(later)
         if not bound:
             return False
         function = self.frame.function
         if function is not None:
             bound -= {p[0] for p in function.params}
-        return bool(bound - _bound_in_statements(before))
+        before_bound, before_declared = _bindings(_statements_in(before))
+        return bool(bound - before_bound - before_declared)
 
     def each_host_module(self, node: cst.For, iterated: Value, st: State) -> None:
         """`for m in metrics.values(): m.update(preds, y)` over a dict display whose modules
@@ -2507,7 +2505,12 @@ def _self_node(frame: Frame) -> Any:
 def _statements(body: Any) -> Iterator[Any]:
     """Every statement of a function body, nested blocks included, not the bodies of nested
     functions and classes (the statements themselves are yielded)."""
-    pending = list(reversed(body.body))
+    return _statements_in(body.body)
+
+
+def _statements_in(statements: Any) -> Iterator[Any]:
+    """Every statement of a list of statements, as `_statements` reads a body."""
+    pending = list(reversed(statements))
     while pending:
         statement = pending.pop()
         yield statement
@@ -2558,14 +2561,22 @@ def local_names(node: Any) -> frozenset:
     if type(node) is cst.Lambda:
         return frozenset(p.name.value for p in node.params.params)
     found: set[str] = set()
-    declared: set[str] = set()
     params = node.params
     for param in (*params.posonly_params, *params.params, *params.kwonly_params):
         found.add(param.name.value)
     for star in (params.star_arg, params.star_kwarg):
         if type(star) is cst.Param:
             found.add(star.name.value)
-    for item in _statements(node.body):
+    bound, declared = _bindings(_statements(node.body))
+    return frozenset((found | bound) - declared)
+
+
+def _bindings(statements: Any) -> tuple[set, set]:
+    """The names the statements bind (assignments, loop and `with` targets, handlers, imports,
+    functions and classes), and those they declare `global` or `nonlocal`."""
+    found: set[str] = set()
+    declared: set[str] = set()
+    for item in statements:
         kind = type(item)
         if kind in (cst.FunctionDef, cst.ClassDef):
             found.add(item.name.value)
@@ -2588,7 +2599,7 @@ def local_names(node: Any) -> frozenset:
                     found.update(_bound_names(alias.asname.name))
                 else:
                     found.add((dotted(alias.name) or "").split(".", 1)[0])
-    return frozenset(found - declared)
+    return found, declared
 
 
 def _bound_names(target: Any) -> list:
@@ -2697,7 +2708,7 @@ def _moved_parameters(info: FuncInfo, args: list, returns: list) -> dict:
     moved: dict = {}
     if not returns or not info.params:
         return moved
-    for position, (param, *_rest) in enumerate(info.params):
+    for position, (param, *_) in enumerate(info.params):
         given = unwrap(args[position]) if position < len(args) else None
         if type(given) is not Module or not given.ident or given.place is Place.DEVICE:
             continue
@@ -2706,11 +2717,6 @@ def _moved_parameters(info: FuncInfo, args: list, returns: list) -> dict:
                         for h in held):
             moved[param] = held[0]
     return moved
-
-
-def _bound_in(loop: cst.For) -> set:
-    """The plain names a loop binds: its target and what its body assigns."""
-    return _bound_in_statements([loop])
 
 
 def _counts_or_loads(iterable: Any, iterated: Value, element: Value) -> bool:
@@ -2725,42 +2731,19 @@ def _counts_or_loads(iterable: Any, iterated: Value, element: Value) -> bool:
 
 
 def _reads_first(statements: list) -> set:
-    """The plain names the statements read before any of them assigns them."""
+    """The plain names the statements read before any of them binds them (a comprehension's
+    own variables and walrus targets are no reads)."""
     read: set = set()
     assigned: set = set()
     for statement in statements:
-        stored = _bound_in_statements([statement])
+        bound, declared = _bindings(_statements_in([statement]))
+        stored = bound | declared | {n.value for sub in walk(statement)
+                                     if type(sub) in (cst.CompFor, cst.NamedExpr)
+                                     for n in walk(sub.target) if type(n) is cst.Name}
         read.update(n.value for n in walk(statement)
                     if type(n) is cst.Name and n.value not in assigned and n.value not in stored)
         assigned |= stored
     return read
-
-
-def _bound_in_statements(statements: list) -> set:
-    """The plain names the statements bind: assignment, loop, `with` and comprehension
-    targets, imports, handlers, globals, functions and classes (read with `walk`, which is
-    cheap; a name bound inside a function they define counts too, which only ever says less)."""
-    names: set = set()
-    for statement in statements:
-        for node in walk(statement):
-            kind = type(node)
-            if kind in (cst.FunctionDef, cst.ClassDef):
-                names.add(node.name.value)
-            elif kind in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor,
-                          cst.NamedExpr):
-                target = node.target
-                if type(target) is cst.Name:
-                    names.add(target.value)
-                elif type(target) in (cst.Tuple, cst.List):
-                    names.update(n.value for n in walk(target) if type(n) is cst.Name)
-            elif kind is cst.AsName:
-                names.update(n.value for n in walk(node.name) if type(n) is cst.Name)
-            elif kind in (cst.Global, cst.Nonlocal, cst.ImportAlias, cst.ExceptHandler):
-                names.update(n.value for n in walk(node) if type(n) is cst.Name)
-    return names
-
-
-
 
 
 def _never_empty(iterable: Any) -> bool:

@@ -5,6 +5,7 @@ file resolve them; `evaluate` reads these tables and has no torch names of its o
 """
 from __future__ import annotations
 
+import math
 import re
 
 # --- making tensors -------------------------------------------------------------------------
@@ -284,13 +285,9 @@ NAMED_PARAMETER_METHODS = frozenset({"named_parameters", "named_buffers"})
 LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset",
                              "torch.utils.data.dataset.TensorDataset"})
-# Wrappers of an iterable that yield its elements (`tqdm(loader)`), by last name.
 # Module constants that are numbers (Python floats), never tensors.
-NUMERIC_CONSTANTS = {f"{module}.{name}": value for module in ("math", "numpy", "torch")
-                     for name, value in (("pi", 3.141592653589793), ("e", 2.718281828459045),
-                                         ("tau", 6.283185307179586), ("inf", float("inf")),
-                                         ("nan", float("nan")))
-                     if not (module == "numpy" and name == "tau")}
+NUMERIC_CONSTANTS = {f"{module}.{name}": getattr(math, name) for module in ("math", "numpy", "torch")
+                     for name in ("pi", "e", "inf", "nan")} | {"math.tau": math.tau}
 
 # Functions that map a function over a structure's leaves (a batch dict, a tuple of tensors):
 # qualname -> (the function's position, the structure's position). What they give is what the
@@ -306,6 +303,7 @@ TREE_MAPS = {
     "lightning.fabric.utilities.apply_func.apply_to_collection": (2, 0),
 }
 
+# Wrappers of an iterable that yield its elements (`tqdm(loader)`), by last name.
 PASS_THROUGH_ITERATORS = frozenset({"tqdm", "trange_", "track", "progress_bar", "iter",
                                     "cycle", "islice", "chain_", "Bar"})
 

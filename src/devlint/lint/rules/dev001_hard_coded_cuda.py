@@ -103,10 +103,9 @@ class HardCodedCuda(Rule):
         sites = list(self.sites(model))
         # A script (not a notebook) that never chooses a device shares that cause with the
         # project's other such files it is connected to: a run over them reports it once
-        # (`devlint.lint.root_causes`)
-        # (a file whose run reaches a choice made elsewhere, `self.device` of a base class
-        # choosing the CPU without GPUs, or places with a device it is handed, bypasses that
-        # choice: a slip of its own)
+        # (`devlint.lint.root_causes`). A file whose run reaches a choice made elsewhere
+        # (`self.device` of a base class) or places with a device it is handed bypasses that
+        # choice: a slip of its own.
         cause = "" if model.fallback or model.given_device or model.unit_of else NO_DEVICE_CHOICE
         if len(sites) < 2:
             for spec in sites:

@@ -144,7 +144,7 @@ class LossWeightOnCpu(Rule):
                     yield build, None  # `self.criterion = ...(weight=w)` in `on_fit_start`
                 continue
             if id(build.node) in attached or _stored_on_an_object(model, build) or \
-                    _held_by_a_container(model, build, moved):
+                    _held_by_a_container(model, build):
                 continue  # `model.criterion = loss`: registered there, it moves with the model
             if joined and any((id(build.where.function), name) in joined
                               for name in _assigned_names(model, build)):
@@ -189,13 +189,12 @@ def _stored_on_an_object(model: Model, build: LossBuilt) -> bool:
 CONTAINERS = ("ModuleDict", "ModuleList", "Sequential")
 
 
-def _held_by_a_container(model: Model, build: LossBuilt, moved: set) -> bool:
+def _held_by_a_container(model: Model, build: LossBuilt) -> bool:
     """`nn.ModuleDict({"attr": nn.BCEWithLogitsLoss(pos_weight=w), ...})`, then
     `crit.to(device)`: registered in the container, the loss moves with it."""
-    scope = build.where.function.node if build.where.function is not None else model.module
-    for node in walk(scope):
-        if type(node) is cst.Call and id(node) in moved and \
-                (dotted(node.func) or "").rsplit(".", 1)[-1] in CONTAINERS and \
-                any(sub is build.node for arg in node.args for sub in walk(arg.value)):
+    for transfer in model.obs.transfers:
+        node = transfer.before.node if type(transfer.before) is Module else None
+        if type(node) is cst.Call and (dotted(node.func) or "").rsplit(".", 1)[-1] in CONTAINERS \
+                and any(sub is build.node for arg in node.args for sub in walk(arg.value)):
             return True
     return False

@@ -97,7 +97,7 @@ class CopyBeforeMove(Rule):
             assigned = _assigned_name(event)
             name = assigned if at >= 0 else None
             if move is None or self.moved(model, copied, name) or \
-                    (at >= 0 and self.handed_on(model, name, at, event.node)):
+                    (at >= 0 and self.handed_on(model, name, at, event.node, event.statement)):
                 continue
             use = self.device_use(model, copied, name)
             if use is None:
@@ -144,7 +144,8 @@ class CopyBeforeMove(Rule):
         return False
 
     @staticmethod
-    def handed_on(model: Model, name: Optional[str], at: int, copy: Any = None) -> bool:
+    def handed_on(model: Model, name: Optional[str], at: int, copy: Any = None,
+                  statement: Any = None) -> bool:
         """Passed to code devlint does not run (a helper of another file, `prepare`). Code of
         the file runs: its functions and its classes (`EMA(copy.deepcopy(model), 0.99)`
         keeps the copy as `self.shadow`, where the model's run follows it)."""
@@ -154,9 +155,9 @@ class CopyBeforeMove(Rule):
                 node.name.value for node in walk(model.module)
                 if type(node) in (cst.FunctionDef, cst.ClassDef))
         if not name:
-            # the copy itself handed to a call (no name to follow): handed on unless the call
-            # is the file's own code
-            for node in walk(model.module):
+            # the copy itself handed to a call of its statement (no name to follow): handed on
+            # unless the call is the file's own code
+            for node in walk(statement if statement is not None else model.module):
                 if type(node) is cst.Call and any(arg.value is copy for arg in node.args):
                     callee = dotted(node.func) or ""
                     return callee.rsplit(".", 1)[-1] not in local
