@@ -1,0 +1,1 @@
+"""reckit: session-based next-item recommendation."""
