@@ -197,3 +197,29 @@ def test_a_real_syntax_error_on_a_generic_line_is_still_dev999() -> None:
     broken = PEP_695_SCRIPT.replace("def first[T](items: list[T]) -> T:", "def first[T](items: list[T]) -> T")
     assert [f.code for f in analyze_source(broken, "t.py")] == ["DEV999"]
     assert [f.code for f in analyze_source("f() = 1\nimport torch\n", "t.py")] == ["DEV999"]
+
+
+PEP_701_SCRIPT = """\
+import torch
+
+name = "resnet_50"
+folder = f'{name.rsplit('_', 1)[0]}'
+joined = f"{'\\\\n'.join(['a', 'b'])}"
+x = torch.zeros(2).cuda()
+"""
+
+
+def test_python_3_12_f_strings_are_analysed_under_an_older_python() -> None:
+    """PEP 701 lets an f-string's field reuse its quote (`f'{name.rsplit('_', 1)[0]}'`, set 39's
+    Tree-Point-Cloud-Classification) and hold a backslash: valid Python 3.12, refused by 3.11.
+    libcst reads it, so the file is analysed rather than called unparseable."""
+    from devlint.lint.analyze import analyze_source
+
+    assert [(f.line, f.code) for f in analyze_source(PEP_701_SCRIPT, "t.py")] == [(6, "DEV001")]
+
+
+@pytest.mark.parametrize("line", ["folder = f'{name'", "folder = f'{name!}'", "folder = f'{}'"])
+def test_a_broken_f_string_is_still_dev999(line: str) -> None:
+    from devlint.lint.analyze import analyze_source
+
+    assert [f.code for f in analyze_source(f"import torch\n{line}\n", "t.py")] == ["DEV999"]

@@ -124,15 +124,24 @@ def check_syntax(text: str) -> ast.Module:
 PEP_695 = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+\w+[ \t]*\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]")
 
 
+# An f-string's start (`f'`, `rf"`, `F"""`): PEP 701 (Python 3.12) lets its fields reuse its
+# quote (`f'{name.rsplit('_', 1)[0]}'`) and hold backslashes, which older Pythons refuse.
+F_STRING = re.compile(r"(?<![\w])(?:[rR]?[fF]|[fF][rR])['\"]")
+# What Python 3.11 says of such a field.
+PEP_701_ERRORS = ("f-string", "unexpected character after line continuation character")
+
+
 def newer_grammar(text: str, error: SourceError) -> bool:
     """Whether CPython refused the line only because it predates the line's grammar: PEP 695
-    under Python 3.11 or older. libcst's parser knows that grammar, so the file is analysed as
-    the Python it was written for would read it (its package says which)."""
+    generics or PEP 701 f-strings under Python 3.11 or older. libcst's parser knows that
+    grammar (and refuses the line where it is wrong in 3.12 too: `parse_newer`), so the file
+    is analysed as the Python it was written for would read it (its package says which)."""
     if sys.version_info >= (3, 12):
         return False
     lines = split_lines(text)  # as CPython counts lines
     line = lines[error.line - 1] if 0 < error.line <= len(lines) else ""
-    return PEP_695.match(line) is not None
+    return PEP_695.match(line) is not None or (
+        error.reason.startswith(PEP_701_ERRORS) and F_STRING.search(line) is not None)
 
 
 def parse_newer(text: str, error: SourceError) -> cst.Module:
