@@ -104,7 +104,8 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
             raise
         newer = parse_newer(text, exc)  # Python 3.12 syntax under an older Python
         tree = None
-    if not could_match(text, codes):
+    if not could_match(text, codes) and not (
+            project and pieces is None and tree is not None and _hands_values_to(tree, path, codes)):
         return []
     if tree is not None:
         screen(tree, text)
@@ -131,6 +132,56 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
         if not raws:
             return []
         return resolve_positions(module, raws, path, text, describe_line, elsewhere, gate_fixes)
+
+
+MAX_IMPORTS_READ = 32  # project modules an otherwise silent file's imports are looked up for
+
+
+def _hands_values_to(tree: ast.Module, path: str, codes: list[str]) -> bool:
+    """In project mode, whether a file that names nothing a rule looks for calls the code of a
+    module of its project that does (`score.py` with only `from scoring.engine import run`,
+    then `run(model, batch, cfg, device)`): its run hands that code the values it builds, and
+    what those meet there is a finding of that module, reached from here. A file that only
+    imports (a package's `__init__.py` re-exporting its modules) calls nothing."""
+    if not os.path.isfile(path):
+        return False
+    called = {_root_name(node.func) for node in ast.walk(tree) if type(node) is ast.Call}
+    called.discard(None)
+    if not called:
+        return False
+    looked = 0
+    for node in ast.walk(tree):
+        if type(node) is ast.Import:
+            # `import pkg.engine as engine`, `import pkg.engine`: the name bound, the module
+            names = [(alias.asname or alias.name.split(".")[0], alias.name, 0) for alias in node.names]
+        elif type(node) is ast.ImportFrom:
+            base = node.module or ""
+            names = [(alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name,
+                      node.level) for alias in node.names if alias.name != "*"]
+            names += [(alias.asname or alias.name, base, node.level) for alias in node.names
+                      if alias.name != "*" and (base or node.level)]
+        else:
+            continue
+        for bound, module, level in names:
+            if bound not in called:
+                continue
+            if looked >= MAX_IMPORTS_READ:
+                return False
+            looked += 1
+            target = PROJECT_FILES.resolve(path, module, level)
+            if target is None or not target.endswith(".py"):
+                continue
+            data = PROJECT_FILES.read(target)
+            if data is not None and could_match(data.decode("utf-8", "replace"), codes):
+                return True
+    return False
+
+
+def _root_name(node: ast.AST) -> Optional[str]:
+    """`run` of `run(...)`, `engine` of `engine.run(...)` and of `engine.Runner().fit(...)`."""
+    while type(node) in (ast.Attribute, ast.Call, ast.Subscript):
+        node = node.value if type(node) is not ast.Call else node.func
+    return node.id if type(node) is ast.Name else None
 
 
 def _stood_on_itself(model) -> bool:

@@ -54,11 +54,11 @@ def _foreign_findings(path: str, selection, cached=None, seen_files: Optional[di
 
 
 def _foreign_findings_of(path: str, selection, cached=None, seen_files: Optional[dict] = None) -> list:
-    from devlint.lint.prefilter import REQUIREMENTS, could_match
-
     data = readable_source(path)
-    if data is None or not could_match(data.decode("utf-8", errors="replace"), REQUIREMENTS):
-        return []  # nothing a rule looks for: not worth importing the engine
+    if data is None:
+        return []
+    # (an importer that names nothing a rule looks for may still call code of the file that
+    # does, with the values it builds: `lint.analyze` decides, as for `devlint check`)
     key = (path, selection)
     known = _RUNS.get(key)
     digest = source_digest(data)

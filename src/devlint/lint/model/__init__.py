@@ -103,7 +103,8 @@ def analyze(module: cst.Module, text: str = "", path: str = "", project=None,
                               test_file=TEST_FILE.search(path.replace("\\", "/")) is not None,
                               path=path if project and _on_disk(path) else "",
                               summaries=summaries_for(project) if project else None,
-                              levels=LEVELS, gpu_calls=gpu_calls_in(text))
+                              levels=LEVELS, gpu_calls=gpu_calls_in(text),
+                              notebook=path.endswith(".ipynb"))
     observations = interpreter.run()
     if project:
         record(interpreter)

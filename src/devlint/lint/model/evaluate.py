@@ -495,6 +495,15 @@ class Evaluator:
             known = operator in (cst.IsNot, cst.NotEqual)
         if known is not None:
             return Flag(known, known)
+        if operator in (cst.Equal, cst.NotEqual) and self.settled(lnode) and self.settled(rnode) and \
+                not self.stand_ins:
+            same = _same_text(left, right)
+            if same is not None:
+                # `name == "auto"` of a parameter given `"auto"`. A string is the accelerator
+                # world's: one chosen per world (`"gpu" if torch.cuda.is_available() else
+                # "cpu"`) holds that world's arm, so the test is known there only
+                known = same is (operator is cst.Equal)
+                return Flag(known, None)
         flag = _device_comparison(left, operator, right)
         if flag is None:
             flag = _device_comparison(right, _MIRROR.get(operator, operator), left)
@@ -507,7 +516,7 @@ class Evaluator:
         function, `Logger.CURRENT = ...`), so its value at its definition proves nothing."""
         if type(node) is cst.UnaryOperation:
             node = node.expression
-        if type(node) in (cst.Integer, cst.Float) or _none(node):
+        if type(node) in (cst.Integer, cst.Float, cst.SimpleString) or _none(node):
             return True
         function = self.frame.function
         return type(node) is cst.Name and function is not None and node.value in function.locals
@@ -690,6 +699,10 @@ class Evaluator:
                 return Flag(value.number != 0, value.number != 0)
         if kind is Device:
             return Flag(None, None)
+        if kind is Ref and api.AVAILABILITY.match(value.qualname):
+            # `if torch.cuda.is_available:`, never called: a function is always true, so both
+            # worlds take the accelerator's arm
+            return Flag(True, True)
         return UNKNOWN_FLAG
 
     # --- meetings ---------------------------------------------------------------------------
@@ -1826,6 +1839,14 @@ class Evaluator:
             # (`F.interpolate(mask.type(torch.FloatTensor))` stays the cast's CPU copy)
             made = derived(keep, node, place=place, why=keep.why
                            if keep.why in ("factory", "batch", "attr", "cast") else "data")
+            if name in ("stack", "cat", "concat", "concatenate") and args and type(args[0][1]) is Seq:
+                # `torch.stack([mean, std])`: one dimension more than its items, which share
+                # their shape; `torch.cat` keeps their rank
+                ranks = {unwrap(v).dims for v in (args[0][1].items or (args[0][1].element,))
+                         if type(unwrap(v)) is Tensor and unwrap(v).dims is not None}
+                if len(ranks) == 1:
+                    rank = ranks.pop() + (name == "stack")
+                    made = replace(made, dims=rank, scalar=made.scalar and rank == 0)
             if len(args) == 1 and _full_reduction(name, args[1:], kwargs):
                 # `torch.mean(torch.var(stack, dim=0))`: one number, a 0-dim tensor, which may
                 # meet tensors on any device
@@ -2108,6 +2129,12 @@ class Evaluator:
             return Iterable(Seq("tuple", elements, OPAQUE), node=node)
         if name == "range":
             return Iterable(Scalar(), node=node)
+        if name == "map" and len(args) == 2 and type(first) is Ref and first.qualname in SEQUENCE_MAKERS:
+            # `map(np.array, zip(*batch))`: each field of the sampled transitions, a tuple made
+            # an array, has a dimension (one row per sample), so no tensor made of it is 0-dim
+            element = self.element_of(args[1][1], node)
+            if type(element) is Seq:
+                return Iterable(Seq("list", None, element.element), node=node)
         if name in ("list", "tuple", "sorted", "reversed", "set"):
             if type(first) is Seq:
                 return first if name != "sorted" else Seq("list", None, first.element)
@@ -2359,6 +2386,11 @@ SHAPE_KEEPING_METHODS = frozenset({
     "pin_memory", "share_memory_", "fill_", "zero_", "normal_", "uniform_"})
 
 
+# What turns a sequence into a sequence or an array with a dimension per item.
+SEQUENCE_MAKERS = frozenset({"numpy.array", "numpy.asarray", "numpy.stack", "builtins.list",
+                             "builtins.tuple"})
+
+
 def _method_dims(tensor: Tensor, node: Any, name: str) -> Optional[int]:
     """The rank of `tensor.name(...)`, where the call says it: a shape-keeping method keeps
     the receiver's, `view`/`reshape` with a written shape has that shape's length."""
@@ -2366,7 +2398,43 @@ def _method_dims(tensor: Tensor, node: Any, name: str) -> Optional[int]:
         return tensor.dims
     if name in ("view", "reshape") and type(node) is cst.Call:
         return shape_length(list(node.args))
+    if name in AXIS_REDUCTIONS and tensor.dims is not None and type(node) is cst.Call:
+        # `frames.mean(0)`: one dimension fewer, unless `keepdim=True` keeps it
+        axes = _reduced_axes(node)
+        if axes is not None:
+            return tensor.dims if _keeps_dims(node) else max(tensor.dims - axes, 0)
     return None
+
+
+# Tensor methods that reduce along the axes they are given (`t.mean(0)`, `t.sum(dim=(1, 2))`)
+# and answer one tensor.
+AXIS_REDUCTIONS = frozenset({"mean", "sum", "std", "var", "prod", "amax", "amin", "logsumexp",
+                             "norm", "nansum", "nanmean", "argmax", "argmin", "all", "any",
+                             "count_nonzero"})
+
+
+def _reduced_axes(call: cst.Call) -> Optional[int]:
+    """How many axes a reduction's written `dim` names: 1 for `0` or `-1`, 2 for `(1, 2)`;
+    None where it names none or a value."""
+    dim = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dim"), None)
+    if dim is None:
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        dim = positional[0].value if positional else None
+    if type(dim) is cst.UnaryOperation and type(dim.operator) is cst.Minus:
+        dim = dim.expression
+    if type(dim) is cst.Integer:
+        return 1
+    if type(dim) in (cst.Tuple, cst.List) and dim.elements and all(
+            type(e.value) is cst.Integer or (type(e.value) is cst.UnaryOperation and
+                                             type(e.value.expression) is cst.Integer)
+            for e in dim.elements):
+        return len(dim.elements)
+    return None
+
+
+def _keeps_dims(call: cst.Call) -> bool:
+    return any(a.keyword is not None and a.keyword.value == "keepdim" and
+               not (type(a.value) is cst.Name and a.value.value == "False") for a in call.args)
 
 
 def _may_be_integer(index: Value, node: Any) -> bool:
@@ -3112,6 +3180,15 @@ def _constant_comparison(lnode: Any, left: Value, operator: type, rnode: Any,
         for value, other in ((left, rnode), (right, lnode)):
             if _none(other) and value is NONE:
                 return operator is cst.Is
+    return None
+
+
+def _same_text(left: Value, right: Value) -> Optional[bool]:
+    """Whether two known strings are the same; None unless both are."""
+    if type(left) is Scalar and type(right) is Scalar and left.text is not None and \
+            right.text is not None and left.number is None and right.number is None and \
+            not left.per_rank and not right.per_rank:
+        return left.text == right.text
     return None
 
 

@@ -189,8 +189,10 @@ _BATCH_END = re.compile(r"on_(train|validation|test|predict)_batch_end$")
 class Interpreter(Evaluator):
     def __init__(self, module: cst.Module, loader_prior: bool = True, test_file: bool = False,
                  path: str = "", summaries: Any = None, summarising: bool = False,
-                 levels: int = 0, gpu_calls: Optional[bool] = None) -> None:
+                 levels: int = 0, gpu_calls: Optional[bool] = None, notebook: bool = False) -> None:
         self.module = module
+        # a notebook: nothing imports it, so its cells are every caller its functions have
+        self.notebook = notebook
         # whether the text calls anything that needs a GPU (`gpu_calls_in`); None: not known
         self.gpu_calls = gpu_calls
         self.path = path
@@ -284,6 +286,7 @@ class Interpreter(Evaluator):
         self.self_test = 0  # inside a package module's `__main__` block (its author's self-test)
         self.self_test_nodes: set = set()  # ids of the nodes of such blocks
         self.test_file = test_file  # a module a test runner collects (`test_*.py`, `tests/`)
+        self.group_arms: dict = {}  # id(arm of an `if`) -> whether it starts the process group
 
     # --- the program ------------------------------------------------------------------------
 
@@ -322,9 +325,11 @@ class Interpreter(Evaluator):
         for info in sorted(functions, key=lambda info: id(info) in called):
             if id(info) in self.analyzed:
                 continue
-            if info.cls is None and _private(info.name):
+            if info.cls is None and (_private(info.name) or self.notebook):
                 # `def _encode(...)` that no code of the file names again: a private helper
-                # nothing calls is dead code, no path a run can follow
+                # nothing calls is dead code, no path a run can follow; so is a notebook's
+                # helper that no cell names (`def load_checkpoint(...)` kept for later, while
+                # the notebook trains from scratch): nothing can import a notebook
                 used = _identifier_counts(self.module) if used is None else used
                 if used.get(info.name, 0) < 2:
                     continue
@@ -825,6 +830,29 @@ class Interpreter(Evaluator):
         self.probes.add(("child", folder, "__init__", found))
         return found is not None
 
+    def starts_process_group(self, arm: Any, st: State) -> bool:
+        """Whether an arm of an `if` starts the process group: it calls
+        `init_process_group`, or a function of the file or project whose own body does
+        (`init_dist(opt, local_rank)`)."""
+        known = self.group_arms.get(id(arm))
+        if known is None:
+            known = False
+            for sub in walk(arm):
+                if type(sub) is not cst.Call:
+                    continue
+                name = dotted(sub.func) or ""
+                if name.endswith("init_process_group"):
+                    known = True
+                    break
+                held = unwrap(self.lookup(name, st)) if name and "." not in name else None
+                if type(held) is Func and type(held.info.node) is cst.FunctionDef and any(
+                        type(c) is cst.Call and (dotted(c.func) or "").endswith("init_process_group")
+                        for c in walk(held.info.node.body)):
+                    known = True
+                    break
+            self.group_arms[id(arm)] = known
+        return known
+
     def _if(self, node: cst.If, st: State) -> State:
         tested = self.value(node.test, st)
         test = self.truth(tested)
@@ -833,6 +861,11 @@ class Interpreter(Evaluator):
         # its processes in the first arm and one process in the other, where a fixed GPU is fine
         multi = _distributed_switch(node.test) if rank else None
         guard_body, guard_else = rank and multi is not True, rank and multi is not False
+        if not rank and node.orelse is not None:
+            # `if len(gpu_ids) == 1: set_device(0) else: init_dist(opt, local_rank)`: the arm
+            # beside the one that starts the process group is the job's single process
+            starts = self.starts_process_group(node.body, st), self.starts_process_group(node.orelse, st)
+            guard_body, guard_else = starts[1] and not starts[0], starts[0] and not starts[1]
         self.rank_guard += guard_body
         # A condition devlint cannot evaluate in the CPU world is a possible guard: what either
         # arm does is not what a machine without a GPU surely does.
@@ -1309,7 +1342,7 @@ class Interpreter(Evaluator):
                 self.memo_made[key] = tuple(ident for ident, _ in self.made[made_from:])
         self.pass_host_params(info, args, node)
         self.forget_changed_in_place(info, args, node, st)
-        if crossing and self.foreign_depth == 0 and _chooses_fallback(result[0]):
+        if crossing and self.foreign_depth == 0 and (_chooses_fallback(result[0]) or result[5]):
             # `device = get_device()` of a project helper choosing `cuda` or `cpu`: the file
             # keeps that choice, as if its own code had made it
             self.own_fallback = True
@@ -1395,6 +1428,9 @@ class Interpreter(Evaluator):
             observations = self.obs
             gpu_only = any(s.accel for s, _ in returns) and not any(s.cpu for s, _ in returns)
             moved = _moved_parameters(info, args, returns)
+            # a device with a CPU fallback on one of its return paths (`"auto"` resolved, a
+            # device named by the caller otherwise): the helper chooses for its callers
+            fallback = any(_chooses_fallback(value) for _, value in returns)
         finally:
             self.depth -= 1
             self.test_depth -= info.is_test
@@ -1402,7 +1438,7 @@ class Interpreter(Evaluator):
              self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad,
              self.inert) = saved
             self.frames.pop()
-        return result, receiver, observations, gpu_only, moved
+        return result, receiver, observations, gpu_only, moved, fallback
 
     def moved_in_place(self, info: FuncInfo, moved: dict, args: list, node: Any, st: State) -> None:
         """`prepare(model, device)`, whose every return path has moved the module it was given

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Iterator, Optional
+
+import libcst as cst
 
 from devlint.core.findings import NO_DEVICE_CHOICE, Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import Model
@@ -11,7 +14,10 @@ from devlint.lint.positions import spans_of
 from devlint.core.lines import silences, split_lines
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, cuda_method_call_arguments, first_device, insert_device_line
-from devlint.lint.syntax import string_value
+from devlint.lint.syntax import dotted, string_value, walk
+
+# `torch.cuda.is_available` named and not called (`if torch.cuda.is_available:`)
+UNCALLED = re.compile(r"\bis_available\b(?![ \t]*\()")
 
 # Positions where a CUDA device is named (set_device and device_ids are DEV013's business).
 KINDS = frozenset({"torch.device", "to", "device=", ".cuda", ".cuda(device)", "legacy", "type",
@@ -41,7 +47,12 @@ class HardCodedCuda(Rule):
         once a script that builds the config places something with it. A device bound to a
         name (`GPU_DEVICE = torch.device("cuda")`) places nothing itself: where the file places
         something with it, it is reported only if one of those uses is reached without a GPU;
-        a device the file never places with is reported where it is made.
+        a device the file never places with is reported where it is made. An availability
+        check named but never called (`'cuda' if torch.cuda.is_available else 'cpu'`, `if
+        torch.cuda.is_available:`) is a function object, always true: every machine takes the
+        CUDA arm. The literals of that arm get one finding, at the check, whose fix calls it
+        (an arm that places nothing, such as `torch.cuda.manual_seed(seed)`, fails nowhere
+        and is no finding).
     """
     silent = """
         Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
@@ -101,6 +112,8 @@ class HardCodedCuda(Rule):
             # CPU fallback could not run
             return
         sites = list(self.sites(model))
+        if sites and UNCALLED.search(model.text):
+            sites = yield from self.uncalled_checks(sites, model)
         # A script (not a notebook) that never chooses a device shares that cause with the
         # project's other such files it is connected to: a run over them reports it once
         # (`devlint.lint.root_causes`). A file whose run reaches a choice made elsewhere
@@ -126,6 +139,40 @@ class HardCodedCuda(Rule):
         for unit in units.values():
             found = self.whole_file(unit, model, spans)
             yield replace(found, root_cause=cause) if cause else found
+
+    def uncalled_checks(self, sites: list, model: Model):
+        """`if torch.cuda.is_available:` or `'cuda' if torch.cuda.is_available else 'cpu'`,
+        the check never called: a function is always true, so every machine takes the CUDA
+        arm. One finding at the check for the literals of its arm (its fix calls it); returns
+        the sites no such check governs."""
+        governed: dict = {}  # id(node of an arm a check always takes) -> the check
+        for node in walk(model.module):
+            kind = type(node)
+            if kind not in (cst.If, cst.IfExp, cst.While):
+                continue
+            checks = _uncalled_in(node.test)
+            if not checks:
+                continue
+            negated, check = checks[0]
+            arm = node.orelse if negated else node.body
+            for sub in walk(arm) if arm is not None else ():
+                governed.setdefault(id(sub), check)
+        rest, by_check = [], {}
+        for spec in sites:
+            check = governed.get(id(spec.node))
+            if check is None:
+                rest.append(spec)
+            else:
+                by_check.setdefault(id(check), (check, []))[1].append(spec)
+        for check, specs in by_check.values():
+            spelled = code(check)
+            yield self.finding(
+                check, f"`{spelled}` is never called: a function is always true, so this takes "
+                f"the CUDA arm on every machine, also without a GPU (the CUDA device at line "
+                f"{{related_line}}); call it: `{spelled}()`",
+                related_node=specs[0].node, related_label="the CUDA device every machine gets",
+                fix=Fix("call the check", Applicability.SAFE, (Edit("replace", check, f"{spelled}()"),)))
+        return rest
 
     def sites(self, model: Model) -> Iterator[DeviceSpec]:
         reported: set[int] = set()
@@ -250,3 +297,21 @@ class HardCodedCuda(Rule):
         else:
             return None
         return Fix(f"use `{device}`, chosen with a CPU fallback", Applicability.SAFE, tuple(edits))
+
+
+def _uncalled_in(test) -> list:
+    """The CUDA availability checks a condition names without calling them, each with whether
+    a `not` turns it: (negated, the check's node)."""
+    called = {id(sub.func) for sub in walk(test) if type(sub) is cst.Call}
+    found = []
+    stack = [(test, False)]
+    while stack:
+        node, negated = stack.pop()
+        if type(node) is cst.Attribute and id(node) not in called and \
+                (dotted(node) or "").endswith("cuda.is_available"):
+            found.append((negated, node))
+        elif type(node) is cst.UnaryOperation and type(node.operator) is cst.Not:
+            stack.append((node.expression, not negated))
+        elif type(node) is cst.BooleanOperation:
+            stack += [(node.left, negated), (node.right, negated)]
+    return found

@@ -11,7 +11,7 @@ from devlint.lint.model.observations import Transfer
 from devlint.lint.model.state import LoopInfo
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
-from devlint.lint.syntax import dotted
+from devlint.lint.syntax import dotted, walk
 
 
 class ModelMovedInLoop(Rule):
@@ -139,7 +139,12 @@ class ModelMovedInLoop(Rule):
         if key is None:
             return []
         read = [(spelled.get(name) or name).split(".", 1)[0] for name in move.names_read]
-        return _repeating(list(enclosing), key, key.split(".", 1)[0], read)
+        # `train_step(args, model, optimizer, batch)`, whose own body steps the optimizer:
+        # the loop calling it on every iteration trains, though its body names no step
+        function = move.where.function
+        trains = function is not None and type(function.node) is cst.FunctionDef and \
+            _steps(function.node.body)
+        return _repeating(list(enclosing), key, key.split(".", 1)[0], read, callee_trains=trains)
 
     @staticmethod
     def walks_fixed_models(loop: LoopInfo, root: str, loops: list) -> bool:
@@ -169,13 +174,21 @@ class ModelMovedInLoop(Rule):
         )
 
 
-def _repeating(loops: list, key: str, root: str, read: list, bound_here: bool = True) -> list:
+def _steps(body) -> bool:
+    """Whether code calls `backward`, `step` or `zero_grad` (the loop facts' test)."""
+    return any(type(sub) is cst.Call and type(sub.func) is cst.Attribute and
+               sub.func.attr.value in ("backward", "step", "zero_grad") for sub in walk(body))
+
+
+def _repeating(loops: list, key: str, root: str, read: list, bound_here: bool = True,
+               callee_trains: bool = False) -> list:
     """The loops, outermost first, from the innermost outwards while each trains, does not move
     `key` back to the CPU, binds none of the names the move reads, and (`bound_here`) does not
-    bind the model itself."""
+    bind the model itself. `callee_trains`: the innermost loop calls a function that trains."""
     found: list[LoopInfo] = []
     for loop in reversed(loops):
-        if not loop.trains or key in loop.offloads:
+        trains = loop.trains or (callee_trains and not found)
+        if not trains or key in loop.offloads:
             break
         if bound_here and (key in loop.binds or root in loop.binds):
             break

@@ -100,7 +100,7 @@ class LoadWithoutMapLocation(Rule):
         if not model.own_fallback and not every_rank:
             return
         reported: set[int] = set()
-        restored = None
+        restored: dict = {}  # id(module) -> the ids of its loads restored into a module
         groups: dict = {}  # (the function, every rank) -> its loads, in the model's order
         written: dict = {}  # id(module) -> the file names its saves write, read once
         for load in model.obs.loads:
@@ -108,11 +108,14 @@ class LoadWithoutMapLocation(Rule):
                 continue  # an LR scheduler's state: no tensor to restore anywhere
             if load.node.args and OPTIONS_FILE.search(code(load.node.args[0].value)):
                 continue  # `training_args.bin`: a run's saved options, no tensor in them
-            if restored is None:
-                restored = restoring_loads(model.module)
+            # (a load in another file's code, reached from here, is read in its own module)
+            owner = load.where.function.owner if load.where.function is not None else None
+            module = owner.module if owner is not None else model.module
+            if id(module) not in restored:
+                restored[id(module)] = restoring_loads(module)
             written_on_device = any(same_path(load.path, save.path) and self.saved_on_device(save)
                                     for save in model.obs.saves)
-            if id(load.node) not in restored and not self.names_a_checkpoint(load) and \
+            if id(load.node) not in restored[id(module)] and not self.names_a_checkpoint(load) and \
                     not written_on_device:
                 continue  # data (embeddings, index splits, a dataset's dict): saved from where?
             if any(same_path(load.path, save.path) and self.saved_on_host(save)

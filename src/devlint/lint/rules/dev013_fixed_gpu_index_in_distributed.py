@@ -22,7 +22,10 @@ class FixedGpuIndexInDistributed(Rule):
     silent = """
         Under a test about the rank or the world size (`if rank == 0:`), in the single-process
         arm of a distributed switch (the `else` of `if args.distributed:` or `if
-        train_config.enable_fsdp:`; the switch's own arm is multi-process and reported),
+        train_config.enable_fsdp:`; the switch's own arm is multi-process and reported), in
+        the arm beside one that starts the process group (`if len(gpu_ids) == 1:
+        set_device(0) else: init_dist(opt, local_rank)`, where the helper's own body calls
+        `init_process_group`),
         in `map_location` dictionaries that remap devices, in files that set `CUDA_VISIBLE_DEVICES`
         (then index 0 is each process's own GPU), in functions that name several GPUs (model
         parallelism), and in tests, which pin devices on purpose.
