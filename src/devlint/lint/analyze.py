@@ -141,9 +141,10 @@ def _hands_values_to(tree: ast.Module, path: str, codes: list[str]) -> bool:
     """In project mode, whether a file that names nothing a rule looks for calls the code of a
     module of its project that does (`score.py` with only `from scoring.engine import run`,
     then `run(model, batch, cfg, device)`): its run hands that code the values it builds, and
-    what those meet there is a finding of that module, reached from here. A file that only
-    imports (a package's `__init__.py` re-exporting its modules) calls nothing."""
-    if not os.path.isfile(path):
+    what those meet there is a finding of that module, reached from here. Only a file that
+    runs as a script (`_runs_as_a_script`) and calls what it imports: a package's
+    `__init__.py` re-exporting its modules calls nothing."""
+    if not os.path.isfile(path) or not _runs_as_a_script(tree):
         return False
     called = {_root_name(node.func) for node in ast.walk(tree) if type(node) is ast.Call}
     called.discard(None)
@@ -174,6 +175,19 @@ def _hands_values_to(tree: ast.Module, path: str, codes: list[str]) -> bool:
             data = PROJECT_FILES.read(target)
             if data is not None and could_match(data.decode("utf-8", "replace"), codes):
                 return True
+    return False
+
+
+def _runs_as_a_script(tree: ast.Module) -> bool:
+    """A file something runs, not only imports: an `if __name__ == "__main__":` block, or a
+    call at its top level (a script's `main()`, a notebook's cells). A library module's
+    functions get no values of their own to hand on."""
+    for statement in tree.body:
+        if type(statement) is ast.Expr and type(statement.value) is ast.Call:
+            return True
+        if type(statement) is ast.If and type(statement.test) is ast.Compare and \
+                type(statement.test.left) is ast.Name and statement.test.left.id == "__name__":
+            return True
     return False
 
 

@@ -154,17 +154,28 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     iterative so deep nesting cannot recurse. Reads the fields directly: libcst's `children`
     runs a visitor per node and costs ten times more."""
     stack = [node]
+    pop, push, fields, node_types = stack.pop, stack.extend, _FIELDS, NODE_TYPES
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
+        kind = type(current)
+        names = fields.get(kind)
+        if names is None:
+            names = fields[kind] = content_fields(kind)
         found = []
-        for name in content_fields(type(current)):
+        for name in names:
             value = getattr(current, name)
-            if type(value) in NODE_TYPES:
+            held = type(value)
+            if held in node_types:
                 found.append(value)
-            elif type(value) in (tuple, list):
-                found.extend(v for v in value if type(v) in NODE_TYPES)
-        stack.extend(reversed(found))
+            elif held is tuple or held is list:
+                found += [v for v in value if type(v) in node_types]
+        if found:
+            found.reverse()
+            push(found)
+
+
+_FIELDS: dict = {}  # node type -> its content fields (`content_fields`, read without a call)
 
 
 def calls_in(node: cst.CSTNode) -> tuple[cst.Call, ...]:

@@ -837,7 +837,16 @@ class Interpreter(Evaluator):
         known = self.group_arms.get(id(arm))
         if known is None:
             known = False
-            for sub in walk(arm):
+            # the arm's own simple statements: a nested `if` (an `elif` ladder) decides for
+            # itself, and each statement is read once, not once per `if` around it
+            suite = arm.body if type(arm) is cst.Else else arm
+            if type(suite) is cst.SimpleStatementSuite:
+                lines = [suite]
+            elif type(suite) is cst.IndentedBlock:
+                lines = [line for line in suite.body if type(line) is cst.SimpleStatementLine]
+            else:
+                lines = []  # an `elif`
+            for sub in (node for line in lines for node in walk(line)):
                 if type(sub) is not cst.Call:
                     continue
                 name = dotted(sub.func) or ""
