@@ -362,3 +362,19 @@ def test_dev001_is_one_finding_per_cell_in_a_notebook_without_a_fallback() -> No
     findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
     assert [(f.cell, f.line, f.code) for f in findings] == [(1, 2, "DEV001"), (2, 1, "DEV001")]
     assert "this cell hard-codes CUDA in 1 more place (the next at line 3 of cell 1)" in findings[0].message
+
+
+@pytest.mark.parametrize("metadata, codes", [
+    ({"kernelspec": {"language": "julia", "name": "julia-1.9"}}, []),
+    ({"language_info": {"name": "R"}}, []),
+    ({"kernelspec": {"language": "python", "name": "python3"}}, ["DEV999"]),
+    ({}, ["DEV999"]),
+])
+def test_a_notebook_of_another_language_is_not_python_to_check(metadata, codes) -> None:
+    """A Julia or R kernel's cells are not Python (set 40's Navier-Stokes data notebook gave six
+    false DEV999): nothing in them is devlint's to check. A Python notebook, or one whose
+    metadata does not say, still gets its syntax errors."""
+    notebook = _notebook(["using LinearAlgebra\n", "A = rand(4, 4)\n"])
+    notebook["metadata"] = metadata
+    found = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
+    assert [f.code for f in found] == codes

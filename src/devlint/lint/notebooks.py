@@ -12,6 +12,7 @@ from devlint.lint.analyze import analyze_source, parse_error
 from devlint.lint.parse import SourceError
 from devlint.workspace.notebook import (
     NotebookError, Program, broken_cells, in_cells, load, program, restore, rewrite_sources,
+    runs_python,
 )
 from devlint.workspace.notebook_positions import NotebookText
 
@@ -21,9 +22,12 @@ def analyze_notebook(data: bytes, path: str, selection: Selection = Selection(),
     """`keep_foreign`: also what the notebook's run shows in other files' code (a model it
     imports and moves), each reached from a place in one of its cells."""
     try:
-        prog = program(load(data))
+        notebook = load(data)
     except NotebookError as exc:
         return [parse_error(path, SourceError(1, 1, str(exc)))] if selection.enabled("DEV999") else []
+    if not runs_python(notebook):
+        return []  # a Julia or R notebook: no Python to check
+    prog = program(notebook)
     findings = analyze_source(prog.text, path, selection, describe_line=prog.describe,
                               keep_foreign=keep_foreign, unit_of=prog.cell_of)
     own = sorted([f for f in findings if f.path == path] + broken_cells(prog, path, selection),
@@ -58,6 +62,8 @@ def fix_round(data: bytes, path: str, selection: Selection, unsafe: bool):
         notebook = load(data)
     except NotebookError:
         return None, None, analyze_notebook(data, path, selection)
+    if not runs_python(notebook):
+        return None, None, []
     prog = program(notebook)
     raw = analyze_source(prog.text, path, selection, describe_line=prog.describe, unit_of=prog.cell_of)
     findings = in_cells(sorted(raw + broken_cells(prog, path, selection), key=Finding.sort_key),

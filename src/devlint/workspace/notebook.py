@@ -95,6 +95,25 @@ def load(data: bytes) -> dict:
     return notebook
 
 
+def language(notebook: dict) -> Optional[str]:
+    """The language the notebook's kernel runs, lower-cased, where its metadata says
+    (`kernelspec.language`, else `language_info.name`); None when it does not."""
+    metadata = notebook.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    for key, field in (("kernelspec", "language"), ("language_info", "name")):
+        section = metadata.get(key)
+        if isinstance(section, dict) and isinstance(section.get(field), str) and section[field]:
+            return section[field].lower()
+    return None
+
+
+def runs_python(notebook: dict) -> bool:
+    """Whether the notebook's cells are Python: a Julia or R kernel's are not, and nothing in
+    them is devlint's to check (not even as a syntax error)."""
+    return language(notebook) in (None, "python", "python3")
+
+
 def cell_source(cell: dict) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else source

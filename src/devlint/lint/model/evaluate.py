@@ -1823,6 +1823,12 @@ class Evaluator:
         if name in api.PYTHON_RESULT_FUNCTIONS:
             return OPAQUE  # `torch.equal(target, ones)`: a bool
         tensors = [v for _, v in operands]
+        if qualname == "torch.nn.utils.rnn.pad_packed_sequence" and tensors:
+            # (padded, lengths): the padded batch where the packed one is, its lengths a CPU
+            # tensor wherever the batch runs (`np.array(lengths)` is fine)
+            padded = derived(tensors[0], node, why="data")
+            lengths = Tensor(HOST, "data", node, dims=1)
+            return Seq("tuple", (padded, lengths), join(padded, lengths))
         if "device" in kwargs and tensors:
             # `torch.sparse_coo_tensor(indices, values, device=d)`: made on `d`, whatever its
             # data's place.
