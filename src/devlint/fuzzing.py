@@ -190,7 +190,9 @@ def _first_line(node) -> int:
 def check_notebook(text: str, rng: random.Random) -> None:
     """A notebook built from a script has the script's findings, at the same places, when the
     script's lines are grouped into the notebook's cells (a cell runs on its own, so a finding
-    given once per unit is given once per cell), and never a parse error; fixing it changes only
+    given once per unit is given once per cell) and read as a notebook's program (nothing
+    imports a notebook, so a function no cell names is dead code there, where a script's may be
+    called by its importers), and never a parse error; fixing it changes only
     code cells' sources, the rest byte for byte, the fixed cells parse, and a second fix changes
     nothing."""
     import bisect
@@ -203,7 +205,7 @@ def check_notebook(text: str, rng: random.Random) -> None:
     data, layout = notebook_of(text, rng)
     starts = [start for _, _, _, start in layout]
     cells = [number for number, _, _, _ in layout]
-    script = analyze_source(text, "script.py",
+    script = analyze_source(text, "script.ipynb",
                             unit_of=lambda line: cells[max(bisect.bisect_right(starts, line) - 1, 0)])
     found = analyze_notebook(data, "nb.ipynb")
     assert _in_script(found, layout) == _positions(script), (found, script)
