@@ -30,7 +30,8 @@ from devlint.lint.model.values import (
     join_place, unwrap,
     with_place,
 )
-from devlint.lint.syntax import dotted, last_part, shape_length, string_value, walk
+from devlint.lint.syntax import (dotted, keyword_arg, last_part, positional_args, shape_length,
+                                 string_value, walk)
 
 HOST, DEVICE = Place.HOST, Place.DEVICE
 DEVICE_COUNT = Scalar(text="<device count>")
@@ -486,8 +487,8 @@ class Evaluator:
                 and "__name__" in (getattr(lnode, "value", None), getattr(rnode, "value", None)):
             # `if __name__ == "__main__":` runs when the file is the script being checked
             return Flag(operator is cst.Equal, operator is cst.Equal)
-        known = _constant_comparison(lnode, left, operator, rnode, right) \
-            if not self.stand_ins and self.settled(lnode) and self.settled(rnode) else None
+        settled = not self.stand_ins and self.settled(lnode) and self.settled(rnode)
+        known = _constant_comparison(lnode, left, operator, rnode, right) if settled else None
         if operator in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual) and left == TENSOR_CLASS and \
                 (self.settled(lnode) or type(lnode) is cst.Call) and tensor_kinds(rnode) is False:
             # `type(t) is np.ndarray` of a tensor for sure (`bboxes_type = type(bboxes)` of
@@ -495,8 +496,7 @@ class Evaluator:
             known = operator in (cst.IsNot, cst.NotEqual)
         if known is not None:
             return Flag(known, known)
-        if operator in (cst.Equal, cst.NotEqual) and self.settled(lnode) and self.settled(rnode) and \
-                not self.stand_ins:
+        if operator in (cst.Equal, cst.NotEqual) and settled:
             same = _same_text(left, right)
             if same is not None:
                 # `name == "auto"` of a parameter given `"auto"`. A string is the accelerator
@@ -2404,7 +2404,7 @@ def _method_dims(tensor: Tensor, node: Any, name: str) -> Optional[int]:
         return tensor.dims
     if name in ("view", "reshape") and type(node) is cst.Call:
         return shape_length(list(node.args))
-    if name in AXIS_REDUCTIONS and tensor.dims is not None and type(node) is cst.Call:
+    if name in api.AXIS_REDUCTIONS and tensor.dims is not None and type(node) is cst.Call:
         # `frames.mean(0)`: one dimension fewer, unless `keepdim=True` keeps it
         axes = _reduced_axes(node)
         if axes is not None:
@@ -2412,20 +2412,11 @@ def _method_dims(tensor: Tensor, node: Any, name: str) -> Optional[int]:
     return None
 
 
-# Tensor methods that reduce along the axes they are given (`t.mean(0)`, `t.sum(dim=(1, 2))`)
-# and answer one tensor.
-AXIS_REDUCTIONS = frozenset({"mean", "sum", "std", "var", "prod", "amax", "amin", "logsumexp",
-                             "norm", "nansum", "nanmean", "argmax", "argmin", "all", "any",
-                             "count_nonzero"})
-
-
 def _reduced_axes(call: cst.Call) -> Optional[int]:
     """How many axes a reduction's written `dim` names: 1 for `0` or `-1`, 2 for `(1, 2)`;
     None where it names none or a value."""
-    dim = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dim"), None)
-    if dim is None:
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        dim = positional[0].value if positional else None
+    given = keyword_arg(call, "dim") or next(iter(positional_args(call)), None)
+    dim = given.value if given is not None else None
     if type(dim) is cst.UnaryOperation and type(dim.operator) is cst.Minus:
         dim = dim.expression
     if type(dim) is cst.Integer:
@@ -2439,8 +2430,8 @@ def _reduced_axes(call: cst.Call) -> Optional[int]:
 
 
 def _keeps_dims(call: cst.Call) -> bool:
-    return any(a.keyword is not None and a.keyword.value == "keepdim" and
-               not (type(a.value) is cst.Name and a.value.value == "False") for a in call.args)
+    keep = keyword_arg(call, "keepdim")
+    return keep is not None and not (type(keep.value) is cst.Name and keep.value.value == "False")
 
 
 def _may_be_integer(index: Value, node: Any) -> bool:

@@ -850,13 +850,10 @@ class Interpreter(Evaluator):
                 if type(sub) is not cst.Call:
                     continue
                 name = dotted(sub.func) or ""
-                if name.endswith("init_process_group"):
-                    known = True
-                    break
                 held = unwrap(self.lookup(name, st)) if name and "." not in name else None
-                if type(held) is Func and type(held.info.node) is cst.FunctionDef and any(
-                        type(c) is cst.Call and (dotted(c.func) or "").endswith("init_process_group")
-                        for c in walk(held.info.node.body)):
+                helper = held.info.node if type(held) is Func else None
+                if _starts_group(sub) or (type(helper) is cst.FunctionDef and
+                                          any(_starts_group(c) for c in walk(helper.body))):
                     known = True
                     break
             self.group_arms[id(arm)] = known
@@ -1351,7 +1348,7 @@ class Interpreter(Evaluator):
                 self.memo_made[key] = tuple(ident for ident, _ in self.made[made_from:])
         self.pass_host_params(info, args, node)
         self.forget_changed_in_place(info, args, node, st)
-        if crossing and self.foreign_depth == 0 and (_chooses_fallback(result[0]) or result[5]):
+        if crossing and self.foreign_depth == 0 and result[5]:
             # `device = get_device()` of a project helper choosing `cuda` or `cpu`: the file
             # keeps that choice, as if its own code had made it
             self.own_fallback = True
@@ -1437,9 +1434,11 @@ class Interpreter(Evaluator):
             observations = self.obs
             gpu_only = any(s.accel for s, _ in returns) and not any(s.cpu for s, _ in returns)
             moved = _moved_parameters(info, args, returns)
-            # a device with a CPU fallback on one of its return paths (`"auto"` resolved, a
-            # device named by the caller otherwise): the helper chooses for its callers
-            fallback = any(_chooses_fallback(value) for _, value in returns)
+            # a device with a CPU fallback, in what it returns (`cuda` on one path, `cpu` on
+            # another) or on one of its return paths (`"auto"` resolved, a device named by the
+            # caller otherwise): the helper chooses for its callers
+            fallback = _chooses_fallback(result) or any(_chooses_fallback(value)
+                                                        for _, value in returns)
         finally:
             self.depth -= 1
             self.test_depth -= info.is_test
@@ -2668,7 +2667,7 @@ def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset]:
         kind = type(sub)
         if kind is cst.Call and type(sub.func) is cst.Attribute:
             method = sub.func.attr.value
-            if method in ("backward", "step", "zero_grad"):
+            if method in api.TRAINING_METHODS:
                 trains = True
             elif method == "cpu" or (method == "to" and sub.args and
                                      string_value(sub.args[0].value) == "cpu"):
@@ -2841,6 +2840,11 @@ def _chooses_fallback(value: Value) -> bool:
         fields = [value]
     return any(type(unwrap(v)) is Device and unwrap(v).accel == "accel" and unwrap(v).cpu == "host"
                for v in fields)
+
+
+def _starts_group(node: Any) -> bool:
+    """`dist.init_process_group(...)`."""
+    return type(node) is cst.Call and (dotted(node.func) or "").endswith("init_process_group")
 
 
 def _private(name: str) -> bool:

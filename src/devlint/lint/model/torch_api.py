@@ -24,6 +24,11 @@ FACTORIES = frozenset(
 FULL_REDUCTIONS = frozenset({"sum", "mean", "var", "std", "prod", "max", "min", "amax", "amin", "norm",
                              "median", "all", "any", "nansum", "nanmean", "count_nonzero",
                              "argmax", "argmin"})  # (`torch.argmin(d)`: one index, 0-dim)
+# The same along the axes they are given (`t.mean(0)`, `t.sum(dim=(1, 2))`): one dimension fewer
+# per axis. `max`, `min` and `median` answer (values, indices) there, no tensor.
+AXIS_REDUCTIONS = (FULL_REDUCTIONS - {"max", "min", "median"}) | {"logsumexp"}
+# The calls that make a loop a training loop (`loss.backward()`, `optimizer.step()`).
+TRAINING_METHODS = frozenset({"backward", "step", "zero_grad"})
 # Samplers that are factories only without a tensor argument (`multinomial(probs)` samples where
 # `probs` is). Only `normal` has a form of numbers alone (`normal(0.0, 1.0, size)`); the others
 # always draw from an input tensor, so they never make a CPU tensor from nothing.

@@ -9,6 +9,7 @@ from devlint.lint.model import Model
 from devlint.lint.model.conventions import TENSOR_WORDS, names_model
 from devlint.lint.model.observations import Transfer
 from devlint.lint.model.state import LoopInfo
+from devlint.lint.model.torch_api import TRAINING_METHODS
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
 from devlint.lint.syntax import dotted, walk
@@ -175,9 +176,9 @@ class ModelMovedInLoop(Rule):
 
 
 def _steps(body) -> bool:
-    """Whether code calls `backward`, `step` or `zero_grad` (the loop facts' test)."""
+    """Whether code trains (`loss.backward()`, `optimizer.step()`), as a loop's facts say."""
     return any(type(sub) is cst.Call and type(sub.func) is cst.Attribute and
-               sub.func.attr.value in ("backward", "step", "zero_grad") for sub in walk(body))
+               sub.func.attr.value in TRAINING_METHODS for sub in walk(body))
 
 
 def _repeating(loops: list, key: str, root: str, read: list, bound_here: bool = True,
