@@ -1,0 +1,1 @@
+"""Keyword spotting on variable-length filterbank sequences."""

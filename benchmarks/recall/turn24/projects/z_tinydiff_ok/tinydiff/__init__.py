@@ -1,0 +1,1 @@
+"""Tiny DDPM: config, schedule, denoiser, sampler and logging helpers."""
