@@ -40,3 +40,52 @@ def test_a_distribution_is_not_known(tmp_path) -> None:
     other.mkdir()
     path = _project(other, {"models.py": MODEL, "pyproject.toml": "[project]\nname = 'x'\n"})
     assert names_accelerator(path) is None
+
+
+GPU_MAIN = ("import torch\nfrom models import Net\n\nif __name__ == '__main__':\n"
+            "    args = parse()\n    torch.cuda.set_device(args.gpu)\n    main(args)\n")
+
+
+def test_a_module_only_gpu_scripts_import_runs_only_with_a_gpu(tmp_path) -> None:
+    """Every importer sets its CUDA device before it runs anything (meta-learning repos)."""
+    from devlint.workspace.accelerators import gpu_only_importers
+
+    path = _project(tmp_path, {"models.py": MODEL, "train.py": GPU_MAIN, "test.py": GPU_MAIN})
+    assert gpu_only_importers(path) is True
+
+
+def test_one_importer_that_runs_without_a_gpu_keeps_the_module_cpu_reachable(tmp_path) -> None:
+    from devlint.workspace.accelerators import gpu_only_importers
+
+    demo = "from models import Net\n\nif __name__ == '__main__':\n    print(Net())\n"
+    path = _project(tmp_path, {"models.py": MODEL, "train.py": GPU_MAIN, "demo.py": demo})
+    assert gpu_only_importers(path) is False
+
+
+def test_the_device_set_after_the_scripts_own_code_ran_proves_nothing(tmp_path) -> None:
+    from devlint.workspace.accelerators import gpu_only_importers
+
+    late = GPU_MAIN.replace("    torch.cuda.set_device(args.gpu)\n    main(args)\n",
+                            "    main(args)\n    torch.cuda.set_device(args.gpu)\n")
+    guarded = GPU_MAIN.replace("    torch.cuda.set_device(args.gpu)\n",
+                               "    if torch.cuda.is_available():\n        torch.cuda.set_device(args.gpu)\n")
+    for script in (late, guarded):
+        root = tmp_path / str(abs(hash(script)))
+        root.mkdir()
+        assert gpu_only_importers(_project(root, {"models.py": MODEL, "train.py": script})) is False
+
+
+def test_a_module_nothing_imports_is_not_gpu_only(tmp_path) -> None:
+    from devlint.workspace.accelerators import gpu_only_importers
+
+    assert gpu_only_importers(_project(tmp_path, {"models.py": MODEL})) is False
+
+
+def test_a_packages_init_is_imported_by_the_importers_of_its_modules(tmp_path) -> None:
+    """`from datasets.sampling import *` runs `datasets/__init__.py`, which imports `models`."""
+    from devlint.workspace.accelerators import gpu_only_importers
+
+    script = GPU_MAIN.replace("from models import Net", "from datasets.sampling import loader")
+    path = _project(tmp_path, {"models.py": MODEL, "datasets/__init__.py": "from models import Net\n",
+                               "datasets/sampling.py": "loader = None\n", "train.py": script})
+    assert gpu_only_importers(path) is True

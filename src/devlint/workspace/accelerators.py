@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from typing import Optional
 
-from devlint.workspace.project import project_of
+from devlint.workspace.project import project_of, same_file
 
 ACCELERATOR = re.compile(
     rb"cuda|gpu|accelerat|\b(?:mps|xla|npu|xpu|hpu|tpu)\b|torch_xla|Trainer|Fabric|\.prepare\(|"
@@ -109,3 +110,94 @@ def _distribution(root: str) -> bool:
         if any(mark in text for mark in marks):
             return True
     return False
+
+
+# `torch.cuda.set_device(args.gpu_id)` as a statement of its own at the top level of a
+# script's `if __name__ == "__main__":` block (or of the module): the script stops at it on a
+# machine without a GPU. Each importer is parsed (CPython's `ast`) once per process and version.
+SET_DEVICE = re.compile(rb"cuda\.set_device\(")
+_ENTRY_FACTS: dict = {}  # (path, size, mtime) -> `_entry_facts` of the file
+MAX_IMPORTER_DEPTH = 3
+
+
+def gpu_only_importers(path: str) -> bool:
+    """Whether every file of the project that imports `path` runs only with a GPU: a script
+    that sets its CUDA device unconditionally before anything else can run (meta-learning
+    repos: `train.py`, `test.py` and `train_omniglot.py` each start their `__main__` block
+    with `torch.cuda.set_device(args.gpu_id)`), or a module only such files import (followed
+    MAX_IMPORTER_DEPTH importers up). Then the module's code is never run without a GPU, and
+    a CUDA literal in it is no slip. False where any importer is another script, a test or a
+    notebook, where nothing imports it, and where the project is not known."""
+    return _gpu_only(same_file(path), MAX_IMPORTER_DEPTH, set())
+
+
+def _gpu_only(key: str, depth: int, seen: set) -> bool:
+    from devlint.workspace.importers import file_facts, importers_of
+
+    if key in seen or depth <= 0:
+        return False
+    seen.add(key)
+    importers = importers_of(key)
+    if not importers and os.path.basename(key) == "__init__.py":
+        # a package's `__init__.py` runs when any module of the package is imported
+        folder = os.path.dirname(key)
+        importers = frozenset(p for name in sorted(os.listdir(folder))[:64]
+                              if name.endswith(".py") and name != "__init__.py"
+                              for p in importers_of(os.path.join(folder, name)) or ()
+                              if os.path.dirname(p) != folder)
+    if not importers:
+        return False
+    for importer in sorted(importers):
+        if not importer.endswith(".py"):
+            return False
+        facts = next(iter(file_facts([Path(importer)], _ENTRY_FACTS, _entry_facts, SCAN_BUDGET)), None)
+        if facts is None:
+            return False
+        needs_gpu, script = facts
+        if needs_gpu:
+            continue
+        if script or not _gpu_only(importer, depth - 1, seen):
+            return False
+    return True
+
+
+def _entry_facts(data: Optional[bytes]) -> tuple:
+    """(whether the file is a script whose `__main__` block, or top level, sets the CUDA device
+    before it calls any code of its own, whether it runs as a script at all: a top-level call
+    or a `__main__` block). A file that does not parse is a script that needs nothing."""
+    import ast
+
+    if data is None:
+        return False, True
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return False, True
+    script = any(_main_test(s) or (type(s) is ast.Expr and type(s.value) is ast.Call) for s in tree.body)
+    if SET_DEVICE.search(data) is None:
+        return False, script
+    blocks = [tree.body] + [s.body for s in tree.body if _main_test(s)]
+    for body in blocks:
+        for statement in body:
+            if type(statement) is ast.Expr and type(statement.value) is ast.Call:
+                if _set_device(statement.value):
+                    return True, script
+                if type(statement.value.func) is ast.Name and statement.value.func.id != "print":
+                    break  # a call of code before it (`main(args)`) runs first
+    return False, script
+
+
+def _main_test(statement) -> bool:
+    import ast
+
+    return type(statement) is ast.If and type(statement.test) is ast.Compare and \
+        type(statement.test.left) is ast.Name and statement.test.left.id == "__name__"
+
+
+def _set_device(call) -> bool:
+    import ast
+
+    func = call.func
+    return type(func) is ast.Attribute and func.attr == "set_device" and \
+        type(func.value) is ast.Attribute and func.value.attr == "cuda" and \
+        type(func.value.value) is ast.Name and func.value.value.id == "torch"

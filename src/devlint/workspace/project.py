@@ -165,6 +165,11 @@ class ProjectFiles:
 
         return gpu_deployment(path)
 
+    def gpu_only_importers(self, path: str) -> bool:
+        from devlint.workspace.accelerators import gpu_only_importers
+
+        return gpu_only_importers(path)
+
     def names_accelerator(self, path: str) -> Optional[bool]:
         from devlint.workspace.accelerators import names_accelerator
 
@@ -270,7 +275,8 @@ def portable(path: str, files: set, probes: set) -> list:
         elif probe[0] == "importers":
             _, imported, found = probe
             rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
-        elif probe[0] in ("host_saving", "gpu_deployment", "names_accelerator", "default_elsewhere"):
+        elif probe[0] in ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
+                           "default_elsewhere"):
             kind, checked, found = probe
             rows.append([kind, _rel(checked, base), found])
         else:
@@ -310,7 +316,8 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                 now = digests[key]
                 if now is None or sorted(_rel(p, base) for p in now) != list(found):
                     return False
-            elif kind in ("host_saving", "gpu_deployment", "names_accelerator", "default_elsewhere"):
+            elif kind in ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
+                           "default_elsewhere"):
                 _, checked, found = row
                 key = (kind, os.path.normpath(os.path.join(base, checked)))
                 if key not in digests:

@@ -248,6 +248,11 @@ class Evaluator:
 
     def _module_attribute(self, module: Module, attr: str, node: Any, st: State) -> Value:
         found = module.attr(attr) if not _hook_written(module.cls, attr) else OPAQUE
+        if found is None and attr == "training" and module.training is not None:
+            # `if self.training:` of a module the code set with `.eval()` or `.train()`: the
+            # same on every machine
+            return Flag(module.training, module.training)
+        found = _in_mode(found, module)
         if found is not None:
             if type(found) is Tensor and attr in _applied(module.cls):
                 found = replace(found, why="param")  # moved by the class's own `_apply`
@@ -624,6 +629,10 @@ class Evaluator:
                 # a 0-dim tensor has no dimension to index), whatever its factory says
                 self.meet("index", node, [(node.value, base), (key_node, index)], st,
                           host=host_input)
+            if base.member and index == "slice":
+                # `vgg.features[:22]` of a moved model of unknown class: a slice is of the kind
+                # its base is (a Sequential's, a list's, a tensor's), where the base is
+                return replace(base, node=node, discarded=None)
             if base.member:
                 return OPAQUE  # an entry of an object's attribute of unknown kind: unknown
             if not base.plain:
@@ -1181,8 +1190,9 @@ class Evaluator:
             return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed,
                           of_object=tensor.of_object and tensor.member, member=tensor.member)
         # Tensor methods return tensors where the receiver is, but for the few above.
-        result = derived(tensor, node, scalar=tensor.scalar or _full_reduction(name, args, kwargs),
-                         dims=_method_dims(tensor, node, name))
+        dims = _method_dims(tensor, node, name)
+        scalar = (tensor.scalar and not _never_0dim(name, dims)) or _full_reduction(name, args, kwargs)
+        result = derived(tensor, node, scalar=scalar, dims=dims)
         if tensor.why == "output" and (name in api.TENSOR_ONLY_METHODS or "dim" in kwargs):
             # `model(x).softmax(-1)`, `.argmax(dim=-1)`: what the model answered was a tensor,
             # and this is a tensor computed from it, where it is
@@ -1193,7 +1203,8 @@ class Evaluator:
                       st: State) -> Value:
         found = module.attr(name)
         if found is not None:  # `self.fc(x)`: a submodule, called
-            return self.call_value(node, _follow(unwrap(found), module.place), args, kwargs, st)
+            return self.call_value(node, _follow(_in_mode(unwrap(found), module), module.place),
+                                   args, kwargs, st)
         if module.cls is not None:
             member = module.cls.lookup(name)
             if type(member) is Func and member.info.static:
@@ -1210,6 +1221,13 @@ class Evaluator:
             added = args[-1][1]
             for part in (added.items or ()) if type(added) is Seq and name == "extend" else (added,):
                 self.note_attach(node, module, part, st)
+        if name in ("train", "eval"):
+            # `model.eval()` sets the mode of the module (and its submodules) in place
+            mode = False if name == "eval" else _train_mode(args, kwargs)
+            changed = replace(module, training=mode)
+            if module.ident and changed != module:
+                self.rebind_alias(module.ident, changed, st)
+            return changed
         if name in api.SELF_RETURNING_METHODS:
             return module
         if name in api.PARAMETER_METHODS or name in api.NAMED_PARAMETER_METHODS:
@@ -1436,8 +1454,15 @@ class Evaluator:
             return value.place, value.device
         if vkind is Module:
             return value.place, value.device
-        if vkind is Ref and not value.qualname.startswith("torch.cuda."):
+        if vkind is Ref and value.qualname.startswith(("torch.", "numpy.", "np.")) and \
+                not value.qualname.startswith("torch.cuda."):
             return None  # a dtype: `x.to(torch.float16)`
+        if vkind is Ref and not value.qualname.startswith("torch.cuda."):
+            # `x.to(DEVICE)` of a module devlint cannot read: a dtype only when its name says
+            # so, else a move to a place devlint cannot know (the module may choose "cpu")
+            if names.DTYPE_NAME.search(last_part(value.qualname)):
+                return None
+            return Place.UNKNOWN, Device(None, None, node, spelled=value.qualname)
         if vkind is Opaque and value.name:
             if names.DTYPE_NAME.search(names.last_part(value.name)):
                 return None
@@ -1925,6 +1950,10 @@ class Evaluator:
             # `torch.ones_like(self.weight)`: a new tensor where the parameter is now, which
             # does not follow the module the way its parameter does (a plain attribute's maker)
             why = "factory" if source.why == "param" else "data"
+            if source.why == "encoding" and source.plain:
+                # `torch.full_like(prompt_ids, -100)` of ids taken out of an encoding before
+                # its move: on the CPU because they are, which is where that is reported
+                return replace(source, discarded=None)
             return Tensor(source.place, why, node, scalar=source.scalar)
         return OPAQUE
 
@@ -1974,6 +2003,9 @@ class Evaluator:
             layers = _layers_given(args)
             if layers is not None:
                 module = module.with_attr(LAYERS, layers)
+            place = _container_place(list(args) + [kwargs[k] for k in ("*",) if k in kwargs])
+            if place is not module.place and not module.assumed:
+                module = replace(module, place=place)
         return module
 
     def note_items_wrapped(self, args: list, st: State) -> None:
@@ -2397,6 +2429,16 @@ SEQUENCE_MAKERS = frozenset({"numpy.array", "numpy.asarray", "numpy.stack", "bui
                              "builtins.tuple"})
 
 
+def _never_0dim(name: str, dims: Optional[int]) -> bool:
+    """Whether `x.name(...)` has a dimension whatever `x` is: `actions.unsqueeze(1)` of a
+    tensor made from unknown data (maybe 0-dim) is at least 1-dim, as is its `flatten()`, and a
+    `view`/`reshape` to a written shape of one or more sizes. PyTorch lets only a 0-dim CPU
+    tensor meet CUDA tensors, so such a result on the CPU is a mismatch (`q.gather(1, idx)`)."""
+    if name in ("unsqueeze", "flatten", "ravel", "atleast_1d", "atleast_2d"):
+        return True
+    return name in ("view", "reshape") and dims is not None and dims > 0
+
+
 def _method_dims(tensor: Tensor, node: Any, name: str) -> Optional[int]:
     """The rank of `tensor.name(...)`, where the call says it: a shape-keeping method keeps
     the receiver's, `view`/`reshape` with a written shape has that shape's length."""
@@ -2662,6 +2704,55 @@ def _layers_given(args: list) -> Optional[Module]:
         found.append(value)
     joined = reduce(join, found) if found else None
     return joined if type(joined) is Module else None
+
+
+def _in_mode(found: Optional[Value], module: Module) -> Optional[Value]:
+    """A submodule of `module`: `.eval()` and `.train()` set every submodule's mode, so one
+    whose own mode the code never set is in its parent's."""
+    if type(found) is Module and found.training is None and module.training is not None:
+        return replace(found, training=module.training)
+    return found
+
+
+def _train_mode(args: list, kwargs: dict) -> Optional[bool]:
+    """The mode `module.train(...)` sets: `train()` and `train(True)` training, `train(False)`
+    evaluation, a mode devlint cannot read unknown."""
+    given = kwargs.get("mode") or (args[0] if args else None)
+    if given is None:
+        return True
+    if type(given[0]) is cst.Name and given[0].value in ("True", "False"):
+        return given[0].value == "True"
+    return None
+
+
+def _container_place(given: list) -> Place:
+    """Where `nn.Sequential(...)`, `nn.ModuleList(...)` or `nn.ModuleDict(...)` is: a container
+    has no parameters of its own, so it is where the modules it is given are. Layers taken
+    from a moved model (`nn.Sequential(*vgg.features[:22])` of a VGG already on the device)
+    are on the device, modules of unknown place leave it unknown, and a module with state on
+    the CPU keeps it there; values not proven to be modules say nothing, and a container of
+    nothing known is made on the CPU like any module."""
+    places = set()
+    for _, value in given:
+        value = unwrap(value)
+        if type(value) is Seq and value.items is not None:
+            values = [unwrap(item) for item in value.items]
+        elif type(value) in (Seq, Iterable):
+            values = [unwrap(value.element)]
+        else:
+            values = [value]
+        for item in values:
+            if type(item) is Seq and item.items is not None and len(item.items) == 2:
+                item = unwrap(item.items[1])  # `ModuleDict({k: m for ...})`'s (key, module) pairs
+            if type(item) is Module and not item.stateless:
+                places.add(item.place)
+            elif type(item) is Tensor and item.of_object and not item.plain:
+                # a part of a model of unknown class (`*vgg.features[:22]`): what a container
+                # takes is a module, where that model is
+                places.add(item.place)
+    if not places or Place.HOST in places:
+        return HOST
+    return DEVICE if places == {DEVICE} else Place.UNKNOWN
 
 
 def _layer_of(container: Module, node: Any) -> Module:

@@ -294,7 +294,7 @@ class Interpreter(Evaluator):
         self.run_starts.append(next(CLOCK))
         # a Cog predictor the project deploys on a GPU machine (`workspace.deploy`): no machine
         # without a GPU runs the file, so the CPU world never reaches its code
-        st = State({}, cpu=not self.gpu_deployment())
+        st = State({}, cpu=not self.gpu_deployment() and not self.imported_only_with_gpu())
         self.module_env = st.env
         st = self.block(self.module.body, st)
         self.module_env = st.env if st.env else self.module_env
@@ -1600,6 +1600,16 @@ class Interpreter(Evaluator):
             return False
         found = self.files.gpu_deployment(self.path)
         self.probes.add(("gpu_deployment", self.path, found))
+        return found
+
+    def imported_only_with_gpu(self) -> bool:
+        """Whether every project file importing this one runs only with a GPU
+        (`workspace.accelerators.gpu_only_importers`): its scripts set the CUDA device before
+        they run anything, so no machine without a GPU runs this file's code."""
+        if self.files is None or self.summarising or not self.path.endswith(".py"):
+            return False
+        found = self.files.gpu_only_importers(self.path)
+        self.probes.add(("gpu_only_importers", self.path, found))
         return found
 
     def names_no_accelerator(self) -> bool:

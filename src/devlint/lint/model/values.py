@@ -201,6 +201,7 @@ class Module(_Attributes, Value):
     answers_tensor: bool = False  # a torch layer whose answer is one tensor (`nn.Linear`)
     classes: tuple = field(default=(), repr=False)  # after a join of modules of different
     # classes (`cls` is then None): the classes of the project it may be of
+    training: Optional[bool] = None  # set by `.train()` / `.eval()`; None: unknown
 
 
 @dataclass(frozen=True)
@@ -418,6 +419,7 @@ def _join_module(a: Module, b: Module) -> Module:
         a.host_lengths and b.host_lengths,
         a.answers_tensor and b.answers_tensor,
         _joined_classes(a, b),
+        _same(a.training, b.training),
     )
 
 

@@ -79,7 +79,12 @@ class HardCodedCuda(Rule):
         of a `.cu` source, `load_inline(cuda_sources=...)`), and past importing a project
         module whose import does either: they need CUDA whatever the device says. Also in a
         Cog predictor (Replicate's `cog`) that the project's `cog.yaml` names under `predict:`
-        and builds with `gpu: true`: the project deploys that file only where a GPU is.
+        and builds with `gpu: true`: the project deploys that file only where a GPU is. And in
+        a module of the project that only GPU scripts import (project mode): each of its
+        importers is a script whose `__main__` block (or top level) calls
+        `torch.cuda.set_device(...)` before anything else, or a module that only such scripts
+        import; one importer that runs without a GPU (a demo, a test, a notebook) keeps the
+        findings.
     """
     why = """
         The loop's mathematics are the same on every device; only where the tensors live

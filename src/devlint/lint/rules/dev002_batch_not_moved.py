@@ -31,7 +31,8 @@ class BatchNotMoved(Rule):
     """
     silent = """
         When the batch is moved in that iteration (`x = x.to(device)`, inline in the call, a dict
-        comprehension over the batch, a helper that takes `device`), when the batch object moves in
+        comprehension over the batch, a helper that takes `device`, `x.to(DEVICE)` of a name from
+        a module devlint cannot read: a move, unless the name says dtype), when the batch object moves in
         place (HF `BatchEncoding`), for a field the `collate_fn` builds as a list or a number (not
         a tensor), when a `collate_fn` or a device-loader wrapper moves it or the dataset was
         moved whole before the loader, under `accelerator.prepare`, in Lightning's

@@ -40,7 +40,10 @@ class CpuTensorInDeviceCode(Rule):
         file's call as where it was reached.
     """
     silent = """
-        For 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors),
+        For 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors;
+        `torch.as_tensor(a)` of unknown data may be one, but not once `unsqueeze`, `flatten` or a
+        `view` to a written shape gave it a dimension), for code only a training pass runs
+        (`if self.training:`) reached from a pass after `model.eval()`,
         `*_like` and `x.new_*` factories, `device=x.device`, results moved with `.to(...)` before
         they are used, code under `with torch.device(...)`, and files that call
         `torch.set_default_device`. A `forward` that hands back a CPU tensor it made is reported

@@ -37,7 +37,10 @@ class ModuleAddedAfterMove(Rule):
         is where that layer is, unknown when the layer's place is),
         moved afterwards (`model.fc.to(device)`, `model.to(device)` again), when the model is
         handed to code that may move it after the change (`accelerator.prepare(model)`, a
-        `Trainer`, a helper), for modules without parameters (`nn.ReLU()`), when the model's
+        `Trainer`, a helper), for modules without parameters (`nn.ReLU()`), for a container of
+        layers the model already had (`model.features = nn.Sequential(*model.features[:22])`,
+        `nn.Sequential(*list(model.children())[:-1])`: a container has no parameters of its own,
+        it is where the modules it is given are), when the model's
         move is not proven (a model of unknown place, one assumed on the device), and in tests.
         `model.reset_classifier(n)` of a class of the project with its own `reset_classifier` is
         what that method does (a new head made `.to(device=ref.device)` is silent).

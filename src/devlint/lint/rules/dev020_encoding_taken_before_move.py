@@ -23,7 +23,8 @@ class EncodingTakenBeforeMove(Rule):
         Finds `ids = enc["input_ids"]` (or `enc.input_ids`) taken from a tokenizer's output
         (`return_tensors="pt"`) before `enc = enc.to(device)` or `enc.to(device)`, when `ids`
         then meets the device: it is handed to a model on the device or computed with device
-        tensors, there or in a function it is handed to after the move (a pooling helper), or
+        tensors, itself or a tensor made like it (`torch.full_like(ids, -100)` for labels),
+        there or in a function it is handed to after the move (a pooling helper), or
         in the caller an `_encode` helper returns it to after moving the encoding.
     """
     silent = """

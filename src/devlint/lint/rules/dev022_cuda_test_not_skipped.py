@@ -50,7 +50,8 @@ class CudaTestNotSkipped(Rule):
         For tests with any skip or GPU marker (`@pytest.mark.skipif(...)`,
         `@unittest.skipIf(not torch.cuda.is_available(), ...)`, `@requires_cuda`,
         `@pytest.mark.gpu`), on their class too, with a module-level `pytestmark` or
-        `pytest.importorskip`, with a skip in the body, for the CUDA branch of a test that
+        `pytest.importorskip`, with a skip in the body or in the class's `setUp` (`if not
+        torch.cuda.is_available(): self.skipTest(...)`, its bases' too), for the CUDA branch of a test that
         checks availability, for device-parametrised tests (`device` is an argument), for
         helpers and fixtures (only test functions are checked), for a script's own
         `def test(model, loader):` outside test modules or called with arguments by its own
@@ -168,9 +169,19 @@ class CudaTestNotSkipped(Rule):
             decorators += list(info.cls.node.decorators)
         if any(_mentions_guard(d.decorator) for d in decorators):
             return True
-        for node in walk(info.node.body):
-            if type(node) is cst.Call and "skip" in (dotted(node.func) or "").lower():
-                return True
+        bodies = [info.node.body]
+        if info.cls is not None:
+            # `setUp` skipping without CUDA (`self.skipTest(...)`, `raise unittest.SkipTest`)
+            # runs before each test of the class, and of the classes that inherit it
+            for cls in info.cls.mro():
+                if cls.node is None:
+                    continue
+                bodies += [s.body for s in cls.node.body.body
+                           if type(s) is cst.FunctionDef and s.name.value in SETUP_METHODS]
+        for body in bodies:
+            for node in walk(body):
+                if type(node) is cst.Call and "skip" in (dotted(node.func) or "").lower():
+                    return True
         return False
 
     @staticmethod
