@@ -1,6 +1,6 @@
 """Parameters a function uses only to pick elements: as an index or a mask (`x[mask]`), in
-comparisons that make one (`labels == task`), counted or listed (`torch.unique(t)`, `t.item()`)
-or where a test proved them no tensor (`if isinstance(t, int): ...`).
+comparisons that make one (`labels == task`), counted or listed (`torch.unique(t)`, `t.item()`),
+read as numbers (`int(length)`) or where a test proved them no tensor (`if isinstance(t, int): ...`).
 
 PyTorch indexes a CUDA tensor with a CPU index or mask, so a CPU tensor handed to such a
 parameter meets no device tensor: a model whose `forward` takes one (task labels of a
@@ -19,6 +19,10 @@ from devlint.lint.syntax import dotted
 _PLAIN_CALLS = frozenset({"isinstance", "len", "int", "bool", "str", "print"})
 _PICKING_CALLS = frozenset({"unique", "torch.unique", "nonzero", "torch.nonzero", "torch.where"})
 _PLAIN_METHODS = frozenset({"item", "tolist", "numel", "dim", "size"})
+# Conversions to Python numbers, which read a tensor of one element from any device: a
+# parameter used only so (`self.pe[:, :int(length)]`) picks, as an index does.
+_NUMBER_CALLS = frozenset({"int", "float"})
+_NUMBER_METHODS = frozenset({"item", "tolist"})
 _PICKING_METHODS = frozenset({"unique", "nonzero"})
 
 def index_only_params(info: Any) -> frozenset:
@@ -129,6 +133,8 @@ def _use(node: cst.Name, parents: tuple) -> tuple:
         if kind is cst.Arg:
             call = parents[position - 1] if position > 0 else None
             spelled = dotted(call.func) if type(call) is cst.Call else None
+            if spelled in _NUMBER_CALLS:
+                return True, ()  # `self.pe[:, :int(length)]`: read as a number, on any device
             if spelled in _PLAIN_CALLS:
                 return False, ()
             if spelled in _PICKING_CALLS:
@@ -137,6 +143,8 @@ def _use(node: cst.Name, parents: tuple) -> tuple:
         if kind is cst.Attribute and parent.value is child:
             call = parents[position - 1] if position > 0 else None
             if type(call) is cst.Call and call.func is parent:
+                if parent.attr.value in _NUMBER_METHODS:
+                    return True, ()  # `length.item()`: a number, read from any device
                 if parent.attr.value in _PLAIN_METHODS:
                     return False, ()
                 if parent.attr.value in _PICKING_METHODS:

@@ -51,7 +51,8 @@ class CpuTensorInDeviceCode(Rule):
         does with the answer decides (`self.pos_emb(n).to(x.device)` is right). Handed to a
         module, the tensor meets what the module holds, except where that proves nothing: the
         lengths and targets of a CTC loss (warp-ctc's `CTCLoss` too, a class of no library devlint
-        reads, called by a loss's name), lengths handed to a model whose `forward` devlint reads
+        reads, called by a loss's name), a tensor a module's `forward` only indexes with or reads
+        as a number (`self.pe[:, :int(length)]`), lengths handed to a model whose `forward` devlint reads
         (that code says where they meet, and a meeting there is reported there), and a module of
         the project that holds numbers only (a loss of its own with a margin): its `forward`
         decides.

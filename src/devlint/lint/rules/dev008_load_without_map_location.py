@@ -56,7 +56,8 @@ class LoadWithoutMapLocation(Rule):
         publish load anywhere), for the state of an LR scheduler (`scheduler.load_state_dict(torch.load(path))`: numbers,
         no tensors), for in-memory buffers, for a file this code downloads (`path =
         load_file_from_url(url)`, `hf_hub_download(...)`: a publisher's release weights, written
-        for every user of the code, whose device devlint cannot know), and for the weights of a
+        for every user of the code, whose device devlint cannot know), for a load whose `except`
+        handler loads again with `map_location` (the CPU's way in), and for the weights of a
         quantized model (under a test of a `quantized` flag, or read into a name saying so:
         PyTorch's eager quantized modules live on the CPU only). A finding needs a file that holds a device's
         state: one read into `load_state_dict` (also through `ckpt["model"]`), used as a module
@@ -125,6 +126,8 @@ class LoadWithoutMapLocation(Rule):
                 continue  # a publisher's release, fetched by this code: saved where, unknown
             if quantized(load, model.module):
                 continue  # weights of PyTorch's quantized modules: they exist on the CPU only
+            if retried_with_map_location(load, module):
+                continue  # `except: torch.load(path, map_location=...)`: the CPU's way in
             if not written_on_device and model.interpreter.host_saving():
                 continue  # the project writes its weights from CPU tensors (`save_network`)
             on_every_rank = every_rank and self.loads_on_every_rank(load)
@@ -326,6 +329,23 @@ def downloaded(load: Load, module: cst.Module) -> bool:
         if type(node) is cst.Assign and type(node.value) is cst.Call and _downloads(node.value):
             if any(_root(t.target) == name for t in node.targets):
                 return True
+    return False
+
+
+def retried_with_map_location(load: Load, module: cst.Module) -> bool:
+    """`try: ckpt = torch.load(path)` / `except: ckpt = torch.load(path, map_location=...)`:
+    where the plain load fails (a GPU's checkpoint on a machine without one), the handler
+    loads it onto the CPU; the code already has the fallback the finding would add."""
+    scope = load.where.function.node if load.where.function is not None else module
+    for node in walk(scope):
+        if type(node) is not cst.Try or not any(inner is load.node for inner in walk(node.body)):
+            continue
+        for handler in node.handlers:
+            for inner in walk(handler.body):
+                if type(inner) is cst.Call and (dotted(inner.func) or "").split(".")[-1] == "load" \
+                        and any(arg.keyword is not None and arg.keyword.value == "map_location"
+                                for arg in inner.args):
+                    return True
     return False
 
 
