@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
-from devlint.workspace.project import project_of, same_file
+from devlint.workspace.project import project_of, readable_source, same_file
 
 ACCELERATOR = re.compile(
     rb"cuda|gpu|accelerat|\b(?:mps|xla|npu|xpu|hpu|tpu)\b|torch_xla|Trainer|Fabric|\.prepare\(|"
@@ -127,16 +127,62 @@ def gpu_only_importers(path: str) -> bool:
     with `torch.cuda.set_device(args.gpu_id)`), or a module only such files import (followed
     MAX_IMPORTER_DEPTH importers up). Then the module's code is never run without a GPU, and
     a CUDA literal in it is no slip. False where any importer is another script, a test or a
-    notebook, where nothing imports it, and where the project is not known."""
-    return _gpu_only(same_file(path), MAX_IMPORTER_DEPTH, set())
+    notebook, where nothing imports it, and where the project is not known.
+
+    Most projects set no CUDA device anywhere: one pass over the files' memoized facts answers
+    them. For the others the answers are kept per project while no file of it changes (the
+    sizes and times of its files), so a run asks each module once."""
+    from devlint.workspace.importers import project_sources
+
+    root = project_of(str(path)).root
+    sources = project_sources(root)
+    if sources is None:
+        return False
+    named, stamp, left = False, [], SCAN_BUDGET
+    for source in sources:
+        try:
+            status = os.stat(source)
+        except OSError:
+            continue
+        version = (str(source), status.st_size, status.st_mtime_ns)
+        stamp.append(version)
+        if version not in _SETS_DEVICE:
+            left -= status.st_size
+            if left < 0:
+                return False  # past the budget: not known
+            _SETS_DEVICE[version] = _names_set_device(readable_source(str(source)))
+        named |= _SETS_DEVICE[version]
+    if not named:
+        return False
+    known = _ANSWERS.get(root)
+    if known is None or known[0] != stamp:
+        known = _ANSWERS[root] = (stamp, {})
+    return _gpu_only(same_file(path), MAX_IMPORTER_DEPTH, set(), known[1])
 
 
-def _gpu_only(key: str, depth: int, seen: set) -> bool:
-    from devlint.workspace.importers import file_facts, importers_of
+_SETS_DEVICE: dict = {}  # (path, size, mtime) -> whether its text calls `cuda.set_device(`
+_ANSWERS: dict = {}  # project root -> (its files' sizes and times, {module: answer})
 
+
+def _names_set_device(data: Optional[bytes]) -> bool:
+    return data is not None and SET_DEVICE.search(data) is not None
+
+
+def _gpu_only(key: str, depth: int, seen: set, answers: dict) -> bool:
+    """(`answers`: this project's, by module and depth; an import cycle answers no, which
+    only keeps findings.)"""
     if key in seen or depth <= 0:
         return False
-    seen.add(key)
+    known = answers.get((key, depth))
+    if known is None:
+        seen.add(key)
+        known = answers[(key, depth)] = _importers_gpu_only(key, depth, seen, answers)
+    return known
+
+
+def _importers_gpu_only(key: str, depth: int, seen: set, answers: dict) -> bool:
+    from devlint.workspace.importers import file_facts, importers_of
+
     importers = importers_of(key)
     if not importers and os.path.basename(key) == "__init__.py":
         # a package's `__init__.py` runs when any module of the package is imported
@@ -147,6 +193,7 @@ def _gpu_only(key: str, depth: int, seen: set) -> bool:
                               if os.path.dirname(p) != folder)
     if not importers:
         return False
+    modules = []
     for importer in sorted(importers):
         if not importer.endswith(".py"):
             return False
@@ -154,28 +201,30 @@ def _gpu_only(key: str, depth: int, seen: set) -> bool:
         if facts is None:
             return False
         needs_gpu, script = facts
-        if needs_gpu:
-            continue
-        if script or not _gpu_only(importer, depth - 1, seen):
-            return False
-    return True
+        if not needs_gpu and script:
+            return False  # a script that runs without a GPU: no need to look further
+        if not needs_gpu:
+            modules.append(importer)
+    return all(_gpu_only(importer, depth - 1, seen, answers) for importer in modules)
 
 
 def _entry_facts(data: Optional[bytes]) -> tuple:
     """(whether the file is a script whose `__main__` block, or top level, sets the CUDA device
-    before it calls any code of its own, whether it runs as a script at all: a top-level call
-    or a `__main__` block). A file that does not parse is a script that needs nothing."""
-    import ast
-
+    before it calls any code of its own, whether it may run as a script: a `__main__` block or
+    a call at column 0, read from the bytes, where a line of a docstring that looks so only
+    keeps findings). Parsed (CPython's `ast`) only when the bytes name `cuda.set_device(`; a
+    file that does not parse then is a script that needs nothing."""
     if data is None:
         return False, True
+    script = MAIN_BLOCK.search(data) is not None or TOP_LEVEL_CALL.search(data) is not None
+    if SET_DEVICE.search(data) is None:
+        return False, script
+    import ast
+
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError):
         return False, True
-    script = any(_main_test(s) or (type(s) is ast.Expr and type(s.value) is ast.Call) for s in tree.body)
-    if SET_DEVICE.search(data) is None:
-        return False, script
     blocks = [tree.body] + [s.body for s in tree.body if _main_test(s)]
     for body in blocks:
         for statement in body:
@@ -185,6 +234,10 @@ def _entry_facts(data: Optional[bytes]) -> tuple:
                 if type(statement.value.func) is ast.Name and statement.value.func.id != "print":
                     break  # a call of code before it (`main(args)`) runs first
     return False, script
+
+
+MAIN_BLOCK = re.compile(rb"^if\s+__name__\s*==", re.M)
+TOP_LEVEL_CALL = re.compile(rb"^[A-Za-z_][\w.]*\(", re.M)
 
 
 def _main_test(statement) -> bool:

@@ -57,6 +57,7 @@ MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall th
 # importer wants (a batch helper, an `init_distributed_mode`); the project's deep builders are
 # not, and interpreting them from every importer made project mode 2.6x a per-file run.
 MAX_FOREIGN_DEPTH = 2
+_CPU_WORLD_WORDS = re.compile(rb"cuda|load\(")
 MAX_FOREIGN_CALLS = 200  # per file
 
 
@@ -1605,8 +1606,13 @@ class Interpreter(Evaluator):
     def imported_only_with_gpu(self) -> bool:
         """Whether every project file importing this one runs only with a GPU
         (`workspace.accelerators.gpu_only_importers`): its scripts set the CUDA device before
-        they run anything, so no machine without a GPU runs this file's code."""
+        they run anything, so no machine without a GPU runs this file's code. Asked only of a
+        file that names CUDA or loads a file: only those have what a machine without a GPU
+        would trip on (DEV001, DEV008)."""
         if self.files is None or self.summarising or not self.path.endswith(".py"):
+            return False
+        data = self.files.read(self.path)
+        if data is None or not _CPU_WORLD_WORDS.search(data):
             return False
         found = self.files.gpu_only_importers(self.path)
         self.probes.add(("gpu_only_importers", self.path, found))
