@@ -69,8 +69,8 @@ def test_the_device_set_after_the_scripts_own_code_ran_proves_nothing(tmp_path) 
                             "    main(args)\n    torch.cuda.set_device(args.gpu)\n")
     guarded = GPU_MAIN.replace("    torch.cuda.set_device(args.gpu)\n",
                                "    if torch.cuda.is_available():\n        torch.cuda.set_device(args.gpu)\n")
-    for script in (late, guarded):
-        root = tmp_path / str(abs(hash(script)))
+    for number, script in enumerate((late, guarded)):
+        root = tmp_path / str(number)
         root.mkdir()
         assert gpu_only_importers(_project(root, {"models.py": MODEL, "train.py": script})) is False
 

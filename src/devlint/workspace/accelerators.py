@@ -14,12 +14,12 @@ the answer is `None` where the project walk is not known (too many files) or the
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
-from pathlib import Path
 from typing import Optional
 
-from devlint.workspace.project import project_of, readable_source, same_file
+from devlint.workspace.project import project_of, same_file
 
 ACCELERATOR = re.compile(
     rb"cuda|gpu|accelerat|\b(?:mps|xla|npu|xpu|hpu|tpu)\b|torch_xla|Trainer|Fabric|\.prepare\(|"
@@ -114,7 +114,7 @@ def _distribution(root: str) -> bool:
 
 # `torch.cuda.set_device(args.gpu_id)` as a statement of its own at the top level of a
 # script's `if __name__ == "__main__":` block (or of the module): the script stops at it on a
-# machine without a GPU. Each importer is parsed (CPython's `ast`) once per process and version.
+# machine without a GPU. An importer is parsed (CPython's `ast`) only when its bytes name it.
 SET_DEVICE = re.compile(rb"cuda\.set_device\(")
 _ENTRY_FACTS: dict = {}  # (path, size, mtime) -> `_entry_facts` of the file
 MAX_IMPORTER_DEPTH = 3
@@ -132,28 +132,22 @@ def gpu_only_importers(path: str) -> bool:
     Most projects set no CUDA device anywhere: one pass over the files' memoized facts answers
     them. For the others the answers are kept per project while no file of it changes (the
     sizes and times of its files), so a run asks each module once."""
-    from devlint.workspace.importers import project_sources
+    from devlint.workspace.importers import file_facts, project_sources
 
     root = project_of(str(path)).root
     sources = project_sources(root)
     if sources is None:
         return False
-    named, stamp, left = False, [], SCAN_BUDGET
+    named = list(file_facts(sources, _SETS_DEVICE, _names_set_device, SCAN_BUDGET))
+    if None in named or not any(named):
+        return False  # past the budget (not known), or no file sets a CUDA device
+    stamp = []
     for source in sources:
         try:
             status = os.stat(source)
         except OSError:
             continue
-        version = (str(source), status.st_size, status.st_mtime_ns)
-        stamp.append(version)
-        if version not in _SETS_DEVICE:
-            left -= status.st_size
-            if left < 0:
-                return False  # past the budget: not known
-            _SETS_DEVICE[version] = _names_set_device(readable_source(str(source)))
-        named |= _SETS_DEVICE[version]
-    if not named:
-        return False
+        stamp.append((str(source), status.st_size, status.st_mtime_ns))
     known = _ANSWERS.get(root)
     if known is None or known[0] != stamp:
         known = _ANSWERS[root] = (stamp, {})
@@ -197,7 +191,7 @@ def _importers_gpu_only(key: str, depth: int, seen: set, answers: dict) -> bool:
     for importer in sorted(importers):
         if not importer.endswith(".py"):
             return False
-        facts = next(iter(file_facts([Path(importer)], _ENTRY_FACTS, _entry_facts, SCAN_BUDGET)), None)
+        facts = next(file_facts([importer], _ENTRY_FACTS, _entry_facts, SCAN_BUDGET), None)
         if facts is None:
             return False
         needs_gpu, script = facts
@@ -219,8 +213,6 @@ def _entry_facts(data: Optional[bytes]) -> tuple:
     script = MAIN_BLOCK.search(data) is not None or TOP_LEVEL_CALL.search(data) is not None
     if SET_DEVICE.search(data) is None:
         return False, script
-    import ast
-
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError):
@@ -241,15 +233,11 @@ TOP_LEVEL_CALL = re.compile(rb"^[A-Za-z_][\w.]*\(", re.M)
 
 
 def _main_test(statement) -> bool:
-    import ast
-
     return type(statement) is ast.If and type(statement.test) is ast.Compare and \
         type(statement.test.left) is ast.Name and statement.test.left.id == "__name__"
 
 
 def _set_device(call) -> bool:
-    import ast
-
     func = call.func
     return type(func) is ast.Attribute and func.attr == "set_device" and \
         type(func.value) is ast.Attribute and func.value.attr == "cuda" and \

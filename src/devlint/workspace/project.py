@@ -264,6 +264,12 @@ def source_digest(data: bytes) -> str:
 # Rows name paths relative to the checked file's folder, so that a moved tree still hits and two
 # identical files in different folders each check their own neighbours.
 
+# The workspace's facts about a file that a cached result records with their answer: each is
+# a method of `ProjectFiles` that `still_holds` asks again.
+FACT_PROBES = ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
+               "default_elsewhere")
+
+
 def portable(path: str, files: set, probes: set) -> list:
     """The dependency rows of the file `path` for the cache."""
     base = os.path.dirname(os.path.abspath(path))
@@ -275,8 +281,7 @@ def portable(path: str, files: set, probes: set) -> list:
         elif probe[0] == "importers":
             _, imported, found = probe
             rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
-        elif probe[0] in ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
-                           "default_elsewhere"):
+        elif probe[0] in FACT_PROBES:
             kind, checked, found = probe
             rows.append([kind, _rel(checked, base), found])
         else:
@@ -316,8 +321,7 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                 now = digests[key]
                 if now is None or sorted(_rel(p, base) for p in now) != list(found):
                     return False
-            elif kind in ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
-                           "default_elsewhere"):
+            elif kind in FACT_PROBES:
                 _, checked, found = row
                 key = (kind, os.path.normpath(os.path.join(base, checked)))
                 if key not in digests:

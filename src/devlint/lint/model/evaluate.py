@@ -1454,13 +1454,12 @@ class Evaluator:
             return value.place, value.device
         if vkind is Module:
             return value.place, value.device
-        if vkind is Ref and value.qualname.startswith(("torch.", "numpy.", "np.")) and \
-                not value.qualname.startswith("torch.cuda."):
-            return None  # a dtype: `x.to(torch.float16)`
         if vkind is Ref and not value.qualname.startswith("torch.cuda."):
-            # `x.to(DEVICE)` of a module devlint cannot read: a dtype only when its name says
-            # so, else a move to a place devlint cannot know (the module may choose "cpu")
-            if names.DTYPE_NAME.search(last_part(value.qualname)):
+            # a dtype (`x.to(torch.float16)`, a NumPy one, a name that says so); `x.to(DEVICE)`
+            # of a module devlint cannot read is a move to a place it cannot know (that module
+            # may choose "cpu")
+            if value.qualname.startswith(("torch.", "numpy.", "np.")) or \
+                    names.DTYPE_NAME.search(last_part(value.qualname)):
                 return None
             return Place.UNKNOWN, Device(None, None, node, spelled=value.qualname)
         if vkind is Opaque and value.name:
@@ -2434,7 +2433,7 @@ def _never_0dim(name: str, dims: Optional[int]) -> bool:
     tensor made from unknown data (maybe 0-dim) is at least 1-dim, as is its `flatten()`, and a
     `view`/`reshape` to a written shape of one or more sizes. PyTorch lets only a 0-dim CPU
     tensor meet CUDA tensors, so such a result on the CPU is a mismatch (`q.gather(1, idx)`)."""
-    if name in ("unsqueeze", "flatten", "ravel", "atleast_1d", "atleast_2d"):
+    if name in ("unsqueeze", "flatten", "ravel"):
         return True
     return name in ("view", "reshape") and dims is not None and dims > 0
 

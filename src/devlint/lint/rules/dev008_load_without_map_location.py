@@ -11,7 +11,7 @@ from devlint.lint.model.observations import Load, Save
 from devlint.lint.model.values import OPAQUE, Opaque, Place, Scalar, Seq, Tensor, Value, unwrap
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import add_keyword_fix, code, first_device
-from devlint.lint.syntax import dotted, walk
+from devlint.lint.syntax import dotted, keyword_arg, last_part, walk
 
 
 # Where the file gives each rank a GPU of its own (`set_device`, `device_ids=[...]`, a device
@@ -342,9 +342,8 @@ def retried_with_map_location(load: Load, module: cst.Module) -> bool:
             continue
         for handler in node.handlers:
             for inner in walk(handler.body):
-                if type(inner) is cst.Call and (dotted(inner.func) or "").split(".")[-1] == "load" \
-                        and any(arg.keyword is not None and arg.keyword.value == "map_location"
-                                for arg in inner.args):
+                if type(inner) is cst.Call and last_part(dotted(inner.func) or "") == "load" and \
+                        keyword_arg(inner, "map_location") is not None:
                     return True
     return False
 
