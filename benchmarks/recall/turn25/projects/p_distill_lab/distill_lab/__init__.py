@@ -1,0 +1,1 @@
+"""Distil a transformer intent classifier into a small student."""

@@ -1,0 +1,1 @@
+"""Distil a transformer topic classifier into a small student."""

@@ -1,0 +1,1 @@
+"""Tiny causal LM, sampling and decoding helpers."""
