@@ -116,11 +116,21 @@ class Project:
     def _search_from(self, importer: str) -> list:
         """Where an absolute import looks: the importer's own folder first when it is a script's
         folder (no `__init__.py`: `python scripts/train.py` puts `scripts/` first on sys.path),
-        then the root and `src/`."""
+        then the root and `src/`; the folders the importer puts on `sys.path` itself
+        (`workspace.sys_path`) before them, or after them where it appends."""
+        from devlint.workspace.sys_path import path_edits
+
         here = os.path.dirname(os.path.abspath(importer))
         if here in self.search or os.path.isfile(os.path.join(here, "__init__.py")):
-            return self.search
-        return [here] + self.search
+            search = self.search
+        else:
+            search = [here] + self.search
+        if self.marked:
+            inserted, appended = path_edits(os.path.abspath(importer), self.root)
+            if inserted or appended:
+                search = list(inserted) + [s for s in search if s not in inserted] + \
+                    [a for a in appended if a not in search and a not in inserted]
+        return search
 
 
 def _module_file(base: str, parts: list) -> Optional[str]:
@@ -179,6 +189,11 @@ class ProjectFiles:
         from devlint.workspace.accelerators import default_elsewhere
 
         return default_elsewhere(path)
+
+    def unnamed_elsewhere(self, path: str) -> Optional[tuple]:
+        from devlint.workspace.liveness import unnamed_elsewhere
+
+        return unnamed_elsewhere(path)
 
     # A run asks for the same files again and again (each importer's summaries, and whether
     # what a memo stood on still holds): their bytes are kept while the file's status says it
@@ -267,7 +282,7 @@ def source_digest(data: bytes) -> str:
 # The workspace's facts about a file that a cached result records with their answer: each is
 # a method of `ProjectFiles` that `still_holds` asks again.
 FACT_PROBES = ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
-               "default_elsewhere")
+               "default_elsewhere", "unnamed_elsewhere")
 
 
 def portable(path: str, files: set, probes: set) -> list:
@@ -283,7 +298,7 @@ def portable(path: str, files: set, probes: set) -> list:
             rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
         elif probe[0] in FACT_PROBES:
             kind, checked, found = probe
-            rows.append([kind, _rel(checked, base), found])
+            rows.append([kind, _rel(checked, base), list(found) if type(found) is tuple else found])
         else:
             _, folder, name, found = probe
             rows.append(["child", _rel(folder, base), name, _rel(found, base)])
@@ -326,7 +341,8 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                 key = (kind, os.path.normpath(os.path.join(base, checked)))
                 if key not in digests:
                     digests[key] = getattr(PROJECT_FILES, kind)(key[1])
-                if digests[key] != found:
+                now = digests[key]
+                if (list(now) if type(now) is tuple else now) != found:
                     return False
             elif kind == "child":
                 _, folder, name, found = row

@@ -1185,6 +1185,14 @@ class Evaluator:
                 return Iterable(Scalar(), node=node)
             if name in api.SELF_RETURNING_METHODS:
                 return replace(tensor, node=node, discarded=None)  # `net.eval()`: the object itself
+            operands = [v for _, v in _tensor_operands(args, kwargs)]
+            if operands and (all(map(on_host, operands)) or _deliberate_host(operands)) and \
+                    not any(v.plain and on_device(v) for v in operands):
+                # a method of a moved object devlint cannot read, handed only tensors on the
+                # CPU (`regressor.extract_roi(frame, xc, yc, theta, scale)`), or what the code
+                # itself brought there (`regressor.denormalize_landmarks(lm.cpu(), affine)`):
+                # post-processing where that data is, whose answer's place is unknown
+                return OPAQUE
             # (of an attribute of an object of unknown kind, `net.target_assigner.anchors()`:
             # a helper object's answer, of unknown kind too)
             return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed,
@@ -1285,6 +1293,13 @@ class Evaluator:
                 # of the project (chosen by a flag), one of which has that method: which
                 # class's code runs is unknown, and it may be what moves its input (`x =
                 # x.cuda()` first thing)
+                return OPAQUE
+            operands = [v for _, v in _tensor_operands(args, kwargs)]
+            if module.cls is None and _deliberate_host(operands) and \
+                    not any(v.plain and on_device(v) for v in operands):
+                # `hand_regressor.denormalize_landmarks(norm_lm.cpu(), affine)`: a method
+                # devlint cannot read, handed only what the code itself brought to the CPU,
+                # is post-processing where that data is: its answer's place is unknown
                 return OPAQUE
             return self.call_module(node, replace(module, cls=None, attrs=()), args, kwargs, st)
         return OPAQUE

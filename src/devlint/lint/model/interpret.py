@@ -27,6 +27,7 @@ from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
     NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, not_a_tensor,
     tensor_kinds, trainer_class)
+from devlint.lint.model.liveness import dead_nodes, identifier_counts
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states, state_calls,
@@ -59,20 +60,6 @@ MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall th
 MAX_FOREIGN_DEPTH = 2
 _CPU_WORLD_WORDS = re.compile(rb"cuda|load\(")
 MAX_FOREIGN_CALLS = 200  # per file
-
-
-def _identifier_counts(module: cst.Module) -> dict:
-    """How often each identifier stands in the module (a definition's own name included)."""
-    counts: dict = {}
-    for node in walk(module):
-        kind = type(node)
-        if kind is cst.Name:
-            counts[node.value] = counts.get(node.value, 0) + 1
-        elif kind is cst.SimpleString:
-            text = string_value(node)
-            if text is not None and text.isidentifier():
-                counts[text] = counts.get(text, 0) + 1  # `getattr(mod, "_encode")`, `__all__`
-    return counts
 
 
 def _placeholder(value: Tensor) -> bool:
@@ -212,6 +199,7 @@ class Interpreter(Evaluator):
         self._host_saving: Optional[bool] = None
         self._names_accelerator: Optional[bool] = None
         self._default_elsewhere: Optional[bool] = None
+        self._dead: Optional[frozenset] = None
         self.obs = Observations()
         self.frame = Frame(None)
         self.frames: list[Frame] = []
@@ -318,6 +306,11 @@ class Interpreter(Evaluator):
                      if id(info) not in self.analyzed and info.node is not None and
                      type(info.node) is not cst.Lambda and not info.never_runs and
                      self.may_observe(info, placed)]
+        if functions:
+            # code of an application that nothing reaches: no other file names it, and no
+            # live code of this one (`workspace.liveness`, `model.liveness`)
+            dead = self.dead_definitions()
+            functions = [info for info in functions if id(info.node) not in dead]
         # Callers first: a helper another of them calls (`train_one_epoch(model, ...)` from
         # `main`, which wraps the model in DDP) gets its arguments from that call, and runs
         # alone only if no caller's run reached it.
@@ -331,10 +324,26 @@ class Interpreter(Evaluator):
                 # nothing calls is dead code, no path a run can follow; so is a notebook's
                 # helper that no cell names (`def load_checkpoint(...)` kept for later, while
                 # the notebook trains from scratch): nothing can import a notebook
-                used = _identifier_counts(self.module) if used is None else used
+                used = identifier_counts(self.module) if used is None else used
                 if used.get(info.name, 0) < 2:
                     continue
             self.run_alone(info)
+
+    def dead_definitions(self) -> frozenset:
+        """ids of the function and class nodes of this module's top-level definitions that no
+        run reaches (`model.liveness`): an application's code that no other file names and no
+        live code here names. Empty where that is unknown: no project, a package others
+        install, a notebook or a test (a runner collects its functions by their names)."""
+        if self._dead is None:
+            self._dead = frozenset()
+            if self.files is not None and not self.summarising and not self.notebook and \
+                    not self.test_file and self.path.endswith(".py"):
+                unnamed = self.files.unnamed_elsewhere(self.path)
+                if unnamed is not None:
+                    self.probes.add(("unnamed_elsewhere", self.path, unnamed))
+                    if unnamed:
+                        self._dead = dead_nodes(self.module, frozenset(unnamed))
+        return self._dead
 
     def placed_globals(self) -> frozenset:
         """Module-level names holding something on the device, a device, a loader or a model."""
@@ -819,17 +828,28 @@ class Interpreter(Evaluator):
             self.self_test -= own
 
     def in_package(self) -> bool:
-        """Whether the checked file is a module of a package (an `__init__.py` beside it): it is
-        imported, not run, and its `if __name__ == "__main__":` block is its author's self-test
-        or demo, run by hand where the author works (DEV001 leaves its devices alone)."""
+        """Whether the checked file is a module of a package (an `__init__.py` beside it, or in
+        the folder above within the project: PIDNet's `models/pidnet/model_utils.py`), or one
+        that files of other folders import (a script imported by the scripts beside it is
+        still a script): it is imported, not run, and its `if __name__ == "__main__":` block
+        is its author's self-test or demo, run by hand where the author works (DEV001 leaves
+        its devices alone)."""
         import os
 
         if self.files is None:
             return False
         folder = os.path.dirname(os.path.abspath(self.path))
-        found = self.files.child(folder, "__init__")
-        self.probes.add(("child", folder, "__init__", found))
-        return found is not None
+        inside = folder != os.path.abspath(self.files.project(self.path))
+        for place in (folder, os.path.dirname(folder)) if inside else (folder,):
+            found = self.files.child(place, "__init__")
+            self.probes.add(("child", place, "__init__", found))
+            if found is not None:
+                return True
+        importers = self.files.importers(self.path) if not self.summarising else None
+        if not importers:
+            return False
+        self.probes.add(("importers", self.path, importers))
+        return any(os.path.dirname(os.path.abspath(p)) != folder for p in importers)
 
     def starts_process_group(self, arm: Any, st: State) -> bool:
         """Whether an arm of an `if` starts the process group: it calls

@@ -78,6 +78,10 @@ class ModuleFiles(Protocol):
         default tensor type or device to an accelerator (`workspace.accelerators`); None: not
         known."""
 
+    def unnamed_elsewhere(self, path: str) -> Optional[tuple]:
+        """The top-level functions and classes of `path` that no other text file of its
+        project names (`workspace.liveness`); None: not known, or a package others install."""
+
     def read(self, path: str) -> Optional[bytes]:
         """The bytes of a project file a summary may be made of (None: not a readable file of
         sensible size)."""

@@ -1,0 +1,82 @@
+"""The top-level definitions of a module that no run of its project can reach.
+
+devlint runs a function that no code of its own file calls on its own, because another file
+may call it. `workspace.liveness` says which top-level functions and classes no other file of
+an application names at all; within the module, a definition is live when code outside every
+top-level definition names it (a script's `main()` call, `__all__`, a registry dict), when a
+live definition names it, or when a decorator may register it. What is left is dead: no path a
+program takes runs it (SharpNet's loss classes built only by a loss nothing builds, a copied
+`normalize()` that no script calls), so a run of it is no finding.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from devlint.lint.syntax import dotted, last_part, string_value, walk
+
+# Decorators that register nothing: the function stays as unnamed as it was.
+PLAIN_DECORATORS = frozenset({"no_grad", "inference_mode", "enable_grad", "lru_cache", "cache",
+                              "wraps", "dataclass", "script", "compile", "staticmethod",
+                              "classmethod", "property", "njit", "jit"})
+# A module that looks its own names up by string reaches what nothing names.
+DYNAMIC_LOOKUPS = frozenset({"globals", "locals", "vars", "eval", "exec", "__getattr__",
+                             "getmembers", "Fire"})
+
+
+def dead_nodes(module: cst.Module, unnamed: frozenset) -> frozenset:
+    """ids of every function, class and lambda node inside a top-level definition of `module`
+    that no run reaches; `unnamed`: the top-level names no other project file names."""
+    tops = [s for s in module.body if type(s) in (cst.FunctionDef, cst.ClassDef)]
+    names = [s.name.value for s in tops]
+    candidates = {n for n in names if n in unnamed and names.count(n) == 1 and not n.startswith("__")}
+    if not candidates:
+        return frozenset()
+    inside: dict = {}
+    total = identifier_counts(module)
+    if any(total.get(word) for word in DYNAMIC_LOOKUPS):
+        return frozenset()
+    for top in tops:
+        inside[top.name.value] = identifier_counts(top)
+    outside = dict(total)
+    for counts in inside.values():
+        for word, count in counts.items():
+            outside[word] = outside.get(word, 0) - count
+    live = {n for n in names if n not in candidates or outside.get(n, 0) > 0}
+    live |= {top.name.value for top in tops if not _plainly_decorated(top)}
+    pending = list(live)
+    while pending:
+        for word in inside.get(pending.pop(), ()):
+            if word in candidates and word not in live:
+                live.add(word)
+                pending.append(word)
+    dead = [top for top in tops if top.name.value not in live]
+    return frozenset(id(node) for top in dead for node in walk(top)
+                     if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
+def identifier_counts(node: Any) -> dict:
+    """How often each identifier stands under `node` (a definition's own name included), and
+    each string that is one (`getattr(mod, "_encode")`, `__all__`)."""
+    counts: dict = {}
+    for child in walk(node):
+        kind = type(child)
+        if kind is cst.Name:
+            counts[child.value] = counts.get(child.value, 0) + 1
+        elif kind is cst.SimpleString:
+            text = string_value(child)
+            if text is not None and text.isidentifier():
+                counts[text] = counts.get(text, 0) + 1
+    return counts
+
+
+def _plainly_decorated(top: Any) -> bool:
+    """No decorator, or only decorators that register nothing (`@torch.no_grad()`)."""
+    for decorator in top.decorators:
+        expression = decorator.decorator
+        if type(expression) is cst.Call:
+            expression = expression.func
+        if last_part(dotted(expression)) not in PLAIN_DECORATORS:
+            return False
+    return True

@@ -1,0 +1,121 @@
+"""The folders a file puts on `sys.path` itself, before it imports from them.
+
+Research scripts reach a folder of modules by editing the path: `sys.path.insert(0,
+os.path.join(os.path.dirname(os.path.abspath(__file__)), 'student_model'))`, then `from
+blazehand_landmark import BlazeHandLandmark`. An import resolves through those folders as
+CPython's would, so devlint reads the class instead of guessing about an unknown one.
+
+Only what can be computed from the file's own text is followed: string literals, `__file__`,
+`os.path.join`/`dirname`/`abspath`/`realpath`/`normpath`/`expanduser`, `pathlib.Path(...)`,
+`.parent`, `.parents[n]`, `.resolve()`, `/` and `str(...)`. A relative string is taken from the
+file's folder and from the project root (where scripts are usually started). Only folders
+inside the project that exist are kept.
+"""
+from __future__ import annotations
+
+import ast
+import os
+from typing import Optional
+
+from devlint.workspace.project import readable_source
+
+_EDITS: dict = {}  # (path, size, mtime) -> (inserted folders, appended folders)
+_PATH_CALLS = frozenset({"join", "dirname", "abspath", "realpath", "normpath", "expanduser"})
+
+
+def path_edits(importer: str, root: str) -> tuple:
+    """(folders inserted at the front, folders appended) by the file `importer`'s own
+    `sys.path` edits, inside the project at `root`."""
+    try:
+        stat = os.stat(importer)
+    except OSError:
+        return (), ()
+    key = (importer, stat.st_size, stat.st_mtime_ns, root)
+    known = _EDITS.get(key)
+    if known is None:
+        known = _EDITS[key] = _read(importer, root)
+    return known
+
+
+def _read(importer: str, root: str) -> tuple:
+    data = readable_source(importer)
+    if data is None or b"sys.path" not in data:
+        return (), ()
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return (), ()
+    here = os.path.dirname(os.path.abspath(importer))
+    inserted: list = []
+    appended: list = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("insert", "append") and _is_sys_path(node.func.value)):
+            continue
+        args = node.args[1:] if node.func.attr == "insert" else node.args
+        if len(args) != 1:
+            continue
+        value = _value(args[0], os.path.abspath(importer))
+        if value is None:
+            continue
+        bases = [value] if os.path.isabs(value) else [os.path.join(here, value),
+                                                       os.path.join(root, value)]
+        for base in bases:
+            folder = os.path.normpath(base)
+            inside = folder == root or folder.startswith(root.rstrip(os.sep) + os.sep)
+            if inside and os.path.isdir(folder):
+                target = inserted if node.func.attr == "insert" else appended
+                if folder not in target:
+                    target.append(folder)
+    return tuple(inserted), tuple(appended)
+
+
+def _is_sys_path(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr == "path" and
+            isinstance(node.value, ast.Name) and node.value.id == "sys")
+
+
+def _value(node: ast.AST, file: str) -> Optional[str]:
+    """The path an expression computes, or None where that is not known from the text."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name) and node.id == "__file__":
+        return file
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left, right = _value(node.left, file), _value(node.right, file)
+        return os.path.join(left, right) if left is not None and right is not None else None
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        inner = _value(node.value, file)
+        return os.path.dirname(inner) if inner is not None else None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+            node.value.attr == "parents" and isinstance(node.slice, ast.Constant) and \
+            isinstance(node.slice.value, int) and 0 <= node.slice.value < 8:
+        inner = _value(node.value.value, file)
+        if inner is None:
+            return None
+        for _ in range(node.slice.value + 1):
+            inner = os.path.dirname(inner)
+        return inner
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    if name in ("resolve", "absolute") and isinstance(func, ast.Attribute) and not node.args:
+        inner = _value(func.value, file)
+        return os.path.abspath(inner) if inner is not None and os.path.isabs(inner) else inner
+    values = [_value(arg, file) for arg in node.args]
+    if not values or any(value is None for value in values):
+        return None
+    if name in ("Path", "str", "PurePath", "fspath") and len(values) == 1:
+        return values[0]
+    if name in _PATH_CALLS and isinstance(func, ast.Attribute):
+        if name == "join":
+            return os.path.join(*values)
+        if len(values) != 1:
+            return None
+        if name == "dirname":
+            return os.path.dirname(values[0])
+        if name == "expanduser":
+            return None  # a folder outside the project
+        return os.path.normpath(values[0]) if os.path.isabs(values[0]) else values[0]
+    return None
