@@ -378,3 +378,12 @@ def test_a_notebook_of_another_language_is_not_python_to_check(metadata, codes) 
     notebook["metadata"] = metadata
     found = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
     assert [f.code for f in found] == codes
+
+
+def test_a_cell_magic_after_comment_lines_hides_its_cell() -> None:
+    """yolov5's tutorial: `# Unit tests` then `%%shell` and a bash loop. Colab runs the cell as
+    shell; it is not Python, so no DEV999, and the next cell is still checked."""
+    notebook = _notebook(["# Unit tests\n", "%%shell\n", "for m in yolov5s; do\n", "  python train.py --weights $m.pt\n", "done\n"],
+                         ["import torch\n", "x = torch.ones(2).cuda()\n"])
+    findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
+    assert [(f.cell, f.line, f.code) for f in findings] == [(2, 2, "DEV001")]

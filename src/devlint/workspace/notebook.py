@@ -135,7 +135,10 @@ def program(notebook: dict) -> Program:
         if indent:
             prog.indents[number] = indent
             lines = [text[len(indent):] if text.startswith(indent) else text for text in lines]
-        if first.lstrip().startswith("%%"):
+        # a cell magic after comment lines (`# Unit tests` then `%%shell`, as Colab runs
+        # yolov5's tutorial) still makes the whole cell another language
+        magic = next((text for text in lines if text.strip() and not text.lstrip().startswith("#")), "")
+        if magic.lstrip().startswith("%%"):
             lines = [_placeholder(prog, text, "") for text in lines]  # the cell is not Python
         else:
             lines = list(_hide_ipython_lines(prog, lines))

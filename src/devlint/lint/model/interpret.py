@@ -28,6 +28,7 @@ from devlint.lint.model.evaluate import (
     NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, not_a_tensor,
     tensor_kinds, trainer_class)
 from devlint.lint.model.liveness import dead_nodes, identifier_counts
+from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
     ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states, state_calls,
@@ -200,6 +201,7 @@ class Interpreter(Evaluator):
         self._names_accelerator: Optional[bool] = None
         self._default_elsewhere: Optional[bool] = None
         self._dead: Optional[frozenset] = None
+        self._raising: Optional[frozenset] = None
         self.obs = Observations()
         self.frame = Frame(None)
         self.frames: list[Frame] = []
@@ -328,6 +330,14 @@ class Interpreter(Evaluator):
                 if used.get(info.name, 0) < 2:
                     continue
             self.run_alone(info)
+
+    def raising(self) -> frozenset:
+        """ids of the statements of this module's functions that raise `NameError` whenever
+        they run (`model.undefined`); none in a notebook, whose kernel holds names no cell
+        binds."""
+        if self._raising is None:
+            self._raising = frozenset() if self.notebook else raising_statements(self.module)
+        return self._raising
 
     def dead_definitions(self) -> frozenset:
         """ids of the function and class nodes of this module's top-level definitions that no
@@ -572,6 +582,10 @@ class Interpreter(Evaluator):
         return self.block(suite.body, st)
 
     def statement_(self, node: Any, st: State) -> State:
+        if self.frame.function is not None and id(node) in self.raising():
+            # it reads a name nothing in the file binds: `NameError` on every run, and no
+            # path goes past it (`model.undefined`)
+            return st.dead()
         kind = type(node)
         if kind is cst.SimpleStatementLine:
             st = self.line(node.body, node, st)

@@ -1,0 +1,196 @@
+"""Statements of a function that raise `NameError` whenever they run: no path goes past them.
+
+A scratch test that reads `hm_pred`, which it never binds (another test does, as its own
+local), stops there on every machine; the `torch.device(1)` a few lines later is never
+reached, so it is no finding. A name is unbound in a function where neither the function
+nor a function around it binds it anywhere in its body (an assignment, a parameter, an
+import, a `def`, a loop or `with` target, `except ... as`, a walrus, `global`, a `match`
+capture; a lambda's and a comprehension's names count too), the module's own code does not
+(outside its functions' and classes' bodies, or by a `global` statement), and it is no
+builtin: more is taken as bound than Python binds, so a name that can be found is never
+called unbound. A module that may bind names unseen (`from x import *`, `globals()`, `exec`,
+`builtins`) has none. A statement raises only where it evaluates the name on every run of it
+(not in a lambda, a comprehension, the right of `and`/`or`, an arm of `x if c else y`, a
+nested `def`), and is inside no `try` of its function.
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import libcst as cst
+
+from devlint.lint.syntax import walk
+from devlint.lint.traverse import NODE_TYPES, content_fields
+
+KNOWN = frozenset(dir(builtins)) | frozenset({
+    "__file__", "__name__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
+    "__builtins__", "__annotations__", "__dict__", "__class__", "__debug__", "__qualname__",
+    "__module__", "reveal_type", "display", "get_ipython", "aiter", "anext", "ExceptionGroup",
+    "BaseExceptionGroup", "EncodingWarning", "PythonFinalizationError", "WindowsError",
+    # Python 2's: a file that still parses as Python 3 may be run by a Python 2 (MCD_DA's
+    # `for t in xrange(args.max_epoch):` trains there)
+    "xrange", "unicode", "basestring", "long", "raw_input", "reduce", "unichr", "file",
+    "execfile", "cmp", "reload", "buffer", "apply", "intern", "coerce"})
+# Ways a module gets names no binding shows.
+UNSEEN_BINDINGS = frozenset({"globals", "locals", "vars", "exec", "eval", "builtins",
+                             "__builtins__", "setattr", "__import__", "execfile"})
+# Conditionally evaluated parts of an expression, and what does not run with the statement.
+_SKIPPED = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp,
+            cst.FunctionDef, cst.ClassDef, cst.Annotation, cst.Decorator)
+
+
+_FIELDS: dict = {}  # node type -> its content fields
+
+
+def raising_statements(module: cst.Module) -> frozenset:
+    """ids of the statements inside functions of `module` that raise `NameError` every time
+    they run."""
+    if any(type(n) is cst.ImportStar or (type(n) is cst.Name and n.value in UNSEEN_BINDINGS)
+           for n in walk(module)):
+        return frozenset()
+    globals_ = _scope_bound(module.body) | {item.name.value for n in walk(module)
+                                            if type(n) is cst.Global for item in n.names}
+    found: set = set()
+    pending = [(node, frozenset()) for node in _defs(module.body)]
+    while pending:
+        node, enclosing = pending.pop()
+        if type(node) is cst.ClassDef:  # a class body's names are no method's
+            pending.extend((inner, enclosing) for inner in _defs(node.body.body))
+            continue
+        own = _scope_bound(node.body.body) | {p.name.value for p in walk(node.params)
+                                              if type(p) is cst.Param}
+        bound = enclosing | own
+        _scan(node.body, bound | globals_, found)
+        pending.extend((inner, bound) for inner in _defs(node.body.body))
+    return frozenset(found)
+
+
+def _defs(statements: Any) -> list:
+    """The functions and classes a scope's statements define, at any depth of its blocks."""
+    found = []
+    stack = list(statements)
+    while stack:
+        current = stack.pop()
+        if type(current) in (cst.FunctionDef, cst.ClassDef):
+            found.append(current)
+            continue
+        stack.extend(_content(current))
+    return found
+
+
+def _scan(suite: Any, bound: set, found: set) -> None:
+    """The statements of a function's suite (outside any `try`) that evaluate an unbound name."""
+    for statement in getattr(suite, "body", ()):
+        kind = type(statement)
+        if kind in (cst.Try, cst.TryStar, cst.FunctionDef, cst.ClassDef):
+            continue
+        if kind is cst.SimpleStatementLine:
+            parts: list = list(statement.body)
+        elif kind is cst.If:
+            parts = [statement.test]
+        elif kind is cst.While:
+            parts = [statement.test]
+        elif kind is cst.For:
+            parts = [statement.iter]
+        elif kind is cst.With:
+            parts = [item.item for item in statement.items]
+        else:
+            parts = []
+        if any(_evaluates_unbound(part, bound) for part in parts):
+            found.add(id(statement))
+            continue
+        for child in (getattr(statement, "body", None), getattr(statement, "orelse", None)):
+            if child is not None and type(child) is cst.IndentedBlock:
+                _scan(child, bound, found)
+            elif type(child) in (cst.Else, cst.If):
+                _scan(child.body if type(child) is cst.Else else cst.IndentedBlock(body=[child]),
+                      bound, found)
+
+
+def _evaluates_unbound(node: Any, bound: set) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind in _SKIPPED:
+            continue
+        if kind is cst.Name:
+            if current.value not in bound and current.value not in KNOWN:
+                return True
+            continue
+        if kind is cst.Attribute:
+            stack.append(current.value)  # `.attr` is no name lookup
+            continue
+        if kind is cst.BooleanOperation:
+            stack.append(current.left)  # the right runs only on some values of the left
+            continue
+        if kind is cst.IfExp:
+            stack.append(current.test)
+            continue
+        if kind in (cst.Global, cst.Nonlocal, cst.Import, cst.ImportFrom, cst.Del):
+            continue
+        if kind is cst.Arg:
+            stack.append(current.value)  # a keyword's name is no lookup
+            continue
+        stack.extend(_content(current))
+    return False
+
+
+def _content(node: Any) -> list:
+    """The content children of `node`, as `syntax.walk` reads them."""
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = content_fields(kind)
+    found = []
+    for name in names:
+        value = getattr(node, name)
+        if type(value) in NODE_TYPES:
+            found.append(value)
+        elif type(value) in (tuple, list):
+            found += [v for v in value if type(v) in NODE_TYPES]
+    return found
+
+
+def _scope_bound(statements: Any) -> set:
+    """The names a scope's statements bind, its nested functions' and classes' bodies aside
+    (a lambda's or a comprehension's names count: more bound is never a false claim)."""
+    bound: set = set()
+    stack = list(statements)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in (cst.FunctionDef, cst.ClassDef):
+            bound.add(node.name.value)
+            continue
+        stack.extend(_content(node))
+        if kind is cst.Param:
+            bound.add(node.name.value)
+        elif kind is cst.ImportAlias:
+            if node.asname is not None and type(node.asname.name) is cst.Name:
+                bound.add(node.asname.name.value)
+            else:
+                name = node.name
+                while type(name) is cst.Attribute:
+                    name = name.value
+                if type(name) is cst.Name:
+                    bound.add(name.value)
+        elif kind in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor,
+                      cst.WithItem, cst.NamedExpr, cst.ExceptHandler, cst.ExceptStarHandler):
+            target = {cst.AssignTarget: "target", cst.AnnAssign: "target", cst.AugAssign: "target",
+                      cst.For: "target", cst.CompFor: "target", cst.WithItem: "asname",
+                      cst.NamedExpr: "target", cst.ExceptHandler: "name",
+                      cst.ExceptStarHandler: "name"}[kind]
+            value = getattr(node, target, None)
+            if value is not None:
+                bound.update(n.value for n in walk(value) if type(n) is cst.Name)
+        elif kind in (cst.Global, cst.Nonlocal):
+            bound.update(item.name.value for item in node.names)
+        elif kind in (cst.MatchAs, cst.MatchStar) and node.name is not None:
+            bound.add(node.name.value)
+        elif kind is cst.MatchMapping and node.rest is not None:
+            bound.add(node.rest.value)
+        elif kind is cst.Del:
+            bound.update(n.value for n in walk(node.target) if type(n) is cst.Name)
+    return bound
