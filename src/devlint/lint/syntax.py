@@ -154,25 +154,32 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     iterative so deep nesting cannot recurse. Reads the fields directly: libcst's `children`
     runs a visitor per node and costs ten times more."""
     stack = [node]
-    pop, push, fields, node_types = stack.pop, stack.extend, _FIELDS, NODE_TYPES
+    pop, push = stack.pop, stack.extend
     while stack:
         current = pop()
         yield current
-        kind = type(current)
-        names = fields.get(kind)
-        if names is None:
-            names = fields[kind] = content_fields(kind)
-        found = []
-        for name in names:
-            value = getattr(current, name)
-            held = type(value)
-            if held in node_types:
-                found.append(value)
-            elif held is tuple or held is list:
-                found += [v for v in value if type(v) in node_types]
+        found = content_children(current)
         if found:
             found.reverse()
             push(found)
+
+
+def content_children(node: cst.CSTNode) -> list:
+    """A node's content children in source order (no whitespace, operators, brackets), read
+    from its fields: what `walk` descends into, for a walk that prunes on its own."""
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = content_fields(kind)
+    found = []
+    for name in names:
+        value = getattr(node, name)
+        held = type(value)
+        if held in NODE_TYPES:
+            found.append(value)
+        elif held is tuple or held is list:
+            found += [v for v in value if type(v) in NODE_TYPES]
+    return found
 
 
 _FIELDS: dict = {}  # node type -> its content fields (`content_fields`, read without a call)

@@ -20,8 +20,7 @@ from typing import Any
 
 import libcst as cst
 
-from devlint.lint.syntax import walk
-from devlint.lint.traverse import NODE_TYPES, content_fields
+from devlint.lint.syntax import content_children, walk
 
 KNOWN = frozenset(dir(builtins)) | frozenset({
     "__file__", "__name__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
@@ -38,9 +37,6 @@ UNSEEN_BINDINGS = frozenset({"globals", "locals", "vars", "exec", "eval", "built
 # Conditionally evaluated parts of an expression, and what does not run with the statement.
 _SKIPPED = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp,
             cst.FunctionDef, cst.ClassDef, cst.Annotation, cst.Decorator)
-
-
-_FIELDS: dict = {}  # node type -> its content fields
 
 
 def raising_statements(module: cst.Module) -> frozenset:
@@ -75,7 +71,7 @@ def _defs(statements: Any) -> list:
         if type(current) in (cst.FunctionDef, cst.ClassDef):
             found.append(current)
             continue
-        stack.extend(_content(current))
+        stack.extend(content_children(current))
     return found
 
 
@@ -133,24 +129,8 @@ def _evaluates_unbound(node: Any, bound: set) -> bool:
         if kind is cst.Arg:
             stack.append(current.value)  # a keyword's name is no lookup
             continue
-        stack.extend(_content(current))
+        stack.extend(content_children(current))
     return False
-
-
-def _content(node: Any) -> list:
-    """The content children of `node`, as `syntax.walk` reads them."""
-    kind = type(node)
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = content_fields(kind)
-    found = []
-    for name in names:
-        value = getattr(node, name)
-        if type(value) in NODE_TYPES:
-            found.append(value)
-        elif type(value) in (tuple, list):
-            found += [v for v in value if type(v) in NODE_TYPES]
-    return found
 
 
 def _scope_bound(statements: Any) -> set:
@@ -164,7 +144,7 @@ def _scope_bound(statements: Any) -> set:
         if kind in (cst.FunctionDef, cst.ClassDef):
             bound.add(node.name.value)
             continue
-        stack.extend(_content(node))
+        stack.extend(content_children(node))
         if kind is cst.Param:
             bound.add(node.name.value)
         elif kind is cst.ImportAlias:
