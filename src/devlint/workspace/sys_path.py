@@ -101,8 +101,7 @@ def _value(node: ast.AST, file: str) -> Optional[str]:
     func = node.func
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     if name in ("resolve", "absolute") and isinstance(func, ast.Attribute) and not node.args:
-        inner = _value(func.value, file)
-        return os.path.abspath(inner) if inner is not None and os.path.isabs(inner) else inner
+        return _value(func.value, file)  # normalised with every path (`_read`)
     values = [_value(arg, file) for arg in node.args]
     if not values or any(value is None for value in values):
         return None
@@ -117,5 +116,5 @@ def _value(node: ast.AST, file: str) -> Optional[str]:
             return os.path.dirname(values[0])
         if name == "expanduser":
             return None  # a folder outside the project
-        return os.path.normpath(values[0]) if os.path.isabs(values[0]) else values[0]
+        return values[0]  # abspath, realpath, normpath: `_read` normalises every path
     return None

@@ -1185,9 +1185,7 @@ class Evaluator:
                 return Iterable(Scalar(), node=node)
             if name in api.SELF_RETURNING_METHODS:
                 return replace(tensor, node=node, discarded=None)  # `net.eval()`: the object itself
-            operands = [v for _, v in _tensor_operands(args, kwargs)]
-            if operands and (all(map(on_host, operands)) or _deliberate_host(operands)) and \
-                    not any(v.plain and on_device(v) for v in operands):
+            if _post_processing(args, kwargs, any_host=True):
                 # a method of a moved object devlint cannot read, handed only tensors on the
                 # CPU (`regressor.extract_roi(frame, xc, yc, theta, scale)`), or what the code
                 # itself brought there (`regressor.denormalize_landmarks(lm.cpu(), affine)`):
@@ -1294,12 +1292,10 @@ class Evaluator:
                 # class's code runs is unknown, and it may be what moves its input (`x =
                 # x.cuda()` first thing)
                 return OPAQUE
-            operands = [v for _, v in _tensor_operands(args, kwargs)]
-            if module.cls is None and _deliberate_host(operands) and \
-                    not any(v.plain and on_device(v) for v in operands):
-                # `hand_regressor.denormalize_landmarks(norm_lm.cpu(), affine)`: a method
-                # devlint cannot read, handed only what the code itself brought to the CPU,
-                # is post-processing where that data is: its answer's place is unknown
+            if module.cls is None and _post_processing(args, kwargs, any_host=False):
+                # `model.postprocess(out.cpu())` of a library's model devlint cannot read,
+                # handed only what the code itself brought to the CPU: post-processing where
+                # that data is, whose answer's place is unknown
                 return OPAQUE
             return self.call_module(node, replace(module, cls=None, attrs=()), args, kwargs, st)
         return OPAQUE
@@ -2791,6 +2787,16 @@ def MISMATCHED(node: Any) -> Tensor:
 # Where a CPU operand comes from when a rule reports it (a factory, an attribute, a batch, a
 # cast, a tokenizer's encoding): fixed as reported, it is on the device, and so is the result.
 REPORTED_ORIGINS = frozenset({"factory", "attr", "batch", "cast", "encoding"})
+
+
+def _post_processing(args: list, kwargs: dict, any_host: bool) -> bool:
+    """Whether a method devlint cannot read is handed CPU data and no tensor proven on the
+    device: data the code itself brought to the CPU (`lm.cpu()`), or (`any_host`) any tensor
+    on the CPU (a factory's). Another answer of the same object (`affine`) proves nothing."""
+    operands = [v for _, v in _tensor_operands(args, kwargs)]
+    return bool(operands) and ((any_host and all(map(on_host, operands))) or
+                               _deliberate_host(operands)) and \
+        not any(v.plain and on_device(v) for v in operands)
 
 
 def _deliberate_host(values: list) -> bool:

@@ -196,7 +196,7 @@ class Interpreter(Evaluator):
             else None
         self.run_starts: list = []  # the clock when the module's run and each lone run began
         self._loader_prior = loader_prior
-        self._imported: Optional[bool] = None
+        self._imported: Optional[frozenset] = None
         self._host_saving: Optional[bool] = None
         self._names_accelerator: Optional[bool] = None
         self._default_elsewhere: Optional[bool] = None
@@ -859,11 +859,7 @@ class Interpreter(Evaluator):
             self.probes.add(("child", place, "__init__", found))
             if found is not None:
                 return True
-        importers = self.files.importers(self.path) if not self.summarising else None
-        if not importers:
-            return False
-        self.probes.add(("importers", self.path, importers))
-        return any(os.path.dirname(os.path.abspath(p)) != folder for p in importers)
+        return any(os.path.dirname(os.path.abspath(p)) != folder for p in self.importers())
 
     def starts_process_group(self, arm: Any, st: State) -> bool:
         """Whether an arm of an `if` starts the process group: it calls
@@ -1616,12 +1612,17 @@ class Interpreter(Evaluator):
         nobody can see; here the importers' runs show what their calls pass (the project's own
         loader of batches already on the device, a helper object built with "cpu"), and what
         those runs find in this file's code is reported here."""
+        return bool(self.importers())
+
+    def importers(self) -> frozenset:
+        """The project files whose import lines name this one (empty where that is not known,
+        or while summarising), asked once; a cached result records them."""
         if self._imported is None:
-            self._imported = False
+            self._imported = frozenset()
             if self.files is not None and not self.summarising:
                 found = self.files.importers(self.path)
                 if found is not None:
-                    self._imported = bool(found)
+                    self._imported = found
                     self.probes.add(("importers", self.path, found))
         return self._imported
 

@@ -57,7 +57,7 @@ def raising_statements(module: cst.Module) -> frozenset:
         own = _scope_bound(node.body.body) | {p.name.value for p in walk(node.params)
                                               if type(p) is cst.Param}
         bound = enclosing | own
-        _scan(node.body, bound | globals_, found)
+        _scan(node.body.body, bound | globals_, found)
         pending.extend((inner, bound) for inner in _defs(node.body.body))
     return frozenset(found)
 
@@ -75,33 +75,29 @@ def _defs(statements: Any) -> list:
     return found
 
 
-def _scan(suite: Any, bound: set, found: set) -> None:
-    """The statements of a function's suite (outside any `try`) that evaluate an unbound name."""
-    for statement in getattr(suite, "body", ()):
-        kind = type(statement)
-        if kind in (cst.Try, cst.TryStar, cst.FunctionDef, cst.ClassDef):
-            continue
-        if kind is cst.SimpleStatementLine:
-            parts: list = list(statement.body)
-        elif kind is cst.If:
-            parts = [statement.test]
-        elif kind is cst.While:
-            parts = [statement.test]
-        elif kind is cst.For:
-            parts = [statement.iter]
-        elif kind is cst.With:
-            parts = [item.item for item in statement.items]
-        else:
-            parts = []
-        if any(_evaluates_unbound(part, bound) for part in parts):
+# What of a statement runs every time the statement does: a simple line whole, a compound
+# statement's header.
+_HEADERS = {cst.If: lambda s: [s.test], cst.While: lambda s: [s.test], cst.For: lambda s: [s.iter],
+            cst.With: lambda s: [item.item for item in s.items],
+            cst.SimpleStatementLine: lambda s: list(s.body)}
+
+
+def _scan(statements: Any, bound: set, found: set) -> None:
+    """The statements among `statements` and their blocks (outside any `try`, nested `def`
+    or class) that evaluate an unbound name."""
+    for statement in statements:
+        header = _HEADERS.get(type(statement))
+        if header is None:
+            continue  # a `try`, a nested `def` or class, a `match`: not followed
+        if any(_evaluates_unbound(part, bound) for part in header(statement)):
             found.add(id(statement))
             continue
-        for child in (getattr(statement, "body", None), getattr(statement, "orelse", None)):
-            if child is not None and type(child) is cst.IndentedBlock:
-                _scan(child, bound, found)
-            elif type(child) in (cst.Else, cst.If):
-                _scan(child.body if type(child) is cst.Else else cst.IndentedBlock(body=[child]),
+        for block in (getattr(statement, "body", None), getattr(statement, "orelse", None)):
+            if type(block) in (cst.IndentedBlock, cst.Else):
+                _scan(block.body if type(block) is cst.IndentedBlock else block.body.body,
                       bound, found)
+            elif type(block) is cst.If:  # an `elif`
+                _scan([block], bound, found)
 
 
 def _evaluates_unbound(node: Any, bound: set) -> bool:
