@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import io
 import os
 import shutil
@@ -31,6 +32,7 @@ class Case:
     options: tuple[str, ...] = ()  # verify's own
     says: tuple[str, ...] = ()
     files: dict = field(default_factory=dict)  # user files made before the run
+    needs: tuple[str, ...] = ()  # packages the script imports beyond torch (skipped without)
 
     @property
     def name(self) -> str:
@@ -119,6 +121,21 @@ CASES = (
     Case("grad_accumulation.py", 0, "four backward() per optimizer step"),
     Case("default_device.py", 0, "torch.set_default_device"),
     Case("transformer_lm.py", 0, "a causal transformer with its mask on the device"),
+    # Issue 28's kinds, one script each: the runtime error names the rule that explains it.
+    Case("head_after_move.py", 1, "a head attached after the move stays on the CPU",
+         says=("explained by DEV015",)),
+    Case("teacher_copied_before_move.py", 1, "a teacher deep-copied before the move",
+         says=("explained by DEV016",)),
+    Case("resume_optimizer_before_move.py", 1, "Adam's state restored before the move",
+         says=("explained by DEV017",)),
+    Case("second_gpu_ordinal.py", 1, "cuda:1 on a machine with one GPU",
+         says=("explained by DEV018",)),
+    Case("metric_not_moved.py", 1, "a torchmetrics metric never moved",
+         says=("explained by DEV019",), needs=("torchmetrics",)),
+    Case("encoding_taken_before_move.py", 1, "input ids taken before the encoding moved",
+         says=("explained by DEV020",), needs=("transformers", "tokenizers")),
+    Case("legacy_type_cast.py", 1, "a mask cast with .type(torch.FloatTensor)",
+         says=("explained by DEV021",)),
     Case("env_device.py", 3, "the device comes from an environment variable defaulting to cpu",
          says=("environment variable",)),
 )
@@ -171,12 +188,21 @@ def table(names: list[str]) -> None:
         for case in CASES:
             if names and case.target not in names:
                 continue
+            missing = [name for name in case.needs if importlib.util.find_spec(name) is None]
+            if missing:
+                print(f"| `{case.name}` | {case.expect} | skipped: no {', '.join(missing)} | "
+                      f"{case.why} |", flush=True)
+                continue
             with tempfile.TemporaryDirectory() as tmp:
                 started = time.perf_counter()
                 code, text, untouched = run_case(case, Path(tmp))
             verdict = text.strip().splitlines()[-1].replace("verdict: ", "") if text else ""
-            mark = "" if code == case.expect and untouched else " **WRONG**"
-            print(f"| `{case.name}` | {case.expect} | {code}{mark}: {verdict[:70]} | {case.why} "
+            missing = [phrase for phrase in case.says if phrase not in text]
+            mark = "" if code == case.expect and untouched and not missing else " **WRONG**"
+            said = "; ".join(f"says {phrase!r}" for phrase in case.says if phrase in text)
+            print(f"| `{case.name}` | {case.expect} | {code}{mark}: {verdict[:70]}"
+                  f"{'; ' + said if said else ''}"
+                  f"{'; lacks ' + repr(missing) if missing else ''} | {case.why} "
                   f"({time.perf_counter() - started:.0f} s) |", flush=True)
 
 
