@@ -919,6 +919,11 @@ class Evaluator:
     def call_module(self, node: Any, module: Value, args: list, kwargs: dict, st: State) -> Value:
         spelled = _spelled(node.func) if hasattr(node, "func") else None
         operands = _tensor_operands(args, kwargs)
+        if type(module) is Module and module.metric:
+            # `hit_rate(scores, labels, indexes)`: torchmetrics' `preds` and `target` meet the
+            # metric's state; the rest is the metric's own business, where it is
+            operands = _tensor_operands(args[:2], {k: v for k, v in kwargs.items()
+                                                   if k in ("preds", "target")})
         proven = any(on_device(v) and not v.assumed for _, v in operands)
         if type(module) is Module and module.assumed and proven and not module.loss:
             # A model taking tensors the code moved to the device is on the device: it runs.
@@ -1096,11 +1101,12 @@ class Evaluator:
             own_call = type(receiver.info.lookup("__call__")) is Func
             return Module(HOST, node, cls=receiver.info, ident=id(node), moves_inputs=pipeline and not own_call)
         if name == "from_pretrained" and (kind not in (Ref, Instance, Klass) or
-                                          kind is Ref and _names_pipeline(api.last(receiver.qualname))):
+                                          kind is Ref and (_names_pipeline(api.last(receiver.qualname)) or
+                                                           _library_model_class(receiver.qualname))):
             # `AutoModel.from_pretrained(...)` of a receiver devlint cannot read, or a library's
             # pipeline (`StableDiffusionPipeline.from_pretrained(...)`), which takes prompts and
             # images and places its inputs itself.
-            placed = Place.UNKNOWN if "device_map" in kwargs else HOST
+            placed = Place.UNKNOWN if _placed_by_loading(kwargs) else HOST
             owner = receiver.qualname if kind is Ref else dotted(node.func.value) or ""
             return Module(placed, node, ident=id(node), moves_inputs=_names_pipeline(owner))
         if kind in (Ref, Instance, Klass):
@@ -1687,7 +1693,7 @@ class Evaluator:
                                          self.statement))
             return copied
         if api.is_metric_class(qualname):
-            metric = Module(HOST, node, ident=id(node))
+            metric = Module(HOST, node, ident=id(node), metric=True)
             self.bound_here(node, st)  # a fix moves the metric right there
             self.obs.events.append(Event("metric", node, metric, self.where(st)))
             return metric
@@ -2100,15 +2106,20 @@ class Evaluator:
         place = _place_of(produced)
         if place is DEVICE:
             return Tensor(DEVICE, "batch", node, plain=False)
-        fields = type(produced) is Seq and produced.kind in ("tuple", "list") and \
-            produced.items is not None
+        fields = type(produced) is Seq and produced.items is not None and (
+            produced.kind in ("tuple", "list") or
+            # (a dict by its keys where the function moved some of them)
+            (produced.kind == "dict" and produced.keys is not None and place is not HOST))
         if place is HOST and not _transposed(produced) and not (
                 fields and not all(_holds_tensor(item) for item in produced.items)):
             # (a tuple of CPU tensors and lists it built, ATLOP's `(input_ids, mask, labels,
             # entity_pos, hts)`: its lists are no tensors, field by field below)
             return element
         if fields:
-            return Seq(produced.kind, tuple(_collated_field(item, node) for item in produced.items), OPAQUE)
+            # (a dict by its keys too: `{"input_ids": ids.to(device), "labels": labels}`, the
+            # labels left on the CPU where the inputs were moved)
+            return Seq(produced.kind, tuple(_collated_field(item, node) for item in produced.items), OPAQUE,
+                       keys=produced.keys)
         if _transposed(produced):  # `tuple(zip(*batch))` of samples whose fields are not known
             return Seq(produced.kind, None, _collated_field(produced.element, node))
         return OPAQUE
@@ -2661,6 +2672,24 @@ def _tensor_for_sure(value: Value) -> bool:
     result."""
     return is_tensor(value) and value.plain and not value.assumed and \
         value.why in ("factory", "moved", "param", "attr", "weight", "data")
+
+
+# transformers' model classes by their names: `AutoModelForCausalLM`, `BertModel`,
+# `GPT2LMHeadModel`, `T5ForConditionalGeneration` (not `AutoTokenizer`, `AutoConfig`,
+# `AutoProcessor`, `AutoImageProcessor`, `AutoFeatureExtractor`).
+_LIBRARY_MODEL = re.compile(r"^transformers\.(\w+\.)*\w*(Model|For[A-Z]\w*)$")
+
+
+def _placed_by_loading(kwargs: dict) -> bool:
+    """`from_pretrained(..., device_map="auto")`, or quantized weights (`load_in_8bit=True`,
+    `quantization_config=...`), which bitsandbytes puts on the GPU as it loads them."""
+    return any(key in kwargs for key in ("device_map", "load_in_8bit", "load_in_4bit", "quantization_config"))
+
+
+def _library_model_class(qualname: str) -> bool:
+    """A transformers model class: its `from_pretrained` builds a module, on the CPU unless a
+    `device_map` places it."""
+    return bool(_LIBRARY_MODEL.match(qualname or ""))
 
 
 def _names_pipeline(name: str) -> bool:

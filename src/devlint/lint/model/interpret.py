@@ -31,7 +31,7 @@ from devlint.lint.model.liveness import dead_nodes, identifier_counts
 from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
-    ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, join_states, state_calls,
+    ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, device_string, join_states, state_calls,
 )
 from devlint.lint.model.values import (
     OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module, Namespace,
@@ -2174,8 +2174,8 @@ class Interpreter(Evaluator):
     def loop_info(self, node: Any, iterated: Optional[Value]) -> LoopInfo:
         info = self.loops.get(id(node))
         if info is None:
-            trains, binds, offloads = _loop_facts(node)
-            info = LoopInfo(node, trains, binds, offloads)
+            trains, binds, offloads, runs = _loop_facts(node)
+            info = LoopInfo(node, trains, binds, offloads, runs)
             self.loops[id(node)] = info
         if type(iterated) is Iterable and iterated.loader:
             info.trains = True
@@ -2457,6 +2457,14 @@ def _returned(returns: list) -> Value:
     `if not dist.is_initialized(): return False` then `return True` is False wherever there is
     no GPU (the second return is reached only where one is), not unknown."""
     values = [unwrap(v) for _, v in returns]
+    if values and all(type(v) is Scalar for v in values) and len({v.text for v in values}) > 1:
+        # `if torch.cuda.is_available(): return "cuda"` then `return "cpu"`: device strings
+        # that differ by world, which only a Device can say (as a name bound so in two arms)
+        named = [unwrap(device_string(v)) for v in values]
+        if all(type(v) is Device for v in named):
+            devices = _returned([(s, v) for (s, _), v in zip(returns, named)])
+            if type(devices) is Device and devices.fallback:
+                return devices
     if all(type(v) is Flag for v in values):
         def world(flags):
             flags = set(flags)
@@ -2707,15 +2715,26 @@ def _bound_names(target: Any) -> list:
     return []
 
 
-def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset]:
-    """Whether a loop body trains, and the names it binds or moves back to the CPU."""
+def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset, frozenset]:
+    """Whether a loop body trains, the names it binds or moves back to the CPU, and the objects
+    it runs (`model(x, t)`, `model.generate(ids)`: called, or a method of theirs other than a
+    move or a mode switch)."""
     trains = False
     binds: set[str] = set()
     offloads: set[str] = set()
+    runs: set[str] = set()
     if type(node) is cst.For:
         binds.update(_bound_names(node.target))
     for sub in walk(node.body):
         kind = type(sub)
+        if kind is cst.Call and type(sub.func) in (cst.Name, cst.Attribute):
+            called = dotted(sub.func)
+            if called:
+                runs.add(called)
+            if type(sub.func) is cst.Attribute and sub.func.attr.value not in _NOT_RUNNING:
+                receiver = dotted(sub.func.value)
+                if receiver:
+                    runs.add(receiver)
         if kind is cst.Call and type(sub.func) is cst.Attribute:
             method = sub.func.attr.value
             if method in api.TRAINING_METHODS:
@@ -2737,7 +2756,17 @@ def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset]:
             binds.update(_bound_names(sub.target))
         elif kind is cst.For:
             binds.update(_bound_names(sub.target))
-    return trains, frozenset(binds), frozenset(offloads)
+    return trains, frozenset(binds), frozenset(offloads), frozenset(runs)
+
+
+# A module's own methods that move it, set its mode or walk and change its parts: calling them
+# does not run the model (`for m in model.modules(): m.adaptation(exp)`, then a move, is a
+# model changed on every iteration, not one run on every iteration).
+_NOT_RUNNING = frozenset({"to", "cuda", "cpu", "train", "eval", "half", "float", "double",
+                          "bfloat16", "type", "requires_grad_", "zero_grad", "parameters",
+                          "named_parameters", "buffers", "named_buffers", "modules",
+                          "named_modules", "children", "named_children", "get_submodule",
+                          "state_dict"}) | api.MODULE_BOOKKEEPING
 
 
 # Module methods that return the module itself (`model.to(device).train()`).

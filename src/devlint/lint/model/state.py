@@ -77,10 +77,10 @@ def join_states(states: list) -> State:
             if kind is Scalar:
                 # `device = "cuda"` where a GPU is, `"cpu"` where none is: one device string
                 # that differs by world, which only a Device can say
-                value = _device_string(value)
+                value = device_string(value)
                 kind = type(unwrap(value))
             if kind in (Device, Flag):
-                env[name] = _with_cpu_world(value, [_device_string(s.env.get(name)) for s in cpu_paths])
+                env[name] = _with_cpu_world(value, [device_string(s.env.get(name)) for s in cpu_paths])
             elif kind is Ref and any(unwrap(s.env.get(name)) != unwrap(value) for s in cpu_paths):
                 # `prefix = torch.cuda` where a GPU is, `torch` where none is: what it names
                 # (`prefix.LongTensor`) differs by world, and one value cannot say both
@@ -119,7 +119,7 @@ def device_of_text(text: str, node: Any) -> Optional[Device]:
     return None
 
 
-def _device_string(value: Optional[Value]) -> Optional[Value]:
+def device_string(value: Optional[Value]) -> Optional[Value]:
     """A string naming a device, as the Device it names (kept a Scalar otherwise)."""
     base = unwrap(value) if value is not None else None
     if type(base) is not Scalar:
@@ -143,9 +143,9 @@ def _attributes_with_cpu_world(value: Value, cpu_values: list) -> Value:
     attrs = []
     changed = False
     for attr, item in base.attrs:
-        inner = _device_string(item)
+        inner = device_string(item)
         if type(unwrap(inner)) in (Device, Flag):
-            new = _with_cpu_world(inner, [_device_string(o.get(attr)) for o in others])
+            new = _with_cpu_world(inner, [device_string(o.get(attr)) for o in others])
             changed = changed or new is not item
             attrs.append((attr, new))
         elif type(item) is Ref:
@@ -179,12 +179,14 @@ def _with_cpu_world(value: Value, cpu_values: list) -> Value:
 @dataclass(eq=False)
 class LoopInfo:
     """A loop, read once: whether it trains (steps an optimizer, calls backward, zeroes grads,
-    or walks a loader), and what its body binds or moves back to the CPU."""
+    or walks a loader), what its body binds or moves back to the CPU, and what it runs (calls,
+    or calls a method of: a sampling loop runs its model)."""
 
     node: Any = field(repr=False)
     trains: bool = False
     binds: frozenset = frozenset()
     offloads: frozenset = frozenset()
+    runs: frozenset = frozenset()
 
 
 @dataclass(eq=False)

@@ -202,6 +202,9 @@ class Module(_Attributes, Value):
     classes: tuple = field(default=(), repr=False)  # after a join of modules of different
     # classes (`cls` is then None): the classes of the project it may be of
     training: Optional[bool] = None  # set by `.train()` / `.eval()`; None: unknown
+    metric: bool = False  # a library's metric (torchmetrics): only its predictions and targets
+    # are known to meet its state; what else it takes (a retrieval metric's `indexes`) it only
+    # sorts and indexes with, which any device may do
 
 
 @dataclass(frozen=True)
@@ -420,6 +423,7 @@ def _join_module(a: Module, b: Module) -> Module:
         a.answers_tensor and b.answers_tensor,
         _joined_classes(a, b),
         _same(a.training, b.training),
+        a.metric and b.metric,
     )
 
 

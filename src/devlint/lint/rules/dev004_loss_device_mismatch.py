@@ -17,12 +17,14 @@ class LossDeviceMismatch(Rule):
     what = """
         Finds a loss (an `nn.*Loss` instance, `F.cross_entropy`, `F.mse_loss` and the other
         functional losses, or a `criterion`/`loss_fn`) called with the output of a model on the
-        device and a batch tensor, usually the labels, that was not moved in that iteration.
+        device and a batch tensor, usually the labels, that was not moved in that iteration,
+        also a field a `collate_fn` left on the CPU while moving the others (`{"input_ids":
+        ids.to(device), "labels": labels}`).
     """
     silent = """
         When the labels are moved in that iteration (before or after the forward pass, inline in the
         call, by a dict comprehension or a helper that takes `device`), when the loader, its
-        `collate_fn` or a device wrapper yields device tensors, for batch objects that move in
+        `collate_fn` (for that field) or a device wrapper yields device tensors, for batch objects that move in
         place, under `accelerator.prepare` and in Lightning steps, for 0-dim CPU tensors (PyTorch
         lets a CPU scalar meet CUDA tensors), for the targets and lengths of a CTC loss (PyTorch
         copies CPU targets to the log-probabilities' device itself; cuDNN's CTC wants them on the

@@ -23,7 +23,8 @@ class ModelMovedInLoop(Rule):
     what = """
         Finds `model.to(device)`, `model = model.to(device)` and `model.cuda()` inside a training
         loop (a loop over a data loader, or one whose body calls `backward()` or an optimizer's
-        `step()`, and the loops around it) when the model was bound before the loop. Also the
+        `step()`, and the loops around it), or inside a loop that runs that model (a sampling
+        loop calling `model(x, t)` at every step), when the model was bound before the loop. Also the
         models of a list bound before the loop, moved one by one in it (`for t in teachers:
         t.to(device)` for every batch), and a model moved by a helper of this file that such a
         loop calls with the same model on every iteration (`train_step(model, batch, ...)`,
@@ -31,7 +32,8 @@ class ModelMovedInLoop(Rule):
     """
     silent = """
         When the loop binds the model or the device itself (a model per fold, a device per
-        iteration), and when the loop also moves the model back to the CPU (deliberate offloading).
+        iteration), when the loop also moves the model back to the CPU (deliberate offloading),
+        and for a loss or a torchmetrics metric moved in the loop (a few counters, no weights).
     """
     why = """
         Moving a module walks all of its parameters and buffers. After the first iteration
@@ -108,7 +110,9 @@ class ModelMovedInLoop(Rule):
             return False
         kind = type(move.before).__name__
         if kind == "Module":
-            return not move.before.loss
+            # (a torchmetrics metric moved with every batch holds a few counters: no model's
+            # weights are walked again)
+            return not move.before.loss and not move.before.metric
         return kind in ("Opaque", "Tensor") and names_model(key) and \
             not getattr(move.before, "plain", False) and TENSOR_WORDS.search(key.rsplit(".", 1)[-1]) is None
 
@@ -188,7 +192,8 @@ def _repeating(loops: list, key: str, root: str, read: list, bound_here: bool = 
     bind the model itself. `callee_trains`: the innermost loop calls a function that trains."""
     found: list[LoopInfo] = []
     for loop in reversed(loops):
-        trains = loop.trains or (callee_trains and not found)
+        # (a sampling or evaluation loop that runs the model it moves repeats the move too)
+        trains = loop.trains or (callee_trains and not found) or key in loop.runs
         if not trains or key in loop.offloads:
             break
         if bound_here and (key in loop.binds or root in loop.binds):

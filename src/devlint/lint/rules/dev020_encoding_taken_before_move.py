@@ -20,7 +20,8 @@ class EncodingTakenBeforeMove(Rule):
     fix_kind = None
     summary = "A tensor is taken out of a tokenizer's encoding before the encoding is moved."
     what = """
-        Finds `ids = enc["input_ids"]` (or `enc.input_ids`) taken from a tokenizer's output
+        Finds `ids = enc["input_ids"]` (or `enc.input_ids`, or a copy of it: `labels =
+        enc["input_ids"].clone()`) taken from a tokenizer's output
         (`return_tensors="pt"`) before `enc = enc.to(device)` or `enc.to(device)`, when `ids`
         then meets the device: it is handed to a model on the device or computed with device
         tensors, itself or a tensor made like it (`torch.full_like(ids, -100)` for labels),
@@ -143,12 +144,22 @@ def _scope_of(model: Model, node: Any) -> Any:
 
 
 def _bound_name(scope: Any, taken: Any) -> Optional[str]:
-    """`mask` of `mask = enc["attention_mask"]`."""
+    """`mask` of `mask = enc["attention_mask"]`, and `labels` of `labels =
+    enc["input_ids"].clone()` (a method of the taken tensor, where it is)."""
     for sub in walk(scope):
-        if type(sub) is cst.Assign and sub.value is taken and len(sub.targets) == 1 and \
+        if type(sub) is cst.Assign and _of_taken(sub.value, taken) and len(sub.targets) == 1 and \
                 type(sub.targets[0].target) is cst.Name:
             return sub.targets[0].target.value
     return None
+
+
+def _of_taken(value: Any, taken: Any) -> bool:
+    """`value` is `taken`, or methods called on it (`enc["input_ids"].clone().long()`)."""
+    while value is not taken:
+        if type(value) is not cst.Call or type(value.func) is not cst.Attribute:
+            return False
+        value = value.func.value
+    return True
 
 
 def _taken_from(node: Any) -> Optional[str]:

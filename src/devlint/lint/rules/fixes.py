@@ -40,8 +40,14 @@ def device_of(value, bound: frozenset) -> Optional[str]:
         if reachable(spelled, bound):
             return spelled
     if type(value) is Module and reachable(value.spelled, bound):
-        return f"next({value.spelled}.parameters()).device"
+        return _module_device(value, value.spelled)
     return None
+
+
+def _module_device(module: Module, spelled: str) -> str:
+    """A module's device: its parameters', or a torchmetrics metric's own `.device` (a metric
+    has no parameters, so `next(metric.parameters())` would raise StopIteration)."""
+    return f"{spelled}.device" if module.metric else f"next({spelled}.parameters()).device"
 
 
 def moved_device(call: cst.Call) -> Optional[str]:
@@ -68,7 +74,7 @@ def meeting_device(meeting: Meeting, bound: frozenset) -> Optional[str]:
     if type(meeting.device.value) is Module:
         spelled = dotted(node) if node is not None else None
         if reachable(spelled, bound):
-            return f"next({spelled}.parameters()).device"
+            return _module_device(meeting.device.value, spelled)
     if type(meeting.device.value) is Tensor and type(node) in (cst.Name, cst.Attribute):
         spelled = dotted(node)
         if reachable(spelled, bound):
