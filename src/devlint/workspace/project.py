@@ -170,6 +170,9 @@ class ProjectFiles:
 
         return host_saving(path)
 
+    def git_submodules(self, path: str) -> bool:
+        return os.path.isfile(os.path.join(project_of(os.path.abspath(path)).root, ".gitmodules"))
+
     def gpu_deployment(self, path: str) -> bool:
         from devlint.workspace.deploy import gpu_deployment
 
@@ -282,7 +285,7 @@ def source_digest(data: bytes) -> str:
 # The workspace's facts about a file that a cached result records with their answer: each is
 # a method of `ProjectFiles` that `still_holds` asks again.
 FACT_PROBES = ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
-               "default_elsewhere", "unnamed_elsewhere")
+               "default_elsewhere", "unnamed_elsewhere", "git_submodules")
 
 
 def portable(path: str, files: set, probes: set) -> list:

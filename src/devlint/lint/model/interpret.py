@@ -307,7 +307,7 @@ class Interpreter(Evaluator):
         functions = [info for info in sorted(self.functions.values(), key=lambda info: _private(info.name))
                      if id(info) not in self.analyzed and info.node is not None and
                      type(info.node) is not cst.Lambda and not info.never_runs and
-                     self.may_observe(info, placed)]
+                     not _phase_never_run(info) and self.may_observe(info, placed)]
         if functions:
             # code of an application that nothing reaches: no other file names it, and no
             # live code of this one (`workspace.liveness`, `model.liveness`)
@@ -674,6 +674,8 @@ class Interpreter(Evaluator):
                     st.env[root] = (source if root == qualname else self.project_module(root)) or Ref(root)
                 if source is not None and self.gpu_on_import(source.path):
                     st = State(st.env, st.accel, False)  # `import kernels`: built on import
+                if source is None and self.missing_submodule(qualname):
+                    return st.dead()
             return self.imported([dotted(a.name) or "" for a in node.names], st)
         if kind is cst.ImportFrom:
             return self.import_from(node, st)
@@ -756,7 +758,26 @@ class Interpreter(Evaluator):
         if source is not None and self.gpu_on_import(source.path):
             # `from src.model import GPT`, whose module compiles its CUDA kernels on import
             return State(st.env, st.accel, False)
+        if source is None and not node.relative and self.missing_submodule(module):
+            return st.dead()
         return st
+
+    def missing_submodule(self, module: str) -> bool:
+        """`import model.model` where the project's `model` package has no module `model`:
+        Python finds the project's package first and raises ModuleNotFoundError, so no path goes
+        past the import. Not in a notebook (its kernel may hold another path), and not for
+        what a build makes (`_C`, `_ext`, `x_pb2`: compiled or generated next to the source),
+        nor in a project with git submodules."""
+        parts = module.split(".")
+        if self.files is None or self.notebook or len(parts) < 2 or any(
+                part.startswith("_") or part.endswith(("_pb2", "_pb2_grpc")) for part in parts[1:]):
+            return False
+        if self.project_module(parts[0]) is None:
+            return False
+        # (a project with git submodules: the missing module may be in one a clone left empty)
+        submodules = self.files.git_submodules(self.path)
+        self.probes.add(("git_submodules", self.path, submodules))
+        return not submodules
 
     def gpu_on_import(self, path: str) -> bool:
         """Whether importing the project file at `path` needs a GPU (see
@@ -2411,6 +2432,30 @@ def _framework_hook(info: FuncInfo) -> bool:
     attribute, which the trainer's move (before or after the hook) leaves on the CPU."""
     return info.cls is not None and info.cls.framework and (
         info.name in BUILD_HOOKS or api.FRAMEWORK_HOOKS.match(info.name) is not None)
+
+
+# A LightningModule's hooks of one phase: Lightning runs them only when the module overrides
+# that phase's step (`is_overridden("validation_step", model)`).
+_PHASE_HOOK = re.compile(r"^on_(validation|test|predict)_\w+$|^(validation|test|predict)_epoch_end$")
+
+
+def _phase_never_run(info: FuncInfo) -> bool:
+    """`on_validation_epoch_end` of a LightningModule that defines no `validation_step`, in a
+    hierarchy devlint reads to the framework's class: the trainer never runs that phase, so the
+    hook is no path a run follows (a callback's hooks are left alone: they run beside any
+    module)."""
+    cls = info.cls
+    matched = _PHASE_HOOK.match(info.name) if cls is not None and cls.framework and not cls.callback else None
+    if matched is None:
+        return False
+    phase = matched.group(1) or matched.group(2)
+    for klass in cls.mro():
+        for base in klass.bases:
+            if type(base) is Ref and not api.is_framework_module(base.qualname):
+                return False  # a library's base may define the step
+            if type(base) not in (Ref, Klass):
+                return False
+    return cls.lookup(f"{phase}_step") is None
 
 
 def after_the_framework_move(info: Optional[FuncInfo]) -> bool:

@@ -65,6 +65,10 @@ class ModuleFiles(Protocol):
         """Whether the project of `path` writes its modules' state from CPU tensors
         (`workspace.saves`); None: not known."""
 
+    def git_submodules(self, path: str) -> bool:
+        """Whether the project of `path` declares git submodules (`.gitmodules`): folders a
+        clone without `--recursive` leaves empty, so a module missing there may be one."""
+
     def gpu_deployment(self, path: str) -> bool:
         """Whether the project declares `path` deployed only on a machine with a GPU (a Cog
         predictor whose `cog.yaml` builds with `gpu: true`: `workspace.deploy`)."""
