@@ -34,6 +34,10 @@ class Case:
     files: dict = field(default_factory=dict)  # user files made before the run
     needs: tuple[str, ...] = ()  # packages the script imports beyond torch (skipped without)
 
+    def missing(self) -> list[str]:
+        """The packages of `needs` this environment lacks (the case is skipped without them)."""
+        return [name for name in self.needs if importlib.util.find_spec(name) is None]
+
     @property
     def name(self) -> str:
         extra = " ".join(self.options + (("--",) + self.args if self.args else ()))
@@ -188,7 +192,7 @@ def table(names: list[str]) -> None:
         for case in CASES:
             if names and case.target not in names:
                 continue
-            missing = [name for name in case.needs if importlib.util.find_spec(name) is None]
+            missing = case.missing()
             if missing:
                 print(f"| `{case.name}` | {case.expect} | skipped: no {', '.join(missing)} | "
                       f"{case.why} |", flush=True)

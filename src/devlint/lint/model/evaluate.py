@@ -2680,16 +2680,16 @@ def _tensor_for_sure(value: Value) -> bool:
 _LIBRARY_MODEL = re.compile(r"^transformers\.(\w+\.)*\w*(Model|For[A-Z]\w*)$")
 
 
+def _library_model_class(qualname: str) -> bool:
+    """A transformers model class: its `from_pretrained` builds a module, on the CPU unless
+    loading places it (`_placed_by_loading`)."""
+    return bool(_LIBRARY_MODEL.match(qualname or ""))
+
+
 def _placed_by_loading(kwargs: dict) -> bool:
     """`from_pretrained(..., device_map="auto")`, or quantized weights (`load_in_8bit=True`,
     `quantization_config=...`), which bitsandbytes puts on the GPU as it loads them."""
     return any(key in kwargs for key in ("device_map", "load_in_8bit", "load_in_4bit", "quantization_config"))
-
-
-def _library_model_class(qualname: str) -> bool:
-    """A transformers model class: its `from_pretrained` builds a module, on the CPU unless a
-    `device_map` places it."""
-    return bool(_LIBRARY_MODEL.match(qualname or ""))
 
 
 def _names_pipeline(name: str) -> bool:

@@ -2772,23 +2772,20 @@ def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset, frozenset]:
         binds.update(_bound_names(node.target))
     for sub in walk(node.body):
         kind = type(sub)
-        if kind is cst.Call and type(sub.func) in (cst.Name, cst.Attribute):
-            called = dotted(sub.func)
-            if called:
-                runs.add(called)
-            if type(sub.func) is cst.Attribute and sub.func.attr.value not in _NOT_RUNNING:
-                receiver = dotted(sub.func.value)
-                if receiver:
-                    runs.add(receiver)
-        if kind is cst.Call and type(sub.func) is cst.Attribute:
+        if kind is cst.Call and type(sub.func) is cst.Name:
+            runs.add(sub.func.value)  # `model(x, t)`
+        elif kind is cst.Call and type(sub.func) is cst.Attribute:
             method = sub.func.attr.value
+            receiver = dotted(sub.func.value)
+            if receiver:
+                runs.add(f"{receiver}.{method}")  # `self.model(x)`
+                if method not in _NOT_RUNNING:
+                    runs.add(receiver)  # `model.generate(ids)`
             if method in api.TRAINING_METHODS:
                 trains = True
-            elif method == "cpu" or (method == "to" and sub.args and
-                                     string_value(sub.args[0].value) == "cpu"):
-                key = dotted(sub.func.value)
-                if key:
-                    offloads.add(key)
+            elif receiver and (method == "cpu" or (method == "to" and sub.args and
+                                                   string_value(sub.args[0].value) == "cpu")):
+                offloads.add(receiver)
         elif kind is cst.Assign:
             if _moves_itself(sub):
                 continue  # `model = model.to(device)` moves the model it had: no new model
