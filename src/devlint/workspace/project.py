@@ -90,6 +90,13 @@ class Project:
         project (or three levels when the project has no root marker), holding the module."""
         here = os.path.dirname(os.path.abspath(importer))
         if os.path.isfile(os.path.join(here, "__init__.py")):
+            # `import siamesenet` in `siamfc/training.py`, beside `siamfc/siamesenet.py`: Python 3
+            # has no implicit relative import, so it works only where the folder is on sys.path,
+            # as when the file runs as a script (`python siamfc/training.py`): the module beside it
+            beside = _module_file(here, parts)
+            if beside is not None and beside.endswith(".py") and \
+                    os.path.abspath(beside) != os.path.abspath(importer):
+                return beside
             # A package's module: its absolute imports go through the path, and the script
             # that imports the package (`main_informer.py` beside `exp/` and `utils/`, in a
             # folder of the repository) put the folder above the top package there.

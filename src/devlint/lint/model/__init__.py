@@ -72,6 +72,13 @@ class Model:
         return self.interpreter.own_fallback
 
     @property
+    def meant_for_cpu(self) -> bool:
+        """The file's own code expects machines without a GPU: it chooses the CPU there, or
+        it tests for a GPU before a CUDA call that places nothing (`torch.cuda.empty_cache()`,
+        seeding the GPU's generator), which chooses no device but skips the call on them."""
+        return self.interpreter.own_fallback or self.interpreter.cpu_aware
+
+    @property
     def visible_devices(self) -> bool:
         return self.interpreter.visible_devices
 

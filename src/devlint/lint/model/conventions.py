@@ -44,7 +44,7 @@ HOST_DEVICE_NAME = re.compile(
 # in place on them, so a bare `.to` is no proof of a discarded copy.
 OBJECT_BATCH_NAME = re.compile(r"batch|enc|token|data_?dict|graph", re.IGNORECASE)
 # A flag choosing the accelerator (`use_cuda`, `args.gpu`) or the CPU (`no_cuda`, `use_cpu`).
-ACCEL_FLAG = re.compile(r"(^|_)(cuda|gpu|gpus|mps|accelerator|on_gpu|is_cuda|has_cuda)s?(_mode|_enabled)?$",
+ACCEL_FLAG = re.compile(r"(^|_)(cuda|gpu|gpus|mps|accelerator|on_gpu|is_cuda|has_cuda)s?\d?(_mode|_enabled)?$",
                         re.IGNORECASE)
 CPU_FLAG = re.compile(r"(^|_)(no_cuda|no_gpu|cpu|use_cpu|cpu_only|disable_cuda|force_cpu)$",
                       re.IGNORECASE)

@@ -843,6 +843,9 @@ class Evaluator:
                 return self.call_ref(node, callee.qualname, args, kwargs, st.copy(cpu=False))
             return self.call_ref(node, callee.qualname, args, kwargs, st)
         if kind is Func:
+            if not self.notebook and raises_type_error(callee.info, node, args, kwargs, 0):
+                self.type_error = True  # `checkpoint(epoch, model, path, use_gpu=...)` of a
+                return OPAQUE  # two-parameter function: TypeError, no path goes past it
             return self.call_function(callee, [v for _, v in args], _kw(kwargs), node, st)[0]
         if kind is Method:
             return self.call_method_value(node, callee, args, kwargs, st)
@@ -1020,6 +1023,22 @@ class Evaluator:
     def call_method(self, node: Any, receiver: Value, name: str, args: list, kwargs: dict,
                     st: State) -> Value:
         kind = type(receiver)
+        if kind in (Scalar, Device) and name in _STRING_TESTS and len(args) == 1 and not kwargs:
+            # `prefer.startswith("cuda")` of a known string, or of a device string known in a
+            # world ("cuda" where a GPU is): known there
+            given = unwrap(args[0][1])
+            options = [unwrap(i) for i in given.items] if type(given) is Seq and given.items is not None \
+                else [given]
+            if options and all(type(o) is Scalar and o.text is not None for o in options):
+                texts = tuple(o.text for o in options)
+                if kind is Scalar:
+                    worlds = (receiver.text, receiver.text)
+                else:
+                    worlds = tuple({"accel": "cuda", "host": "cpu"}.get(w or "") for w in
+                                   (receiver.accel, receiver.cpu))
+                answers = [None if w is None else getattr(w, name)(texts) for w in worlds]
+                if answers != [None, None]:
+                    return Flag(answers[0], answers[1])
         if name in ("to", "cuda", "cpu", "type") and kind in (Tensor, Module, Opaque, Namespace):
             return self.transfer(node, receiver, name, args, kwargs, st)
         if kind is Instance and name == "save_for_backward" and \
@@ -1363,6 +1382,15 @@ class Evaluator:
                 return after
             return replace(receiver, place=Place.UNKNOWN) if type(receiver) is Tensor else OPAQUE
         place, device = target
+        if type(device) is Device and device.cpu == "accel" and not empty and \
+                self.where(st).cpu and not self.ifexp_depth and \
+                ((type(receiver) is Tensor and not receiver.assumed and not receiver.of_object) or
+                 (type(receiver) is Module and not receiver.assumed)):
+            # `torch.from_numpy(gt).cuda()`, `model.cuda()` in the CPU world: without a GPU the
+            # run raises here. A caller in another file stops there (its later CUDA literals
+            # are this one's consequences, not findings of their own); within this file the
+            # rest is still read, where another mistake may be a root cause of its own
+            self.frame.crashes_on_cpu = True
         kept = node is not self.discarding
         rnode = node.func.value
         info = self.frame.function
@@ -1588,7 +1616,8 @@ class Evaluator:
         """A module with parameters, made on the CPU, set on a model the code moved."""
         value = unwrap(value)
         if type(value) is Module and value.place is HOST and not value.assumed and \
-                not value.stateless and not value.loss and owner.place is DEVICE:
+                not value.stateless and not value.loss and owner.place is DEVICE and \
+                not holds_nothing(value):
             self.bound_here(node, st)  # a fix moves the new module right there
             self.obs.events.append(Event("attach", node, owner, self.where(st), value,
                                          self.statement))
@@ -1667,6 +1696,17 @@ class Evaluator:
             return Tensor(DEVICE, "data", node, device=device)
         if qualname in api.INPUT_MOVING_WRAPPERS or qualname in api.DDP:
             return self.wrap(node, qualname, args, kwargs, st)
+        if qualname in api.TRACING_CALLS and args:
+            # `torch.jit.trace(model, dummy)`, `torch.onnx.export(model, (dummy,), path)`: the
+            # module runs once on the example inputs
+            keyword = api.TRACING_CALLS[qualname]
+            given = args[1] if len(args) > 1 else kwargs.get(keyword)
+            if given is not None:
+                example = unwrap(given[1])
+                inputs = [(given[0], item) for item in example.items] \
+                    if type(example) is Seq and example.kind == "tuple" and example.items is not None \
+                    else [given]
+                self.call_value(node, args[0][1], inputs, {}, st)
         if qualname in api.SAME_MODULE_WRAPPERS:
             return args[0][1] if args else OPAQUE
         if qualname in api.PARAMETERS:
@@ -2726,6 +2766,49 @@ class _Apply(Value):
 
 
 LAYERS = "<layers>"  # a module container's attribute: the modules it holds, joined
+
+
+_STRING_TESTS = frozenset({"startswith", "endswith"})
+
+
+def raises_type_error(info: Any, node: Any, args: list, kwargs: dict, implicit: int) -> bool:
+    """A call of a function of the code devlint reads (undecorated: its signature is its own)
+    with arguments its parameters cannot take: more positional ones than it has, a keyword it
+    does not name, a required one left out. It raises TypeError on every machine. `implicit`:
+    the arguments the call passes unwritten (a constructor's `self`). (Not asked in a notebook,
+    whose kernel may hold another version of the package, one it installs with `!pip`.)"""
+    function = info.node
+    if type(node) is not cst.Call or type(function) is not cst.FunctionDef or function.decorators:
+        return False
+    if any(arg.star for arg in node.args):
+        return False
+    positional = [arg for arg in node.args if arg.keyword is None]
+    keywords = [arg.keyword.value for arg in node.args if arg.keyword is not None]
+    if len(positional) != len(args) or set(keywords) != set(kwargs):
+        return False  # (not this call's own arguments: a wrapper's, a partial's)
+    params = info.params
+    named = [p for p in params if p[1] == "positional"]
+    if not any(p[1] == "*" for p in params) and implicit + len(positional) > len(named):
+        return True
+    accepted = {p[0] for p in params if p[1] in ("positional", "keyword")}
+    if not any(p[1] == "**" for p in params) and any(k not in accepted for k in keywords):
+        return True
+    given = {p[0] for p in named[:implicit + len(positional)]} | set(keywords)
+    return any(p[2] is None and p[0] not in given for p in params if p[1] in ("positional", "keyword"))
+
+
+def holds_nothing(module: Module) -> bool:
+    """`nn.Sequential()`, `nn.ModuleList()`, or a container of parameterless layers only
+    (`nn.Sequential(nn.ReLU(), nn.Dropout())`), as made: no parameter or buffer to move. (What
+    is appended to it later is judged where it is appended.)"""
+    node = module.node
+    if type(node) is not cst.Call or api.last(dotted(node.func) or "") not in api.MODULE_CONTAINERS:
+        return False
+    if not node.args:
+        return True
+    layers = module.attr(LAYERS)
+    return type(layers) is Module and layers.stateless and not layers.assumed and \
+        all(not arg.star and arg.keyword is None for arg in node.args)
 
 
 def _layers_given(args: list) -> Optional[Module]:

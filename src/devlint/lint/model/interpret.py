@@ -25,8 +25,8 @@ import libcst as cst
 from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
-    NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, not_a_tensor,
-    tensor_kinds, trainer_class)
+    NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, holds_nothing,
+    not_a_tensor, raises_type_error, tensor_kinds, trainer_class)
 from devlint.lint.model.liveness import dead_nodes, identifier_counts
 from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
@@ -249,6 +249,9 @@ class Interpreter(Evaluator):
         # ... in its own code: not only in the code of another file that its run executes (an
         # imported detector's `if torch.cuda.is_available(): self.model.cuda()` is its own choice)
         self.own_fallback = False
+        # its own code tests for a GPU before a CUDA call that places nothing (`if
+        # torch.cuda.is_available(): torch.cuda.empty_cache()`): meant to run without one too
+        self.cpu_aware = False
         # the run places something with a device it did not name (`x.to(self.device)`,
         # `device=args.device`): a choice made elsewhere, which its literals bypass
         self.given_device = False
@@ -256,6 +259,7 @@ class Interpreter(Evaluator):
         self.cuda_kernels = False  # the file's run compiles a CUDA extension (see `builds_cuda`)
         self.exiting = False
         self.requires_cuda = False  # set by a torch.cuda call that needs a GPU, per statement
+        self.type_error = False  # set by a call its callee's parameters cannot take, per statement
         # Blocks whose rest runs only on a GPU: the CPU world stopped at a statement of their own
         # (`assert torch.cuda.is_available()`, `torch.cuda.set_device(rank)`), not at a branch.
         self.gpu_only_rest = 0
@@ -604,7 +608,11 @@ class Interpreter(Evaluator):
 
     def small(self, node: Any, st: State) -> State:
         self.requires_cuda = False
+        self.type_error = False
         st = self.small_statement(node, st)
+        if self.type_error:
+            self.type_error = False
+            return st.dead()  # TypeError on every machine (`raises_type_error`)
         if self.requires_cuda:
             self.requires_cuda = False
             return State(st.env, st.accel, False)
@@ -962,7 +970,10 @@ class Interpreter(Evaluator):
         if test.accel is True and test.cpu is False and test.availability and not test.of_data and \
                 joined.cpu:
             # (`if x.is_cuda: eye = eye.cuda()` follows its input: whoever placed x chose)
-            self.chose_fallback()  # `if torch.cuda.is_available(): model.cuda()`: a choice
+            if _housekeeping_only(node.body):
+                self.cpu_aware = self.cpu_aware or self.foreign_depth == 0  # no device chosen
+            else:
+                self.chose_fallback()  # `if torch.cuda.is_available(): model.cuda()`: a choice
         return joined
 
     def host_type_test(self, test: Any, st: State) -> Optional[bool]:
@@ -1365,6 +1376,7 @@ class Interpreter(Evaluator):
             self.forget_changed_in_place(info, args, node, st)
             self.keep(cached[2], info, node, args, kwargs)
             self.after_gpu_requirement(info, st, cpu and cached[3])
+            self.after_crash_on_cpu(info, st, cached[6])
             self.moved_in_place(info, cached[4], args, node, st)
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or self.frame.function is info or \
@@ -1406,8 +1418,21 @@ class Interpreter(Evaluator):
             self.own_fallback = True
         self.keep(result[2], info, node, args, kwargs)
         self.after_gpu_requirement(info, st, cpu and result[3])
+        self.after_crash_on_cpu(info, st, result[6])
         self.moved_in_place(info, result[4], args, node, st)
         return result[0], result[1]
+
+    def after_crash_on_cpu(self, info: FuncInfo, st: State, crashed: bool) -> None:
+        """A callee that placed something on CUDA in the CPU world raised there: a caller of
+        the same file carries that on, and one in another file (`SiameseNet()` built by the
+        training script) stops its CPU world after the call. One root cause, one finding, at
+        the callee's literal."""
+        if not crashed or not st.cpu:
+            return
+        if info.owner is not self and info.owner is not None:
+            self.requires_cuda = True
+        else:
+            self.frame.crashes_on_cpu = True
 
     def after_gpu_requirement(self, info: FuncInfo, st: State, gpu_only_return: bool) -> None:
         """A helper that returns on a GPU machine and never on a CPU one (`init_distributed_mode`
@@ -1491,6 +1516,7 @@ class Interpreter(Evaluator):
             # caller otherwise): the helper chooses for its callers
             fallback = _chooses_fallback(result) or any(_chooses_fallback(value)
                                                         for _, value in returns)
+            crashed = self.frame.crashes_on_cpu
         finally:
             self.depth -= 1
             self.test_depth -= info.is_test
@@ -1498,7 +1524,7 @@ class Interpreter(Evaluator):
              self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad,
              self.inert) = saved
             self.frames.pop()
-        return result, receiver, observations, gpu_only, moved, fallback
+        return result, receiver, observations, gpu_only, moved, fallback, crashed
 
     def moved_in_place(self, info: FuncInfo, moved: dict, args: list, node: Any, st: State) -> None:
         """`prepare(model, device)`, whose every return path has moved the module it was given
@@ -1744,6 +1770,10 @@ class Interpreter(Evaluator):
         else:
             obj = Instance(info, (), ident)
         init = info.lookup("__init__")
+        if type(init) is Func and not unknown_args and not self.notebook and \
+                raises_type_error(init.info, node, args, kwargs, 1):
+            self.type_error = True  # `Student(cfg, teacher)` of a one-argument `__init__`
+            return OPAQUE
         if type(init) is not Func:
             fields = None if unknown_args or type(obj) is not Instance else dataclass_fields(info)
             if fields is not None:
@@ -1763,9 +1793,11 @@ class Interpreter(Evaluator):
             # (An argument defaulting to None stays None: the object's own attributes are not
             # joined world by world, so an unknown `gpu` would let a CUDA arm that the CPU world
             # never takes, past `assert torch.cuda.is_available()`, name the CPU world's device.)
+            # So is a switch's (`cuda2=True`, `use_gpu=False`): `if self.cuda2: x.cuda()` is
+            # the caller's choice, as a flag handed to a call is.
             call_kwargs: dict = {p[0]: Opaque(p[0]) for p in init.info.params[1:]
                                  if p[1] not in ("*", "**") and p[2] is not None
-                                 and names.names_device(p[0])}
+                                 and (names.names_device(p[0]) or names.device_flag(p[0]) is not None)}
         else:
             values = [obj] + [v for _, v in args]
             call_kwargs = {k: v for k, (_, v) in kwargs.items()}
@@ -1942,7 +1974,8 @@ class Interpreter(Evaluator):
             if value.why == "batch" and type(statement) is cst.For:
                 # Seen on the first pass of the loops around (later passes join it away).
                 key = (id(statement), name)
-                premoved = self.early_moves.get(key) or _early_move(before.env.get(name), statement)
+                premoved = self.early_moves.get(key) or _early_move(before.env.get(name), statement,
+                                                                    self.loop_nodes())
                 if premoved is not None:
                     self.early_moves[key] = premoved
             if value.why == "batch" and type(statement) is cst.SimpleStatementLine:
@@ -1980,6 +2013,11 @@ class Interpreter(Evaluator):
                 self.note_attach(target, owner, value, st)
             elif type(target.value) in (cst.Attribute, cst.Subscript):
                 self.note_part_attach(target, value, st)
+            if type(owner) is Module and owner.place is Place.DEVICE and type(value) is Module and \
+                    value.place is Place.HOST and holds_nothing(value):
+                # `model.heads = nn.ModuleList()` after the move: nothing in it to move, and
+                # what is appended later goes into a container of the moved model
+                value = replace(value, place=Place.DEVICE, device=owner.device)
             if type(owner) in (Opaque, Namespace, ProjectModule) and type(target.value) is cst.Name:
                 # `args.device = torch.device(...)`, `cfg.device = ...` on an imported project
                 # module: the attribute holds it from here on.
@@ -2609,14 +2647,44 @@ def _element_value(value: Value) -> Value:
     return OPAQUE
 
 
-def _early_move(old: Optional[Value], loop: cst.For) -> Any:
-    """The statement that moved what a name held before this loop rebinds it to a batch."""
+# CUDA calls that place nothing: seeding the GPU's generators, emptying its cache.
+_CUDA_HOUSEKEEPING = frozenset({"manual_seed", "manual_seed_all", "seed", "seed_all", "empty_cache"})
+
+
+def _housekeeping_only(body: Any) -> bool:
+    """`if torch.cuda.is_available(): torch.cuda.manual_seed(seed)`: an arm that only seeds
+    the GPU's generators or sets cuDNN's flags (or prints) chooses no device for anything."""
+    if type(body) is not cst.IndentedBlock:
+        return False
+    for statement in body.body:
+        if type(statement) is not cst.SimpleStatementLine:
+            return False
+        for small in statement.body:
+            if type(small) is cst.Expr and type(small.value) is cst.Call:
+                name = dotted(small.value.func) or ""
+                if name == "print" or (name.startswith("torch.cuda.") and
+                                       name.rsplit(".", 1)[-1] in _CUDA_HOUSEKEEPING):
+                    continue
+            if type(small) is cst.Assign and all(
+                    (dotted(t.target) or "").startswith(("torch.backends.cudnn.", "cudnn."))
+                    for t in small.targets):
+                continue
+            if type(small) is cst.Pass:
+                continue
+            return False
+    return True
+
+
+def _early_move(old: Optional[Value], loop: cst.For, enclosing: tuple) -> Any:
+    """The statement that moved what a name held before this loop rebinds it to a batch: a move
+    outside it, in the loops around it or none. (A move inside another loop, the training
+    loop's `users = users.to(device)`, moved that loop's own batches, not this one's.)"""
     old = unwrap(old) if old is not None else None
     if type(old) is Seq and type(old.element) is Tensor:
         old = old.element
     if type(old) is Tensor and old.moved_by is not None:
         statement, loops = old.moved_by
-        if loop not in loops:
+        if loop not in loops and all(other in enclosing for other in loops):
             return statement
     return None
 

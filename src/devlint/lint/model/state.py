@@ -287,6 +287,9 @@ class Frame:
     passed_in_loop: dict = field(default_factory=dict)
     # the blocks being run, outermost first: [their statements, the index of the one running]
     blocks: list = field(default_factory=list)
+    # a CUDA placement that raises without a GPU ran in the CPU world (`torch.from_numpy(gt)
+    # .cuda()` in `__init__`), here or in a callee of the same file
+    crashes_on_cpu: bool = False
 
 
 def is_name(node: Any, value: str) -> bool:

@@ -226,6 +226,8 @@ SAME_MODULE_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.ji
                                   "torch.jit.freeze", "torch.jit.optimize_for_inference",
                                   "torch.nn.SyncBatchNorm.convert_sync_batchnorm",
                                   "torch.nn.utils.weight_norm", "torch.nn.utils.spectral_norm"})
+# Calls that run a module once on example inputs (the keyword naming them): tracing, export.
+TRACING_CALLS = {"torch.jit.trace": "example_inputs", "torch.onnx.export": "args"}
 # Methods of an accelerator object that return what they are given, prepared for the device:
 # modules that move their inputs, loaders that yield device batches (accelerate, Fabric).
 PREPARE_METHODS = frozenset({"prepare", "prepare_model", "prepare_data_loader", "setup",

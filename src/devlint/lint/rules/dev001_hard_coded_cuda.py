@@ -41,7 +41,11 @@ class HardCodedCuda(Rule):
         that decision once: a run over several such files connected by their imports reports
         it once, at the first in path order, counting the others and naming the next (each
         file checked alone, as pre-commit, flake8 and the editor check it, keeps its own
-        finding; `--fix` fixes them all). In a file that does choose one somewhere, each literal that bypasses
+        finding; `--fix` fixes them all). A function of another file whose run places
+        something on CUDA without a GPU raises there (`SiameseNet()`, whose `__init__` calls
+        `torch.from_numpy(gt).cuda()`): its caller stops at that call on such a machine, so the
+        caller's later literals are that root cause's consequences, reported once, at the
+        callee's literal. In a file that does choose one somewhere, each literal that bypasses
         the choice is a slip of its own and a finding of its own. A `"cuda"` default of a
         config class in another file (`device: str = "cuda"` in a dataclass) is reported there,
         once a script that builds the config places something with it. A device bound to a

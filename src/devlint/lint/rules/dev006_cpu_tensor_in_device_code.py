@@ -26,7 +26,9 @@ class CpuTensorInDeviceCode(Rule):
         Finds a tensor factory (`torch.zeros`, `ones`, `full`, `empty`, `randn`, `rand`, `randint`,
         `arange`, `eye`, `linspace`, `tensor`, ...) called without `device=` whose result then meets
         a tensor on the device: an operand of `+`, `*`, `@` with it, an argument of
-        `torch.cat`/`torch.where`/`masked_fill` next to it, an argument of a model that was moved,
+        `torch.cat`/`torch.where`/`masked_fill` next to it, an argument of a model that was moved
+        (also the example inputs of `torch.jit.trace(model, dummy)` and `torch.onnx.export`,
+        which run it once),
         of a submodule inside `forward`, of a loss next to a device output, or a CPU tensor indexed
         by a device tensor (`schedule[t]`, `torch.eye(n)[labels]`), or a tensor handed to a
         collective (`dist.all_reduce(t)`) in a file whose process groups are NCCL's, which

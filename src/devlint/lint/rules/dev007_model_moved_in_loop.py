@@ -28,7 +28,9 @@ class ModelMovedInLoop(Rule):
         models of a list bound before the loop, moved one by one in it (`for t in teachers:
         t.to(device)` for every batch), and a model moved by a helper of this file that such a
         loop calls with the same model on every iteration (`train_step(model, batch, ...)`,
-        whose first line is `model.to(device)`).
+        whose first line is `model.to(device)`). Loops between the move and a training loop
+        around it that do not train themselves (MAML's task loop inside the meta-training
+        loop) repeat the move with it.
     """
     silent = """
         When the loop binds the model or the device itself (a model per fold, a device per
@@ -191,14 +193,23 @@ def _repeating(loops: list, key: str, root: str, read: list, bound_here: bool = 
     `key` back to the CPU, binds none of the names the move reads, and (`bound_here`) does not
     bind the model itself. `callee_trains`: the innermost loop calls a function that trains."""
     found: list[LoopInfo] = []
+    between: list[LoopInfo] = []  # loops that do not train, inside one that may
     for loop in reversed(loops):
         # (a sampling or evaluation loop that runs the model it moves repeats the move too)
-        trains = loop.trains or (callee_trains and not found) or key in loop.runs
-        if not trains or key in loop.offloads:
+        trains = loop.trains or (callee_trains and not found and not between) or key in loop.runs
+        if key in loop.offloads:
             break
         if bound_here and (key in loop.binds or root in loop.binds):
             break
         if any(name in loop.binds for name in read):
             break
-        found.insert(0, loop)
+        if not trains:
+            if found:
+                break
+            # `for _ in range(meta_batch): model.to(device); adapt(model, ...)` inside the
+            # meta-training loop: the move repeats with every iteration of the loop that trains
+            between.insert(0, loop)
+            continue
+        found[:0] = [loop] + between
+        between = []
     return found

@@ -33,7 +33,9 @@ class LoadWithoutMapLocation(Rule):
     what = """
         Finds `torch.load(...)` with no `map_location` (keyword or second positional argument) in a
         file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
-        meant to run on a CPU-only machine as well: its own code chooses, or it keeps the device a
+        meant to run on a CPU-only machine as well: its own code chooses (or tests for a GPU
+        before a CUDA call that places nothing, `if torch.cuda.is_available():
+        torch.cuda.empty_cache()`), or it keeps the device a
         helper of the project chose (`device = get_device()`); an imported evaluator's fallback for
         its own tensors says nothing of the file that calls it; and in a file that runs once per rank (it starts
         a process group or reads `LOCAL_RANK` before the load, on the path that reaches it: a
@@ -98,7 +100,7 @@ class LoadWithoutMapLocation(Rule):
     def check(self, model: Model) -> Iterator[RawFinding]:
         every_rank = model.distributed and not model.visible_devices and \
             RANK_GPU.search(model.text) is not None
-        if not model.own_fallback and not every_rank:
+        if not model.meant_for_cpu and not every_rank:
             return
         reported: set[int] = set()
         restored: dict = {}  # id(module) -> the ids of its loads restored into a module
@@ -131,7 +133,7 @@ class LoadWithoutMapLocation(Rule):
             if not written_on_device and model.interpreter.host_saving():
                 continue  # the project writes its weights from CPU tensors (`save_network`)
             on_every_rank = every_rank and self.loads_on_every_rank(load)
-            if not on_every_rank and not (model.own_fallback and self.restores_saved_devices(
+            if not on_every_rank and not (model.meant_for_cpu and self.restores_saved_devices(
                     load, model, written)):
                 continue
             reported.add(id(load.node))

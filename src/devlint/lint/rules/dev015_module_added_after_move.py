@@ -37,7 +37,9 @@ class ModuleAddedAfterMove(Rule):
         is where that layer is, unknown when the layer's place is),
         moved afterwards (`model.fc.to(device)`, `model.to(device)` again), when the model is
         handed to code that may move it after the change (`accelerator.prepare(model)`, a
-        `Trainer`, a helper), for modules without parameters (`nn.ReLU()`), for a container of
+        `Trainer`, a helper), for modules without parameters (`nn.ReLU()`), for an empty
+        container or one of such modules only (`model.classifier[-1] = nn.Sequential()`, the
+        identity of a feature extractor: what is appended to it later is judged there), for a container of
         layers the model already had (`model.features = nn.Sequential(*model.features[:22])`,
         `nn.Sequential(*list(model.children())[:-1])`: a container has no parameters of its own,
         it is where the modules it is given are), when the model's
