@@ -60,11 +60,13 @@ def default_elsewhere(path: str) -> Optional[bool]:
     any depth) sets the default tensor type or device to an accelerator: that setting holds for
     the whole process, so the factories of the modules that run imports make their tensors on
     the GPU (ASTER's `main.py` sets `torch.cuda.FloatTensor` when it uses the GPU, and its
-    recognition head makes its states with plain `torch.zeros`). A script beside it that
+    recognition head makes its states with plain `torch.zeros`); so does a file that imports a
+    module which sets it on import. A script beside it that
     imports nothing of it sets nothing for it. None where the project's files are not known or
     the budget ends. Most projects set no such default: one pass over the files' memoized
     facts answers them; only the setters' imports are followed."""
-    from devlint.workspace.importers import file_facts, imports_of, project_sources, same_file
+    from devlint.workspace.importers import (file_facts, importers_of, imports_of, project_sources,
+                                             same_file)
 
     project = project_of(str(path))
     sources = project_sources(project.root)
@@ -77,6 +79,15 @@ def default_elsewhere(path: str) -> Optional[bool]:
         if found:
             setters.append(same_file(source))
     own = same_file(str(path))
+    # A module that sets it on import (`models/utils.py`: `if torch.cuda.is_available():
+    # torch.set_default_tensor_type(torch.cuda.FloatTensor)`) sets it for every process that
+    # imports it: its importers' imports load in that process too.
+    for setter in list(setters):
+        for importer in importers_of(setter) or ():
+            if importer == own and own not in setters:
+                return True  # (its own run imports the setting, which its code does not show)
+            if importer not in setters:
+                setters.append(importer)
     reached, pending = set(setters), list(setters)
     while pending and len(reached) < MAX_LOADED:
         for imported in imports_of(pending.pop(), project):

@@ -7,7 +7,8 @@ CPython's would, so devlint reads the class instead of guessing about an unknown
 
 Only what can be computed from the file's own text is followed: string literals, `__file__`,
 `os.path.join`/`dirname`/`abspath`/`realpath`/`normpath`/`expanduser`, `pathlib.Path(...)`,
-`.parent`, `.parents[n]`, `.resolve()`, `/` and `str(...)`. A relative string is taken from the
+`.parent`, `.parents[n]`, `.resolve()`, `/` and `str(...)`, and a module-level name bound once
+to such an expression (`BASE_DIR = os.path.dirname(os.path.abspath(__file__))`). A relative string is taken from the
 file's folder and from the project root (where scripts are usually started). Only folders
 inside the project that exist are kept.
 """
@@ -48,6 +49,14 @@ def _read(importer: str, root: str) -> tuple:
     here = os.path.dirname(os.path.abspath(importer))
     inserted: list = []
     appended: list = []
+    # `BASE_DIR = os.path.dirname(os.path.abspath(__file__))` at module level, then
+    # `sys.path.append(os.path.join(BASE_DIR, '../../models'))`: a name bound once to a path
+    names: dict = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
+                isinstance(statement.targets[0], ast.Name):
+            key = statement.targets[0].id
+            names[key] = None if key in names else statement.value  # bound twice: unknown
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in ("insert", "append") and _is_sys_path(node.func.value)):
@@ -55,7 +64,7 @@ def _read(importer: str, root: str) -> tuple:
         args = node.args[1:] if node.func.attr == "insert" else node.args
         if len(args) != 1:
             continue
-        value = _value(args[0], os.path.abspath(importer))
+        value = _value(args[0], os.path.abspath(importer), names)
         if value is None:
             continue
         bases = [value] if os.path.isabs(value) else [os.path.join(here, value),
@@ -75,22 +84,28 @@ def _is_sys_path(node: ast.AST) -> bool:
             isinstance(node.value, ast.Name) and node.value.id == "sys")
 
 
-def _value(node: ast.AST, file: str) -> Optional[str]:
-    """The path an expression computes, or None where that is not known from the text."""
+def _value(node: ast.AST, file: str, names: Optional[dict] = None, depth: int = 0) -> Optional[str]:
+    """The path an expression computes, or None where that is not known from the text.
+    `names`: module-level names bound once, to the expression they hold."""
+    if depth > 8:
+        return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.Name) and node.id == "__file__":
         return file
+    if isinstance(node, ast.Name):
+        held = (names or {}).get(node.id)
+        return _value(held, file, names, depth + 1) if held is not None else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        left, right = _value(node.left, file), _value(node.right, file)
+        left, right = _value(node.left, file, names, depth + 1), _value(node.right, file, names, depth + 1)
         return os.path.join(left, right) if left is not None and right is not None else None
     if isinstance(node, ast.Attribute) and node.attr == "parent":
-        inner = _value(node.value, file)
+        inner = _value(node.value, file, names, depth + 1)
         return os.path.dirname(inner) if inner is not None else None
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
             node.value.attr == "parents" and isinstance(node.slice, ast.Constant) and \
             isinstance(node.slice.value, int) and 0 <= node.slice.value < 8:
-        inner = _value(node.value.value, file)
+        inner = _value(node.value.value, file, names, depth + 1)
         if inner is None:
             return None
         for _ in range(node.slice.value + 1):
@@ -101,8 +116,8 @@ def _value(node: ast.AST, file: str) -> Optional[str]:
     func = node.func
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     if name in ("resolve", "absolute") and isinstance(func, ast.Attribute) and not node.args:
-        return _value(func.value, file)  # normalised with every path (`_read`)
-    values = [_value(arg, file) for arg in node.args]
+        return _value(func.value, file, names, depth + 1)  # normalised with every path (`_read`)
+    values = [_value(arg, file, names, depth + 1) for arg in node.args]
     if not values or any(value is None for value in values):
         return None
     if name in ("Path", "str", "PurePath", "fspath") and len(values) == 1:

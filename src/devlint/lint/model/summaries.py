@@ -215,6 +215,11 @@ class Summaries:
         if data is not None and _BUILDS_KERNELS.search(data):
             summary = self.get(path, 0)
             found = summary is not None and summary.gpu_only
+        if data is not None and not found:
+            # `import my_lib_cuda as my_lib` at module level: a compiled extension named for
+            # CUDA, or a package whose import needs a GPU, which a machine without one cannot
+            # import
+            found = any(_cuda_only(match) for match in _TOP_IMPORT.finditer(data))
         if data is not None and not found and depth > 1:
             for match in _TOP_IMPORT.finditer(data):
                 dots, module, plain = match.groups()
@@ -302,3 +307,15 @@ def summaries_for(files: ModuleFiles) -> Summaries:
     if known is None or known[0] is not files:
         known = _SUMMARIES[id(files)] = (files, Summaries(files))
     return known[1]
+
+
+def _cuda_only(match: "re.Match") -> bool:
+    """A module-level import (`_TOP_IMPORT`) of a package or extension that cannot be imported
+    without a GPU (absolute)."""
+    from devlint.lint.model import torch_api as api
+
+    dots, module, plain = match.groups()
+    if dots:
+        return False
+    root = (module if plain is None else plain).decode("ascii", "replace").split(".", 1)[0]
+    return root in api.IMPORT_NEEDS_GPU or api.CUDA_EXTENSION_NAME.match(root) is not None

@@ -43,6 +43,12 @@ CUDA_ONLY_PACKAGES = frozenset({"tensorrt", "pycuda", "cupy", "torch_tensorrt", 
                                 # point-cloud kernels built only for CUDA (PointNet++'s, Point
                                 # Transformer's): no CPU implementation behind them
                                 "pointnet2_ops", "pointops"})
+# Of those, the ones whose import itself fails on a machine without a GPU (a build for CUDA
+# only, a probe of the driver): a project module importing one at module level cannot be
+# imported there either (`Summaries.gpu_on_import`). xformers, triton, apex and cupy import on
+# a CPU-only machine; only their kernels need the GPU.
+IMPORT_NEEDS_GPU = frozenset({"flash_attn", "tensorrt", "torch_tensorrt", "unsloth", "setGPU",
+                              "pointnet2_ops", "pointops"})
 # Compiled CUDA extensions named for it (`knn_cuda`, `pointnet2_cuda`, `cuda_ext`): CUDA-only too.
 CUDA_EXTENSION_NAME = re.compile(r"^(\w+_cuda|cuda_\w+)$")
 # Building a C++ extension: with CUDA sources (`sources=["wkv.cu", ...]`, `cuda_sources=`,

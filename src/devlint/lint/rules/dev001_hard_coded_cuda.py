@@ -81,7 +81,10 @@ class HardCodedCuda(Rule):
         author's self-test or demo, run by hand), and in files that
         start an NCCL process group or compile CUDA kernels (`torch.utils.cpp_extension.load`
         of a `.cu` source, `load_inline(cuda_sources=...)`), and past importing a project
-        module whose import does either: they need CUDA whatever the device says. Also in a
+        module whose import does either, or imports a compiled CUDA extension (`import
+        my_lib_cuda`) or a package that cannot be imported without a GPU (`flash_attn`),
+        followed through the folders a script puts on `sys.path`: they
+        need CUDA whatever the device says. Also in a
         Cog predictor (Replicate's `cog`) that the project's `cog.yaml` names under `predict:`
         and builds with `gpu: true`: the project deploys that file only where a GPU is. And in
         a module of the project that only GPU scripts import (project mode): each of its
