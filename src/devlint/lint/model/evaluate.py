@@ -842,10 +842,12 @@ class Evaluator:
                 # `Tensor(...)` of `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`
                 return self.call_ref(node, callee.qualname, args, kwargs, st.copy(cpu=False))
             return self.call_ref(node, callee.qualname, args, kwargs, st)
+        if kind in (Func, Klass) and not self.notebook and _raises_type_error(callee, node, args, kwargs):
+            # `checkpoint(epoch, model, path, use_gpu=...)` of a two-parameter function,
+            # `Student(cfg, teacher)` of a one-argument `__init__`: no path goes past it
+            self.type_error = True
+            return OPAQUE
         if kind is Func:
-            if not self.notebook and raises_type_error(callee.info, node, args, kwargs, 0):
-                self.type_error = True  # `checkpoint(epoch, model, path, use_gpu=...)` of a
-                return OPAQUE  # two-parameter function: TypeError, no path goes past it
             return self.call_function(callee, [v for _, v in args], _kw(kwargs), node, st)[0]
         if kind is Method:
             return self.call_method_value(node, callee, args, kwargs, st)
@@ -2771,12 +2773,21 @@ LAYERS = "<layers>"  # a module container's attribute: the modules it holds, joi
 _STRING_TESTS = frozenset({"startswith", "endswith"})
 
 
-def raises_type_error(info: Any, node: Any, args: list, kwargs: dict, implicit: int) -> bool:
-    """A call of a function of the code devlint reads (undecorated: its signature is its own)
-    with arguments its parameters cannot take: more positional ones than it has, a keyword it
-    does not name, a required one left out. It raises TypeError on every machine. `implicit`:
-    the arguments the call passes unwritten (a constructor's `self`). (Not asked in a notebook,
-    whose kernel may hold another version of the package, one it installs with `!pip`.)"""
+def _raises_type_error(callee: Value, node: Any, args: list, kwargs: dict) -> bool:
+    """A call of a function or class of the code devlint reads (undecorated: its signature is
+    its own) with arguments its parameters cannot take: more positional ones than it has, a
+    keyword it does not name, a required one left out. It raises TypeError on every machine.
+    (Not asked in a notebook, whose kernel may hold another version of the package, one it
+    installs with `!pip`.)"""
+    if type(callee) is Klass:
+        init = callee.info.lookup("__init__")
+        return type(init) is Func and _arguments_refused(init.info, node, args, kwargs, 1)
+    return _arguments_refused(callee.info, node, args, kwargs, 0)
+
+
+def _arguments_refused(info: Any, node: Any, args: list, kwargs: dict, implicit: int) -> bool:
+    """`_raises_type_error` for the function `info`; `implicit`: the arguments the call passes
+    unwritten (a constructor's `self`)."""
     function = info.node
     if type(node) is not cst.Call or type(function) is not cst.FunctionDef or function.decorators:
         return False

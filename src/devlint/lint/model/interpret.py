@@ -26,7 +26,7 @@ from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
     NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, holds_nothing,
-    not_a_tensor, raises_type_error, tensor_kinds, trainer_class)
+    not_a_tensor, tensor_kinds, trainer_class)
 from devlint.lint.model.liveness import dead_nodes, identifier_counts
 from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
@@ -612,7 +612,7 @@ class Interpreter(Evaluator):
         st = self.small_statement(node, st)
         if self.type_error:
             self.type_error = False
-            return st.dead()  # TypeError on every machine (`raises_type_error`)
+            return st.dead()  # TypeError on every machine (`evaluate._raises_type_error`)
         if self.requires_cuda:
             self.requires_cuda = False
             return State(st.env, st.accel, False)
@@ -1770,10 +1770,6 @@ class Interpreter(Evaluator):
         else:
             obj = Instance(info, (), ident)
         init = info.lookup("__init__")
-        if type(init) is Func and not unknown_args and not self.notebook and \
-                raises_type_error(init.info, node, args, kwargs, 1):
-            self.type_error = True  # `Student(cfg, teacher)` of a one-argument `__init__`
-            return OPAQUE
         if type(init) is not Func:
             fields = None if unknown_args or type(obj) is not Instance else dataclass_fields(info)
             if fields is not None:

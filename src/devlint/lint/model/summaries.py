@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Optional, Protocol
 
 from devlint.core.collector import dropped
+from devlint.lint.model import torch_api as api
 from devlint.core.limits import IMPORT_LEVELS
 
 # How far `Summaries.gpu_on_import` follows a chain of module-level imports: train.py -> model.py
@@ -216,15 +217,14 @@ class Summaries:
             summary = self.get(path, 0)
             found = summary is not None and summary.gpu_only
         if data is not None and not found:
+            imports = [(len(dots or b""), (module if plain is None else plain).decode("ascii", "replace"))
+                       for dots, module, plain in (m.groups() for m in _TOP_IMPORT.finditer(data))]
             # `import my_lib_cuda as my_lib` at module level: a compiled extension named for
             # CUDA, or a package whose import needs a GPU, which a machine without one cannot
             # import
-            found = any(_cuda_only(match) for match in _TOP_IMPORT.finditer(data))
+            found = any(not level and api.import_needs_gpu(name) for level, name in imports)
         if data is not None and not found and depth > 1:
-            for match in _TOP_IMPORT.finditer(data):
-                dots, module, plain = match.groups()
-                level = len(dots or b"")
-                name = (module if plain is None else plain).decode("ascii", "replace")
+            for level, name in imports:
                 target = self.files.resolve(path, name, level)
                 probes.add(("import", path, name, level, target))
                 if target is None or not target.endswith(".py"):
@@ -308,14 +308,3 @@ def summaries_for(files: ModuleFiles) -> Summaries:
         known = _SUMMARIES[id(files)] = (files, Summaries(files))
     return known[1]
 
-
-def _cuda_only(match: "re.Match") -> bool:
-    """A module-level import (`_TOP_IMPORT`) of a package or extension that cannot be imported
-    without a GPU (absolute)."""
-    from devlint.lint.model import torch_api as api
-
-    dots, module, plain = match.groups()
-    if dots:
-        return False
-    root = (module if plain is None else plain).decode("ascii", "replace").split(".", 1)[0]
-    return root in api.IMPORT_NEEDS_GPU or api.CUDA_EXTENSION_NAME.match(root) is not None

@@ -51,6 +51,13 @@ IMPORT_NEEDS_GPU = frozenset({"flash_attn", "tensorrt", "torch_tensorrt", "unslo
                               "pointnet2_ops", "pointops"})
 # Compiled CUDA extensions named for it (`knn_cuda`, `pointnet2_cuda`, `cuda_ext`): CUDA-only too.
 CUDA_EXTENSION_NAME = re.compile(r"^(\w+_cuda|cuda_\w+)$")
+
+
+def import_needs_gpu(module: str) -> bool:
+    """`import my_lib_cuda`, `import flash_attn.ops`: an absolute import that fails on a machine
+    without a GPU."""
+    root = module.split(".", 1)[0]
+    return root in IMPORT_NEEDS_GPU or CUDA_EXTENSION_NAME.match(root) is not None
 # Building a C++ extension: with CUDA sources (`sources=["wkv.cu", ...]`, `cuda_sources=`,
 # `extra_cuda_cflags=`, `with_cuda=True`) it needs nvcc and a GPU, so code past it runs only
 # with one (see `builds_cuda`).
