@@ -669,6 +669,11 @@ class Evaluator:
             return False
         value = unwrap(value)
         bare = test.expression if type(test) is cst.UnaryOperation else test
+        if type(value) is Opaque and type(bare) is cst.Name and value.name == bare.value and \
+                self.off_by_default(bare.value):
+            # `if use_class_weights:` of `def forward(self, x, use_class_weights=False)` run on
+            # its own: a switch a caller may turn on, not a path a run surely takes
+            return True
         if type(value) is Opaque and type(bare) in (cst.Name, cst.Attribute):
             # `if use_amp:` with `use_amp = lib.has_gpu()`: made by something devlint does not know
             return not value.name or bool(names.DEVICE_WORDS.search(value.name.lower()))
@@ -688,6 +693,15 @@ class Evaluator:
                 text = string_value(sub)
                 if text and names.DEVICE_WORDS.search(text.lower()):
                     return True
+        return False
+
+    def off_by_default(self, name: str) -> bool:
+        """`name` is a parameter of the running function whose default is `False` (a switch
+        that is off unless a caller turns it on)."""
+        info = getattr(self.frame, "function", None)
+        for param, _, default, _ in getattr(info, "params", ()):
+            if param == name:
+                return type(default) is Flag and default.accel is False and default.cpu is False
         return False
 
     def truth(self, value: Value) -> Flag:
@@ -1659,6 +1673,10 @@ class Evaluator:
         handler = self._ref_handlers.get(qualname)
         if handler is not None:
             return handler(self, node, args, kwargs, st)
+        if api.LIGHTNING_TRAINER.match(qualname) and st.cpu and not args and _runs_on_the_cpu_too(kwargs):
+            # `L.Trainer(accelerator="auto")` (the default): the run falls back to the CPU
+            # without a GPU, and what its hooks load must load there (DEV008)
+            self.chose_fallback()
         if qualname in api.ACCELERATORS:
             # `acc = Accelerator()`: its `prepare` places, whatever its name
             return ACCELERATOR if qualname.startswith("accelerate.") else FABRIC
@@ -2142,12 +2160,20 @@ class Evaluator:
         """What a loader yields through its `collate_fn`. A field is a tensor only where the
         collate function makes one: a list it builds (captions, answer counts) or a number is no
         tensor. A function devlint cannot read leaves the loader's batch as it was."""
-        if type(collate) not in (Func, Partial):
+        if type(collate) not in (Func, Partial) and not (
+                type(collate) is Instance and collate.cls is not None and
+                type(collate.cls.lookup("__call__")) is Func):  # `collate_fn=PairCollator(tok)`
             return element
         produced = unwrap(self.call_value(node, collate, [(None, Seq("list", None, element))], {}, st))
         place = _place_of(produced)
         if place is DEVICE:
             return Tensor(DEVICE, "batch", node, plain=False)
+        if _encoding(produced):  # a tokenizer's output: batches are encodings, `.to()` and all
+            return Tensor(HOST, "encoding", node, plain=False)
+        if type(produced) is Seq and produced.kind in ("tuple", "list") and produced.items is not None \
+                and any(_encoding(item) for item in produced.items):
+            # `return enc, torch.tensor(labels)`: the encoding, and the rest field by field
+            return Seq(produced.kind, tuple(_collated_field(item, node) for item in produced.items), OPAQUE)
         fields = type(produced) is Seq and produced.items is not None and (
             produced.kind in ("tuple", "list") or
             # (a dict by its keys where the function moved some of them)
@@ -3261,11 +3287,19 @@ def _holds_tensor(value: Value) -> bool:
     return type(value) is Tensor
 
 
+def _encoding(value: Value) -> bool:
+    """A tokenizer's whole output (`BatchEncoding`) on the host, not a tensor taken from it."""
+    value = unwrap(value)
+    return type(value) is Tensor and value.why == "encoding" and not value.plain and value.place is HOST
+
+
 def _collated_field(value: Value, node: Any) -> Value:
     """One position of what a `collate_fn` returns: a batch tensor where it made a tensor on a
     known place, a tuple of the samples' tensors (or of their dicts of tensors) where it
     transposed them (`tuple(zip(*batch))`), a number as it is, anything else (a list it built)
     of unknown kind."""
+    if _encoding(value):
+        return Tensor(HOST, "encoding", node, plain=False)
     if type(value) is Tensor and value.place in (HOST, DEVICE):
         return Tensor(value.place, "batch", node, plain=False)
     if type(value) is Seq and value.kind == "tuple" and value.items is None:
@@ -3276,6 +3310,18 @@ def _collated_field(value: Value, node: Any) -> Value:
             return Seq("tuple", None, Tensor(inner.place, "batch", node, plain=not mapping,
                                              dict_like=mapping, held=True))
     return value if type(value) is Scalar else OPAQUE
+
+
+def _runs_on_the_cpu_too(kwargs: dict) -> bool:
+    """A Lightning `Trainer`'s `accelerator=` that leaves machines without a GPU on the CPU:
+    none given, `"auto"` or `"cpu"` (not `"gpu"`, `"cuda"`, nor a value devlint does not know),
+    and no `gpus=` (Lightning 1.x's request for GPUs); not a `Trainer(**cfg.trainer)`."""
+    if "**" in kwargs or "*" in kwargs or "gpus" in kwargs:
+        return False
+    given = kwargs.get("accelerator")
+    if given is None:
+        return True
+    return type(given[1]) is Scalar and given[1].text in ("auto", "cpu")
 
 
 def _is_loader(value: Value) -> bool:

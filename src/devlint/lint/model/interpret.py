@@ -26,7 +26,7 @@ from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
     NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, holds_nothing,
-    not_a_tensor, tensor_kinds, trainer_class)
+    host_input, is_tensor, not_a_tensor, tensor_kinds, trainer_class)
 from devlint.lint.model.liveness import dead_nodes, identifier_counts
 from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
@@ -541,7 +541,9 @@ class Interpreter(Evaluator):
                 len(info.params) > 2 and info.params[2][0] == name and not info.static:
             # `(self, trainer, pl_module, ...)`: the module the trainer runs, on its device
             return Module(Place.DEVICE, info.node, spelled=name)
-        if info.cls is not None and runs_on_device(info.name) and info.cls.is_module:
+        if info.cls is not None and runs_on_device(info.name) and info.cls.is_module and \
+                not any(param == name and type(default) is Flag for param, _, default, _ in info.params):
+            # (not `use_class_weights=False`: a switch, no tensor)
             observed = self.moved_class(info.cls) or info.cls.framework
             if annotation is None or annotation.rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS:
                 return Tensor(Place.DEVICE, "input", info.node, plain=info.name == "forward",
@@ -2038,6 +2040,15 @@ class Interpreter(Evaluator):
             for element in target.slice:
                 if type(element.slice) is cst.Index:
                     self.eval(element.slice.value, st)
+            if type(owner) is Tensor and len(target.slice) == 1 and type(target.slice[0].slice) is cst.Index:
+                # `grad_in[window] = grad_out[window] / 2` into a CPU tensor: a tensor index (or
+                # mask) makes it `index_put_`, which moves the index where the tensor is but not
+                # the values (`cpu[mask] = 1`, a number, and `cpu[0:2] = t`, a copy, are fine)
+                key_node, key = target.slice[0].slice.value, unwrap(self.value(target.slice[0].slice.value, st))
+                if type(key) is Tensor and key.plain and not key.dict_like and owner.why == "factory" and \
+                        owner.plain and not owner.dict_like and type(value) is Tensor and \
+                        not value.scalar and value.place is Place.DEVICE and host_input(owner):
+                    self.meet("index", target, [(target.value, owner), (None, value)], st, host=host_input)
             if type(owner) in (Module, Tensor):  # `model.classifier[6] = nn.Linear(...)`
                 self.note_attach(target, owner, value, st)
             elif type(target.value) in (cst.Attribute, cst.Subscript):

@@ -259,6 +259,8 @@ GATHER_METHODS = frozenset({"gather", "gather_for_metrics", "reduce", "pad_acros
 # Base classes whose instances a framework moves, with their batches (Lightning).
 FRAMEWORK_MODULES = re.compile(r"(^|\.)(LightningModule|LightningLite)$")
 # Lightning's callback base: its hooks run in the trainer's loop, beside the module's.
+# Lightning's `Trainer`, by any of its import paths.
+LIGHTNING_TRAINER = re.compile(r"^(lightning|pytorch_lightning)\.(pytorch\.)?(trainer\.(trainer\.)?)?Trainer$")
 FRAMEWORK_CALLBACKS = re.compile(r"^(lightning|pytorch_lightning)\.(\w+\.)*Callback$")
 # Trainer classes that place the model and each batch themselves (transformers' `Trainer` and
 # its subclasses, trl's): the hooks below get the model on the device, and `compute_loss` and

@@ -62,7 +62,9 @@ class HardCodedCuda(Rule):
         Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
         flag derived from it, such as `args.cuda`), under a device switch set by hand
         (`use_cuda = True` at the top of a script, `use_gpu=True` handed to a call: like a
-        command-line flag's default, the user's to flip), in a conditional expression with a
+        command-line flag's default, the user's to flip), behind a switch of a function that is off
+        by default and that its caller does not turn on (`if use_class_weights:` of
+        `def forward(self, x, use_class_weights=False)` run on its own), in a conditional expression with a
         CPU arm, in an if/elif/else fallback chain, in a function chosen on a GPU path and called
         past the branch (`cast = lambda x: x.cuda()` under `if to_gpu:`, a plain cast in the
         other arm), after `assert torch.cuda.is_available()` or an exit without

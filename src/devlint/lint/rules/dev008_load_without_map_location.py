@@ -35,7 +35,8 @@ class LoadWithoutMapLocation(Rule):
         file that chooses its device with a fallback (`torch.cuda.is_available()`), so the file is
         meant to run on a CPU-only machine as well: its own code chooses (or tests for a GPU
         before a CUDA call that places nothing, `if torch.cuda.is_available():
-        torch.cuda.empty_cache()`), or it keeps the device a
+        torch.cuda.empty_cache()`, or builds a Lightning `Trainer` that falls back to the CPU:
+        `accelerator="auto"`, the default, or `"cpu"`), or it keeps the device a
         helper of the project chose (`device = get_device()`); an imported evaluator's fallback for
         its own tensors says nothing of the file that calls it; and in a file that runs once per rank (it starts
         a process group or reads `LOCAL_RANK` before the load, on the path that reaches it: a

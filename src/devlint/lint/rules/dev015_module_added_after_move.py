@@ -12,7 +12,7 @@ from devlint.lint.model.observations import Event
 from devlint.lint.model.values import Module, Place, Tensor
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code, device_of
-from devlint.lint.rules.ordering import calls_taking, passed_after, position, reads_only, same_scope
+from devlint.lint.rules.ordering import calls_taking, passed_after, position, position_in, reads_only, same_scope
 from devlint.lint.syntax import dotted, walk
 
 
@@ -35,9 +35,11 @@ class ModuleAddedAfterMove(Rule):
         When the module is added before the move, built on the device (`nn.Linear(...).to(device)`,
         an adapter whose parameters are made on its base layer's device, `device=w.device`, which
         is where that layer is, unknown when the layer's place is),
-        moved afterwards (`model.fc.to(device)`, `model.to(device)` again), when the model is
+        moved afterwards (`model.fc.to(device)`, `model.to(device)` again, or at once where it
+        is made: `self.fc = self.fc.to(x.device)` in a `forward` that builds its head lazily), when the model is
         handed to code that may move it after the change (`accelerator.prepare(model)`, a
-        `Trainer`, a helper), for modules without parameters (`nn.ReLU()`), for an empty
+        `Trainer`, a helper; not a copy, `target = copy.deepcopy(model)`, which leaves it as it
+        is), for modules without parameters (`nn.ReLU()`), for an empty
         container or one of such modules only (`model.classifier[-1] = nn.Sequential()`, the
         identity of a feature extractor: what is appended to it later is judged there), for a container of
         layers the model already had (`model.features = nn.Sequential(*model.features[:22])`,
@@ -180,8 +182,15 @@ class ModuleAddedAfterMove(Rule):
         # a layer read from a moved container (`for block in model:`) was put on the device by
         # the container's move: moving that container again moves the layer too
         placed_by = getattr(event.subject, "moved_at", None)
+        function = getattr(event.where.function, "node", None)
+        start = position_in(model, function, event.node) if at < 0 and function is not None else -1
         for move in model.obs.transfers:
-            if position(model, move.node) <= at or move.node is moved:
+            if start >= 0:
+                # a forward of another file that this file's model runs (`self.fc = nn.Linear(...)`,
+                # then `self.fc = self.fc.to(x.device)`): its own order
+                if position_in(model, function, move.node) <= start:
+                    continue
+            elif position(model, move.node) <= at or move.node is moved:
                 continue  # (a caller's move, below the helper that changed the model: before it)
             before, receiver = move.before, dotted(move.receiver) or ""
             if _covers(receiver, name) or receiver.startswith(name + ".") or (

@@ -22,7 +22,8 @@ class EncodingTakenBeforeMove(Rule):
     what = """
         Finds `ids = enc["input_ids"]` (or `enc.input_ids`, or a copy of it: `labels =
         enc["input_ids"].clone()`) taken from a tokenizer's output
-        (`return_tensors="pt"`) before `enc = enc.to(device)` or `enc.to(device)`, when `ids`
+        (`return_tensors="pt"`), or from a loader's batch where its `collate_fn` (a function, a
+        `functools.partial` or a collator object) returns that output, before `enc = enc.to(device)` or `enc.to(device)`, when `ids`
         then meets the device: it is handed to a model on the device or computed with device
         tensors, itself or a tensor made like it (`torch.full_like(ids, -100)` for labels),
         there or in a function it is handed to after the move (a pooling helper), or

@@ -20,6 +20,16 @@ def position(model: Model, node: Any) -> int:
     return order.get(id(node), -1)
 
 
+def position_in(model: Model, scope: Any, node: Any) -> int:
+    """The node's place in the order of `scope` (a function's definition, of this file or
+    another), -1 outside it: the order of a helper of another file, run for this file's model."""
+    cache = model.shared.setdefault("scope_order", {})
+    order = cache.get(id(scope))
+    if order is None:
+        order = cache[id(scope)] = {id(n): i for i, n in enumerate(walk(scope))}
+    return order.get(id(node), -1)
+
+
 def inside(model: Model, outer: Any, node: Any) -> bool:
     """Whether `node` is part of `outer` (a function's definition)."""
     cache = model.shared.setdefault("inside", {})
@@ -106,9 +116,11 @@ def reads_only(model: Model, call: Any, name: str) -> bool:
     return all(id(use) in read for use in uses)
 
 
-# Calls that take a module and move none of it: compiling or scripting wraps it where it is.
+# Calls that take a module and move none of it: compiling or scripting wraps it where it is, a
+# copy (a target network) leaves the original as it was.
 KEEP_PLACE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "print", "len",
-                        "isinstance", "id", "repr", "str", "type", "hasattr", "getattr"})
+                        "isinstance", "id", "repr", "str", "type", "hasattr", "getattr",
+                        "copy.deepcopy", "deepcopy", "copy.copy"})
 
 
 def calls_taking(model: Model, name: str, start: int) -> Iterator[Any]:
