@@ -15,14 +15,16 @@ the answer is `None` where the project walk is not known (too many files) or the
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 from typing import Optional
 
 from devlint.workspace.project import project_of, same_file
 
+# (`accelerate`, `Accelerator`, `accelerator="gpu"`; not a physics code's `get_accelerations`)
 ACCELERATOR = re.compile(
-    rb"cuda|gpu|accelerat|\b(?:mps|xla|npu|xpu|hpu|tpu)\b|torch_xla|Trainer|Fabric|\.prepare\(|"
+    rb"cuda|gpu|accelerat(?:e|ors?)\b|\b(?:mps|xla|npu|xpu|hpu|tpu)\b|torch_xla|Trainer|Fabric|\.prepare\(|"
     rb"device_map|set_default_device", re.I)
 SCAN_BUDGET = 64 << 20
 
@@ -104,7 +106,24 @@ def _sets_default(data: Optional[bytes]) -> bool:
 
 
 def _names_one(data: Optional[bytes]) -> bool:
-    return data is not None and ACCELERATOR.search(data) is not None
+    """Whether a file's text names an accelerator; a notebook's by its code cells only (the
+    base64 of a saved plot holds `GPu` by chance)."""
+    if data is None or ACCELERATOR.search(data) is None:
+        return False
+    if data.lstrip()[:1] != b"{":
+        return True
+    try:
+        cells = json.loads(data).get("cells")
+    except (ValueError, AttributeError, RecursionError):
+        return True
+    if not isinstance(cells, list):
+        return True
+    code = "\n".join(
+        (("".join(map(str, cell["source"])) if isinstance(cell.get("source"), list) else
+          str(cell.get("source", ""))) if cell.get("cell_type") == "code" else "")
+        if isinstance(cell, dict) else str(cell)  # (a cell of a shape nbformat does not know)
+        for cell in cells)
+    return ACCELERATOR.search(code.encode("utf-8", "replace")) is not None
 
 
 def _distribution(root: str) -> bool:

@@ -546,7 +546,9 @@ class Interpreter(Evaluator):
             # (not `use_class_weights=False`: a switch, no tensor)
             observed = self.moved_class(info.cls) or info.cls.framework
             if annotation is None or annotation.rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS:
-                return Tensor(Place.DEVICE, "input", info.node, plain=info.name == "forward",
+                # (in a project that never names an accelerator, where its module is: unknown)
+                place = Place.UNKNOWN if not observed and self.names_no_accelerator() else Place.DEVICE
+                return Tensor(place, "input", info.node, plain=info.name == "forward",
                               assumed=not observed)
         return Opaque(name)
 

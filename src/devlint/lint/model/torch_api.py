@@ -347,6 +347,10 @@ CUDA_REQUIRING = frozenset(
     # the functional data parallelism raises where there is no accelerator ("device type could
     # not be determined"), unlike the `DataParallel` module, which then runs the module itself
     "torch.nn.parallel.data_parallel", "torch.nn.parallel.data_parallel.data_parallel",
+    # NVML, the NVIDIA driver's management library: its start raises where no driver is
+    # (`NVMLError_LibraryNotFound`), so a script that opens it runs only with a GPU
+    "pynvml.nvmlInit", "pynvml.smi.nvidia_smi.getInstance", "nvidia_smi.nvmlInit",
+    "py3nvml.py3nvml.nvmlInit", "py3nvml.nvmlInit",
 }
 # Whether a process group exists: never, on a machine without a GPU, in a file whose every
 # process group is NCCL's (see `Evaluator.nccl_only`).
