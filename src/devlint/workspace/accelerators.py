@@ -15,11 +15,11 @@ the answer is `None` where the project walk is not known (too many files) or the
 from __future__ import annotations
 
 import ast
-import json
 import os
 import re
 from typing import Optional
 
+from devlint.workspace.notebook import NotebookError, cell_source, load
 from devlint.workspace.project import project_of, same_file
 
 # (`accelerate`, `Accelerator`, `accelerator="gpu"`; not a physics code's `get_accelerations`)
@@ -107,22 +107,16 @@ def _sets_default(data: Optional[bytes]) -> bool:
 
 def _names_one(data: Optional[bytes]) -> bool:
     """Whether a file's text names an accelerator; a notebook's by its code cells only (the
-    base64 of a saved plot holds `GPu` by chance)."""
+    base64 of a saved plot holds `GPu` by chance). Bytes that are no notebook count whole."""
     if data is None or ACCELERATOR.search(data) is None:
         return False
     if data.lstrip()[:1] != b"{":
         return True
     try:
-        cells = json.loads(data).get("cells")
-    except (ValueError, AttributeError, RecursionError):
+        cells = load(data)["cells"]
+    except NotebookError:
         return True
-    if not isinstance(cells, list):
-        return True
-    code = "\n".join(
-        (("".join(map(str, cell["source"])) if isinstance(cell.get("source"), list) else
-          str(cell.get("source", ""))) if cell.get("cell_type") == "code" else "")
-        if isinstance(cell, dict) else str(cell)  # (a cell of a shape nbformat does not know)
-        for cell in cells)
+    code = "\n".join(cell_source(cell) for cell in cells if cell.get("cell_type") == "code")
     return ACCELERATOR.search(code.encode("utf-8", "replace")) is not None
 
 

@@ -26,7 +26,7 @@ from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
     NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, holds_nothing,
-    host_input, is_tensor, not_a_tensor, tensor_kinds, trainer_class)
+    host_input, not_a_tensor, tensor_kinds, trainer_class)
 from devlint.lint.model.liveness import dead_nodes, identifier_counts
 from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
@@ -102,6 +102,14 @@ def _new_host_tensor(node: Any) -> bool:
     """`torch.zeros(n)`: a torch call that makes a tensor and names no device."""
     return type(node) is cst.Call and (dotted(node.func) or "").startswith("torch.") and \
         not any(a.keyword is not None and a.keyword.value == "device" for a in node.args)
+
+
+def _index_put(owner: Value, key: Value, value: Value) -> bool:
+    """`owner[key] = value` writes device values into a factory-made CPU tensor through a
+    tensor index."""
+    return type(owner) is Tensor and owner.why == "factory" and owner.plain and not owner.dict_like \
+        and host_input(owner) and type(key) is Tensor and key.plain and not key.dict_like \
+        and type(value) is Tensor and not value.scalar and value.place is Place.DEVICE
 
 
 def _generation_hook(cls: ClassInfo) -> bool:
@@ -2039,18 +2047,13 @@ class Interpreter(Evaluator):
             return
         if kind is cst.Subscript:
             owner = self.value(target.value, st)
-            for element in target.slice:
-                if type(element.slice) is cst.Index:
-                    self.eval(element.slice.value, st)
-            if type(owner) is Tensor and len(target.slice) == 1 and type(target.slice[0].slice) is cst.Index:
+            keys = [self.value(element.slice.value, st) for element in target.slice
+                    if type(element.slice) is cst.Index]
+            if len(target.slice) == 1 and len(keys) == 1 and _index_put(owner, keys[0], value):
                 # `grad_in[window] = grad_out[window] / 2` into a CPU tensor: a tensor index (or
                 # mask) makes it `index_put_`, which moves the index where the tensor is but not
                 # the values (`cpu[mask] = 1`, a number, and `cpu[0:2] = t`, a copy, are fine)
-                key_node, key = target.slice[0].slice.value, unwrap(self.value(target.slice[0].slice.value, st))
-                if type(key) is Tensor and key.plain and not key.dict_like and owner.why == "factory" and \
-                        owner.plain and not owner.dict_like and type(value) is Tensor and \
-                        not value.scalar and value.place is Place.DEVICE and host_input(owner):
-                    self.meet("index", target, [(target.value, owner), (None, value)], st, host=host_input)
+                self.meet("index", target, [(target.value, owner), (None, value)], st, host=host_input)
             if type(owner) in (Module, Tensor):  # `model.classifier[6] = nn.Linear(...)`
                 self.note_attach(target, owner, value, st)
             elif type(target.value) in (cst.Attribute, cst.Subscript):
