@@ -59,10 +59,55 @@ def test_a_module_no_file_imports_is_not_known(tmp_path) -> None:
     assert unnamed_elsewhere(path) is None
 
 
+def test_a_module_nothing_imports_or_runs_reaches_nothing(tmp_path) -> None:
+    """No file imports it, it has no `__main__` block, and no file loads modules by a computed
+    name: a memory profiler nothing uses. Its top-level `matplotlib.use("Agg")` runs none of
+    its definitions."""
+    path = _project(tmp_path, {"utils.py": "import matplotlib\nmatplotlib.use('Agg')\n" + HELPERS,
+                               "train.py": "import torch\nprint(torch.zeros(1))\n"})
+    assert unnamed_elsewhere(path) == ("EdgeLoss", "normalize", "one_mix")
+
+
+def test_a_module_nothing_imports_but_that_runs_on_its_own_is_not_known(tmp_path) -> None:
+    for name, text in (("utils.py", HELPERS + "\nif __name__ == '__main__':\n    one_mix(1, 2)\n"),
+                       ("test_utils.py", HELPERS), ("conftest.py", HELPERS)):
+        root = tmp_path / name.replace(".", "_")
+        root.mkdir()
+        (root / ".git").mkdir()
+        (root / name).write_text(text, encoding="utf-8")
+        (root / "train.py").write_text("print(1)\n", encoding="utf-8")
+        assert unnamed_elsewhere(str(root / name)) is None, name
+
+
 def test_an_importer_reading_the_namespace_may_pick_any_name(tmp_path) -> None:
     path = _project(tmp_path, {"utils.py": HELPERS, "train.py": "import utils\n"
                                "helpers = {k.lower(): v for k, v in utils.__dict__.items()}\n"})
     assert unnamed_elsewhere(path) is None
+
+
+def test_an_importer_picking_a_name_of_the_module_by_a_string_may_pick_any(tmp_path) -> None:
+    for train in ("import utils as helpers\nfn = getattr(helpers, args.fn)\n",
+                  "import utils as u\nprint(vars(u))\n",
+                  "import inspect\nimport utils\nfound = inspect.getmembers(utils)\n",
+                  "from utils import *\nfn = globals()[args.fn]\n"):
+        root = tmp_path / str(len(list(tmp_path.iterdir())))
+        root.mkdir()
+        path = _project(root, {"utils.py": HELPERS, "train.py": train})
+        assert unnamed_elsewhere(path) is None, train
+        plain = root / "plain"  # the same import without the read: the names are known unnamed
+        plain.mkdir()
+        path = _project(plain, {"utils.py": HELPERS, "train.py": train.split("\n")[-3] + "\n"})
+        assert unnamed_elsewhere(path) == ("EdgeLoss", "normalize", "one_mix"), train
+
+
+def test_an_importer_reading_other_namespaces_picks_none_of_the_module(tmp_path) -> None:
+    """`vars(self)` in a config class, `getattr(args, "lr")`: reads of the importer's own
+    objects, not of the module's names (har-pytorch's `har_train.py` has `attrs = vars(self)`
+    and picks its models by `if cfg.mod == 'CNN_0': mod = mods.CNN_0`)."""
+    train = ("import utils as mods\n\nclass Config:\n    def show(self):\n        return vars(self)\n\n"
+             "lr = getattr(args, 'lr', 0.1)\nmods.one_mix(1, 2)\n")
+    path = _project(tmp_path, {"utils.py": HELPERS, "train.py": train})
+    assert unnamed_elsewhere(path) == ("EdgeLoss", "normalize")
 
 
 def test_a_distribution_is_not_known(tmp_path) -> None:
@@ -132,3 +177,22 @@ def test_a_cached_answer_goes_stale_when_a_file_names_the_helper(tmp_path) -> No
     assert _check(tmp_path) == []  # warm
     (tmp_path / "prep.py").write_text("from utils import normalize\n", encoding="utf-8")
     assert ("utils.py", "DEV001") in _check(tmp_path)
+
+
+def test_the_names_a_module_binds_on_any_path_and_where_it_may_bind_more() -> None:
+    """What `from models import X` can find (`lint.model.summaries.module_bindings`): a name the
+    module binds nowhere makes the import raise; a module that may bind names its text does not
+    show (a star import, `__getattr__`, writes to `globals()`) answers None."""
+    from devlint.lint.model.summaries import module_bindings
+
+    source = (b"import torch\nimport torch.nn as nn\nfrom os import path as p\n"
+              b"try:\n    from apex import amp\nexcept ImportError as missing:\n    amp = None\n"
+              b"if torch.cuda.is_available():\n    class Fast(nn.Module):\n        pass\n"
+              b"for size in (1, 2):\n    pass\nwith open('x') as handle:\n    pass\n"
+              b"def build():\n    global CACHE\n    CACHE = 1\n")
+    assert module_bindings(source) == {"torch", "nn", "p", "amp", "missing", "Fast", "size",
+                                       "handle", "build", "CACHE"}
+    for dynamic in (b"from torch.nn import *\n", b"def __getattr__(name):\n    return name\n",
+                    b"globals()['Model'] = object\n", b"import sys\nsetattr(sys.modules[__name__], 'M', 1)\n"):
+        assert module_bindings(dynamic) is None, dynamic
+    assert module_bindings(b"def broken(:\n") is None

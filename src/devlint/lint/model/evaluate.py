@@ -550,7 +550,11 @@ class Evaluator:
         """What `test` proves in each arm: `if isinstance(x, (list, tuple)): x = np.asarray(x)`,
         there x is no tensor."""
         for name, when in _narrowings(test):
-            (body if when else orelse).env[name] = OPAQUE
+            arm = body if when else orelse
+            if type(unwrap(arm.env.get(name))) is not Module:
+                # (a module is no tensor already: `model.module if isinstance(model,
+                # nn.DataParallel) else model` keeps the model in both arms)
+                arm.env[name] = OPAQUE
         of_class = self.class_test(test, body)
         if of_class is not None:
             name, info = of_class
@@ -958,8 +962,12 @@ class Evaluator:
             if getattr(module, "host_lengths", False) or _ctc_shaped(args, kwargs):
                 operands = _ctc_operands(args, kwargs)
             return self.loss_call(node, spelled, module if type(module) is Module else None, operands, st)
+        # `self.softmax = nn.Softmax()`, `nn.Sequential(nn.ReLU(), nn.MaxPool2d(2))`: a module
+        # with no parameter or buffer runs where its input is, wherever the module was "moved"
+        empty = type(module) is Module and module.stateless and not module.assumed and \
+            module.cls is None
         checks = module.place is DEVICE and not getattr(module, "moves_inputs", False) and \
-            not _holds_no_state(module)
+            not _holds_no_state(module) and not empty
         if type(module) is Module and module.place is HOST and not module.assumed and \
                 not module.loss and not module.stateless:
             self.note_host_call(node, module, operands, st)
@@ -983,10 +991,12 @@ class Evaluator:
         if type(forward) is Func:
             lengths = frozenset(id(n) for n, v in list(args) + list(kwargs.values())
                                 if id(n) in lengths and not (type(v) is Tensor and v.why == "batch"))
-            # What is reported at this call is not reported again inside `forward`.
-            passed = [(n, OPAQUE if checks and (host_input(v) or _holds_host(v)) and id(n) not in lengths
+            # What is reported at this call is not reported again inside `forward`, which reads
+            # a CPU tensor reported here where its fix puts it, on the device: what meets it
+            # there meets it after the fix too (a CPU `arange` of the batch's size in `forward`)
+            passed = [(n, _as_fixed(v) if checks and (host_input(v) or _holds_host(v)) and id(n) not in lengths
                        else v) for n, v in args]
-            named = {k: OPAQUE if checks and (host_input(v) or _holds_host(v)) and id(n) not in lengths
+            named = {k: _as_fixed(v) if checks and (host_input(v) or _holds_host(v)) and id(n) not in lengths
                      else v for k, (n, v) in kwargs.items()}
             result = self.call_function(forward, [module] + [v for _, v in passed], named, node, st)[0]
             host = _host_arguments(forward.info, args, kwargs, index_only_params(forward.info))
@@ -1007,7 +1017,10 @@ class Evaluator:
         # model's answer one; a model may answer anything
         proven = getattr(module, "answers_tensor", False)
         place = module.place
-        if place in (Place.UNKNOWN, Place.EITHER) and _answers_on_device(module, operands):
+        if empty:
+            places = {v.place for _, v in operands if type(v) is Tensor}
+            place = places.pop() if len(places) == 1 else Place.UNKNOWN
+        elif place in (Place.UNKNOWN, Place.EITHER) and _answers_on_device(module, operands):
             place = DEVICE
         elif place is HOST and type(module) is Module and not module.assumed and \
                 self.moved_a_module and any(on_device(v) and not v.assumed for _, v in operands):
@@ -3009,6 +3022,14 @@ def _gathers_by_indices(args: list, kwargs: dict) -> bool:
 LOSS_CLASS_NAME = re.compile(r"^[A-Z]\w*Loss$")
 
 
+def _as_fixed(value: Value) -> Value:
+    """A CPU tensor handed to a model on the device, reported at the call: where its fix puts
+    it. Anything else reported there (a list holding CPU tensors) is unknown inside."""
+    if type(value) is Tensor and host_input(value):
+        return replace(value, place=DEVICE)
+    return OPAQUE
+
+
 def _answers_on_device(module: Value, operands: list) -> bool:
     """A model moved on some paths only (in a loop that may not run), handed tensors the code
     put on the device and none on the CPU: where it answers at all, it answers there (on the
@@ -3457,6 +3478,13 @@ def _constant_comparison(lnode: Any, left: Value, operator: type, rnode: Any,
         for value, other in ((left, rnode), (right, lnode)):
             if _none(other) and value is NONE:
                 return operator is cst.Is
+    if operator in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual):
+        # `if model is None: model = load(config)` of a caller that handed its model (a
+        # module on every path to here, never None, whose class compares by identity)
+        for value, other in ((left, rnode), (right, lnode)):
+            if _none(other) and type(value) is Module and not value.nullable and \
+                    not value.assumed and (value.cls is None or value.cls.lookup("__eq__") is None):
+                return operator in (cst.IsNot, cst.NotEqual)
     return None
 
 

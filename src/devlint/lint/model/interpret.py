@@ -209,6 +209,7 @@ class Interpreter(Evaluator):
         self._names_accelerator: Optional[bool] = None
         self._default_elsewhere: Optional[bool] = None
         self._dead: Optional[frozenset] = None
+        self._edits_sys_path: Optional[bool] = None
         self._raising: Optional[frozenset] = None
         self.obs = Observations()
         self.frame = Frame(None)
@@ -780,7 +781,68 @@ class Interpreter(Evaluator):
             return State(st.env, st.accel, False)
         if source is None and not node.relative and self.missing_submodule(module):
             return st.dead()
+        if source is not None and self.missing_name(node, source.path):
+            return st.dead()
         return st
+
+    def missing_name(self, node: cst.ImportFrom, path: str) -> bool:
+        """`from models import TrafficSeq2Seq` where the project's `models.py` beside the script
+        (or the module a relative import names) binds no `TrafficSeq2Seq` on any path, and no
+        submodule has that name: Python raises ImportError there, on every machine, so no
+        path goes past the import. Only where the file found is certain: a relative import,
+        or a module beside a file that edits no `sys.path`; not in a notebook (its kernel may
+        hold another path), and not for a module that may bind names its text does not show."""
+        import os
+
+        if self.summarising or self.notebook or type(node.names) is cst.ImportStar or \
+                not path.endswith(".py"):
+            return False
+        if not node.relative and not self.certain_import(dotted(node.module) or "", path):
+            return False
+        names, files = self.summaries.binds(path)
+        self.dependencies.update(files)
+        if names is None:
+            return False
+        for alias in node.names:
+            name = alias.name.value if type(alias.name) is cst.Name else None
+            if name is None or name in names:
+                continue
+            if path.endswith("__init__.py"):
+                child = self.summaries.files.child(os.path.dirname(path), name)
+                self.probes.add(("child", os.path.dirname(path), name, child))
+                if child is not None:
+                    continue
+            return True
+        return False
+
+    def certain_import(self, module: str, path: str) -> bool:
+        """Whether an absolute import surely finds the file at `path`: a module of the package
+        the importer itself is in (`from second.pytorch.train import ...` in
+        `second/pytorch/inference.py`: it finds that package's module, or no package at all), or
+        a module beside an entry point that edits no `sys.path` (`python eval.py` puts its own
+        folder first). A module beside a file the project imports is found beside it only when
+        that file runs as a script; imported from elsewhere, the same name may find another
+        file (CoAtNet's `from utils import ...` finds the root's `utils.py` then)."""
+        import os
+
+        here = os.path.dirname(os.path.abspath(self.path))
+        parts = module.split(".")
+        if len(parts) > 1:
+            top = os.path.dirname(path) if not path.endswith("__init__.py") else os.path.dirname(os.path.dirname(path))
+            for _ in parts[1:]:
+                top = os.path.dirname(top)
+            top = os.path.join(top, parts[0])
+            return (here + os.sep).startswith(top + os.sep)
+        if os.path.dirname(path) != here or self.edits_sys_path():
+            return False
+        return not self.importers() and self.files.importers(self.path) is not None
+
+    def edits_sys_path(self) -> bool:
+        if self._edits_sys_path is None:
+            self._edits_sys_path = any(
+                type(n) is cst.Attribute and n.attr.value == "path" and type(n.value) is cst.Name and
+                n.value.value == "sys" for n in walk(self.module))
+        return self._edits_sys_path
 
     def missing_submodule(self, module: str) -> bool:
         """`import model.model` where the project's `model` package has no module `model`:
@@ -2179,10 +2241,22 @@ class Interpreter(Evaluator):
                 continue  # the object a caller's method runs on (`BaseEncoder(self)` keeps its owner)
             if any(id(item.node) in self._nodes_of(node) for node in callers):
                 continue  # made by the code that called this one, and handed in
+            if self.frames and self.frames[0].function is None and \
+                    id(item.node) in self._top_level_nodes():
+                continue  # made by the script's own top-level code (a notebook's cell), handed in
             if item.assumed:
                 continue  # a module this file never saw made
             return True
         return False
+
+    def _top_level_nodes(self) -> frozenset:
+        """The nodes of the module's own statements, outside its functions and classes."""
+        found = self._node_sets.get(id(self.module))
+        if found is None:
+            found = self._node_sets[id(self.module)] = frozenset(
+                id(n) for stmt in self.module.body
+                if type(stmt) not in (cst.FunctionDef, cst.ClassDef) for n in walk(stmt))
+        return found
 
     def _nodes_of(self, node: Any) -> frozenset:
         found = self._node_sets.get(id(node))

@@ -18,6 +18,7 @@ per process and level. A file that does not parse, or is too large, gives none.
 """
 from __future__ import annotations
 
+import ast
 import re
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -156,6 +157,7 @@ class Summaries:
         self._trees: "OrderedDict[str, object]" = OrderedDict()  # text -> parsed module
         self.digests: dict[str, Optional[str]] = {}
         self._gpu_imports: dict = {}  # (path, depth) -> `gpu_on_import`'s answer
+        self._binds: dict = {}  # digest -> `module_bindings` of those bytes
         self._project: Optional[str] = None  # the root of the project of the files checked now
 
     def checking(self, path: str) -> None:
@@ -196,6 +198,18 @@ class Summaries:
         if known is not None:
             dropped()  # the summary of the file's earlier bytes (an editor's buffer)
         return summary
+
+    def binds(self, path: str) -> tuple:
+        """The names the project file at `path` binds at module level, or None where a name
+        may be bound in a way the text does not show (see `module_bindings`). Returns (the
+        names, the (path, digest) it stood on)."""
+        data = self.files.read(path) if path.endswith(".py") else None
+        if data is None:
+            return None, frozenset()
+        digest = self.files.digest(data)
+        if digest not in self._binds:
+            self._binds[digest] = module_bindings(data)
+        return self._binds[digest], frozenset({(path, digest)})
 
     def gpu_on_import(self, path: str, depth: int = GPU_IMPORT_DEPTH) -> tuple:
         """Whether importing the project file at `path` stops a machine without a GPU: the file
@@ -308,3 +322,55 @@ def summaries_for(files: ModuleFiles) -> Summaries:
         known = _SUMMARIES[id(files)] = (files, Summaries(files))
     return known[1]
 
+
+
+# A module that may bind a name its text does not show: a star import, a module-level
+# `__getattr__`, writes to its namespace (`globals()[k] = v`, `setattr(sys.modules[__name__],
+# ...)`, `vars()`, `exec`).
+_DYNAMIC_BINDING = frozenset({"globals", "vars", "locals", "exec", "setattr", "__getattr__",
+                              "__dict__", "modules"})
+
+
+_CAPTURES = tuple(getattr(ast, kind) for kind in ("ExceptHandler", "MatchAs", "MatchStar")
+                  if hasattr(ast, kind))
+
+
+def module_bindings(data: bytes) -> Optional[frozenset]:
+    """Every name a module binds at module level, on any path (definitions, assignments,
+    imports, loop and `with` targets, `global` names its functions assign); None where it may
+    bind others (see `_DYNAMIC_BINDING`) or does not parse."""
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    names: set = set()
+    for node in ast.walk(tree):
+        if type(node) is ast.ImportFrom and any(alias.name == "*" for alias in node.names):
+            return None
+        if type(node) is ast.Name and node.id in _DYNAMIC_BINDING or \
+                type(node) is ast.Attribute and node.attr in _DYNAMIC_BINDING:
+            return None
+        if type(node) is ast.Global:
+            names.update(node.names)
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if node.name == "__getattr__":
+                return None
+            names.add(node.name)
+            continue
+        if kind in (ast.Import, ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+            continue
+        for child in ast.walk(node):
+            if type(child) is ast.Name and type(child.ctx) is ast.Store:
+                names.add(child.id)
+            elif type(child) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                names.add(child.name)  # (a definition under `if`/`try`)
+            elif type(child) in (ast.Import, ast.ImportFrom):
+                names.update((alias.asname or alias.name).split(".")[0] for alias in child.names)
+            elif type(child) in _CAPTURES and getattr(child, "name", None):
+                names.add(child.name)  # `except E as e`, a `case` pattern's capture (3.10+)
+    return frozenset(names)

@@ -205,6 +205,8 @@ class Module(_Attributes, Value):
     metric: bool = False  # a library's metric (torchmetrics): only its predictions and targets
     # are known to meet its state; what else it takes (a retrieval metric's `indexes`) it only
     # sorts and indexes with, which any device may do
+    nullable: bool = False  # None on some path (`model = build() if ok else None`): a join
+    # keeps the module's kind (None meets no tensor), and this, so `model is None` stays unknown
 
 
 @dataclass(frozen=True)
@@ -334,9 +336,9 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     # the loader wherever it is iterated.
     kinds = (Tensor, Module, Device, Func, Partial, Seq, Iterable)
     if _is_none(a) and type(b) in kinds:
-        return b
+        return _nullable(b)
     if _is_none(b) and type(a) in kinds:
-        return a
+        return _nullable(a)
     if type(a) is Maybe or type(b) is Maybe:
         return Maybe(join(unwrap(a), unwrap(b)))
     if type(a) is not type(b):
@@ -352,6 +354,10 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return OPAQUE
     joiner = _JOINERS.get(type(a))
     return joiner(a, b) if joiner is not None else OPAQUE
+
+
+def _nullable(value: Value) -> Value:
+    return replace(value, nullable=True) if type(value) is Module and not value.nullable else value
 
 
 def _tensor_or_tuple(a: Value, b: Value) -> Optional[Value]:
@@ -424,6 +430,7 @@ def _join_module(a: Module, b: Module) -> Module:
         _joined_classes(a, b),
         _same(a.training, b.training),
         a.metric and b.metric,
+        a.nullable or b.nullable,
     )
 
 

@@ -57,7 +57,9 @@ class CpuTensorInDeviceCode(Rule):
         as a number (`self.pe[:, :int(length)]`), lengths handed to a model whose `forward` devlint reads
         (that code says where they meet, and a meeting there is reported there), and a module of
         the project that holds numbers only (a loss of its own with a margin): its `forward`
-        decides. A torchmetrics metric's predictions and targets meet its state; what else it
+        decides. A torch module with no parameter or buffer (`nn.Softmax`, `nn.ReLU`, pooling, a
+        `Sequential` of them) holds nothing a move could place: it runs where its input is, and
+        its answer is there too. A torchmetrics metric's predictions and targets meet its state; what else it
         takes (a retrieval metric's `indexes`, which it only sorts and indexes with) meets
         nothing.
     """

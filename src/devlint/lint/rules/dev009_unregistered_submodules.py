@@ -31,7 +31,9 @@ class UnregisteredSubmodules(Rule):
         in a dict, one picked and its layers registered: nothing that runs after the model's
         move uses the container), and for
         lists of anything that is not a module constructor (a list holding an existing model is a
-        known trick to hide it). A plain dict or list of metrics only (`{"f1": F1Score(...)}`) is
+        known trick to hide it), including modules the caller made and handed in (a function that
+        calls the constructor, or the script's top level: `Ensemble([segresnet, unet])` of two
+        models it trained itself). A plain dict or list of metrics only (`{"f1": F1Score(...)}`) is
         DEV019's finding, where a metric meets device tensors: one root cause, one finding.
     """
     why = """

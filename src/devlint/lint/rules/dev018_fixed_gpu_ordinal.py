@@ -36,7 +36,8 @@ class FixedGpuOrdinal(Rule):
     """
     silent = """
         For `cuda`, `cuda:0` and the current device; when the file asks
-        `torch.cuda.device_count()` or sets `CUDA_VISIBLE_DEVICES`; when one piece of code names
+        `torch.cuda.device_count()` (but for a count that only decides whether to wrap the model
+        in `nn.DataParallel`, which picks no GPU number) or sets `CUDA_VISIBLE_DEVICES`; when one piece of code names
         several GPUs on purpose (model parallelism), unless a later GPU is chosen by the form
         `"cuda:1" if torch.cuda.is_available() else "cpu"` (or an `if`/`else` of that test whose
         other arm is the CPU); in distributed code (DEV013's business);
@@ -112,8 +113,10 @@ class FixedGpuOrdinal(Rule):
 
     @staticmethod
     def counts_devices(model: Model) -> bool:
+        wrapping = {id(sub) for node in walk(model.module) if _wraps_for_several_gpus(node)
+                    for sub in walk(node.test)}
         for node in walk(model.module):
-            if type(node) is cst.Name and node.value in COUNT_WORDS:
+            if type(node) is cst.Name and node.value in COUNT_WORDS and id(node) not in wrapping:
                 return True
             if type(node) is cst.SimpleString and "CUDA_VISIBLE_DEVICES" in (string_value(node) or ""):
                 return True
@@ -121,6 +124,23 @@ class FixedGpuOrdinal(Rule):
 
 
 ORDINAL_TEXT = re.compile(r"cuda:\d")
+PARALLEL_WRAPPERS = frozenset({"DataParallel", "DistributedDataParallel"})
+
+
+def _wraps_for_several_gpus(node) -> bool:
+    """`if torch.cuda.device_count() > 1: model = nn.DataParallel(model)` with no `else`: the
+    count decides whether to spread the model, never which GPU a number names, so it guards no
+    `cuda:1` (on a machine with one GPU the model stays whole, on the GPU that is not there)."""
+    if type(node) is not cst.If or node.orelse is not None or type(node.body) is not cst.IndentedBlock:
+        return False
+    for statement in node.body.body:
+        if type(statement) is not cst.SimpleStatementLine:
+            return False
+        for small in statement.body:
+            value = small.value if type(small) in (cst.Assign, cst.Expr) else None
+            if type(value) is not cst.Call or (dotted(value.func) or "").rsplit(".", 1)[-1] not in PARALLEL_WRAPPERS:
+                return False
+    return True
 
 
 def availability_choices(module: cst.Module) -> Iterator[tuple[cst.SimpleString, int]]:
