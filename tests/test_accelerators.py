@@ -27,6 +27,18 @@ def test_any_file_or_notebook_naming_one_counts(tmp_path) -> None:
     assert names_accelerator(path) is True
 
 
+def test_comments_name_nothing_but_code_and_strings_do(tmp_path) -> None:
+    """A project that commented out every move (`torch.zeros(1) #.cuda()`) names no accelerator;
+    one `.cuda()` in code, or a device in a string, does."""
+    commented = "import torch\nx = torch.zeros(1)  #.cuda()\n# model = model.to('cuda')\n"
+    for name, extra, named in (("a", "", False), ("b", "y = x.cuda()\n", True),
+                               ("c", "DEVICE = 'cuda:0'  # gpu\n", True)):
+        root = tmp_path / name
+        root.mkdir()
+        path = _project(root, {"models.py": MODEL, "main.py": commented + extra})
+        assert names_accelerator(path) is named, name
+
+
 def test_a_framework_trainer_places_the_model(tmp_path) -> None:
     path = _project(tmp_path, {"models.py": MODEL, "train.py": "trainer = pl.Trainer()\n"})
     assert names_accelerator(path) is True

@@ -4,6 +4,7 @@ names (`workspace.liveness`) and that no live code of their own module names
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -68,9 +69,18 @@ def test_a_module_nothing_imports_or_runs_reaches_nothing(tmp_path) -> None:
     assert unnamed_elsewhere(path) == ("EdgeLoss", "normalize", "one_mix")
 
 
-def test_a_module_nothing_imports_but_that_runs_on_its_own_is_not_known(tmp_path) -> None:
-    for name, text in (("utils.py", HELPERS + "\nif __name__ == '__main__':\n    one_mix(1, 2)\n"),
-                       ("test_utils.py", HELPERS), ("conftest.py", HELPERS)):
+def test_a_script_nothing_imports_reaches_what_its_own_code_names(tmp_path) -> None:
+    """A script's `__main__` block calls what it calls: no other file can reach the rest
+    (`lint.model.liveness` keeps what the block names)."""
+    path = _project(tmp_path, {"utils.py": HELPERS + "\nif __name__ == '__main__':\n    one_mix(1, 2)\n",
+                               "train.py": "print(1)\n"})
+    assert unnamed_elsewhere(path) == ("EdgeLoss", "normalize", "one_mix")
+    assert _dead(Path(path).read_text(encoding="utf-8"), {"EdgeLoss", "normalize", "one_mix"}) == \
+        {"EdgeLoss", "normalize"}
+
+
+def test_a_module_pytest_or_a_package_import_runs_is_not_known(tmp_path) -> None:
+    for name, text in (("test_utils.py", HELPERS), ("conftest.py", HELPERS)):
         root = tmp_path / name.replace(".", "_")
         root.mkdir()
         (root / ".git").mkdir()
@@ -159,8 +169,18 @@ def test_a_registering_decorator_keeps_it_a_plain_one_does_not() -> None:
 
 
 def test_a_module_that_looks_its_names_up_keeps_them_all() -> None:
-    source = LOSSES + "\n\ndef build(name):\n    return globals()[name]()\n"
-    assert _dead(source, {"EdgeLoss", "SharpLoss", "L1Loss", "build"}) == set()
+    for lookup in ("globals()[name]()", "eval(name)()", "vars()[name]()"):
+        source = LOSSES + f"\n\ndef build(name):\n    return {lookup}\n"
+        assert _dead(source, {"EdgeLoss", "SharpLoss", "L1Loss", "build"}) == set(), lookup
+
+
+def test_a_model_put_in_eval_mode_looks_no_name_up() -> None:
+    """`model.eval()` and `vars(args)` read no name of the module: liveness stands (camus's
+    examples module calls `model.eval()`, and its `train_with_visualization` is called by
+    nothing)."""
+    source = LOSSES + ("\n\ndef evaluate(model, args):\n    model.eval()\n    print(vars(args))\n"
+                       "\n\nevaluate(SharpLoss(), None)\n")
+    assert _dead(source, {"EdgeLoss", "SharpLoss", "L1Loss", "evaluate"}) == {"L1Loss"}
 
 
 def _check(root) -> list:
@@ -175,7 +195,8 @@ def test_a_cached_answer_goes_stale_when_a_file_names_the_helper(tmp_path) -> No
     _project(tmp_path, {"utils.py": HELPERS, "train.py": "from utils import one_mix\n"})
     assert _check(tmp_path) == []
     assert _check(tmp_path) == []  # warm
-    (tmp_path / "prep.py").write_text("from utils import normalize\n", encoding="utf-8")
+    (tmp_path / "prep.py").write_text("from utils import normalize\n\nprint(normalize([1.0], 2.0))\n",
+                                      encoding="utf-8")
     assert ("utils.py", "DEV001") in _check(tmp_path)
 
 
@@ -196,3 +217,31 @@ def test_the_names_a_module_binds_on_any_path_and_where_it_may_bind_more() -> No
                     b"globals()['Model'] = object\n", b"import sys\nsetattr(sys.modules[__name__], 'M', 1)\n"):
         assert module_bindings(dynamic) is None, dynamic
     assert module_bindings(b"def broken(:\n") is None
+
+
+def test_a_comment_names_nothing(tmp_path) -> None:
+    """`# from utils import normalize`, commented out, runs nothing; a string does name it (a
+    registry may read it)."""
+    path = _project(tmp_path, {"utils.py": HELPERS, "train.py": "import utils\nutils.one_mix(1, 2)\n"
+                               "# from utils import normalize\nLOSSES = ['EdgeLoss']\n"})
+    assert unnamed_elsewhere(path) == ("normalize",)
+
+
+def test_a_name_only_dead_code_of_another_module_names_is_unnamed(tmp_path) -> None:
+    """`trainer.py` builds `EdgeLoss` inside a class nothing builds: no file imports the
+    trainer, nothing runs it (no `__main__` block, no call at its top level, no file names it).
+    A script that imports a name keeps it at hand (RD4AD's `main.py` imports `visualization`
+    for its author to call), and one that calls it uses it."""
+    trainer = ("from utils import EdgeLoss, one_mix\n\n\nclass Trainer:\n    def build(self):\n"
+               "        self.loss = EdgeLoss()\n")
+    for name, extra, unnamed in (("module", "", ("EdgeLoss", "normalize")),
+                                 ("script", "\nif __name__ == '__main__':\n    print(1)\n", ("normalize",)),
+                                 ("named", "", ("normalize",))):
+        root = tmp_path / name
+        root.mkdir()
+        files = {"utils.py": HELPERS, "trainer.py": trainer + extra,
+                 "train.py": "import utils\nutils.one_mix(1, 2)\n"}
+        if name == "named":
+            files["README.md"] = "Run `python trainer.py` to train.\n"
+        path = _project(root, files)
+        assert unnamed_elsewhere(path) == unnamed, name

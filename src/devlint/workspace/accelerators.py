@@ -107,17 +107,36 @@ def _sets_default(data: Optional[bytes]) -> bool:
 
 def _names_one(data: Optional[bytes]) -> bool:
     """Whether a file's text names an accelerator; a notebook's by its code cells only (the
-    base64 of a saved plot holds `GPu` by chance). Bytes that are no notebook count whole."""
+    base64 of a saved plot holds `GPu` by chance), and a Python file's by its code, not its
+    comments (a project that commented out every `.cuda()`, `x = torch.zeros(1) #.cuda()`,
+    names none). Bytes that are no notebook count whole, comments included, where they do not
+    tokenize as Python."""
     if data is None or ACCELERATOR.search(data) is None:
         return False
     if data.lstrip()[:1] != b"{":
-        return True
+        return _names_outside_comments(data)
     try:
         cells = load(data)["cells"]
     except NotebookError:
         return True
     code = "\n".join(cell_source(cell) for cell in cells if cell.get("cell_type") == "code")
     return ACCELERATOR.search(code.encode("utf-8", "replace")) is not None
+
+
+def _names_outside_comments(data: bytes) -> bool:
+    """Whether a match of ACCELERATOR lies outside comments (CPython's tokenizer, on bytes the
+    regex matched already); text that does not tokenize counts whole."""
+    import io
+    import tokenize
+
+    try:
+        comments = [token.string for token in tokenize.tokenize(io.BytesIO(data).readline)
+                    if token.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError, ValueError, UnicodeDecodeError, IndentationError):
+        return True
+    found = len(ACCELERATOR.findall(data))
+    in_comments = sum(len(ACCELERATOR.findall(c.encode("utf-8", "replace"))) for c in comments)
+    return found > in_comments
 
 
 def _distribution(root: str) -> bool:

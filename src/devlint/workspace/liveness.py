@@ -8,17 +8,20 @@ shell script), that run follows no path a program takes, and what it observes is
 
 A package others install is different: its users' code, not in the project, calls its public
 names. So the answer is `None` (unknown: everything may be called) for a distribution, for a
-module no file of the project imports that may run on its own (a `__main__` block, a package's
-`__init__.py`, a file pytest collects) or in a project that loads modules by a computed name
+module no file of the project imports that may run by other means than its own code (a
+package's `__init__.py`, a file pytest collects) or in a project that loads modules by a computed name
 (`importlib`, as CycleGAN's `find_model_using_name` does), for one whose importers read its
 namespace (`vars(modellib)`, `getattr(modellib, name)`, `modellib.__dict__`), for a project
 whose files cannot all be read within the budget, and where there is no project. A module
-nothing imports and nothing runs (a memory profiler no script uses) reaches none of its
-definitions but those its own top-level code names.
+nothing imports (a memory profiler no script uses, a script) reaches none of its definitions but
+those its own code at module level names, its `__main__` block included.
 
-Every text file of the project counts as naming a word it holds (`.py`, notebooks, YAML and
-JSON configs a registry reads class names from, shell scripts, READMEs): a mention anywhere
-keeps a definition live. Each file's words are read once per process and version.
+Every text file of the project counts as naming a word it holds (notebooks, YAML and JSON
+configs a registry reads class names from, shell scripts, READMEs), and a Python file what its
+code holds, strings included but not comments (`# from attack_tester import AttacksTester`,
+commented out): a mention anywhere else keeps a definition live, except one only inside dead
+code of a module nothing imports and nothing else runs (a trainer class no script builds).
+Each file's words are read once per process and version.
 """
 from __future__ import annotations
 
@@ -64,9 +67,13 @@ def unnamed_elsewhere(path: str) -> Optional[tuple]:
     importers = importers_of(path)
     if sources is None or texts is None or importers is None:
         return None
-    if not importers and (_runs_on_its_own(str(path), data) or _loads_by_name(sources, texts)):
-        # no file imports it by name: it is an entry point, or a module found by a name
-        # computed at run time (`importlib.import_module("models." + name + "_model")`)
+    own = same_file(str(path))
+    others = [source for source in list(sources) + texts if same_file(str(source)) != own]
+    if not importers and (_runs_on_its_own(str(path), data) or _loads_by_name(sources, texts) or
+                          _file_named(str(path), others)):
+        # no file imports it by name: it is an entry point (a README or a script that says
+        # `python create_db.py`), or a module found by a name computed at run time
+        # (`importlib.import_module("models." + name + "_model")`)
         return None
     module = os.path.splitext(os.path.basename(str(path)))[0]
     if module == "__init__":
@@ -75,16 +82,151 @@ def unnamed_elsewhere(path: str) -> Optional[tuple]:
         data = readable_source(str(importer))
         if data is None or _reads_namespace(data, module):
             return None  # `for name, cls in modellib.__dict__.items()`: any may be picked
-    own = same_file(str(path))
-    others = [source for source in list(sources) + texts if same_file(str(source)) != own]
     left = set(defined)
-    for words in file_facts(others, _WORDS, _words, SCAN_BUDGET):
+    namers: dict = {}  # a name -> the other files that name it
+    for source, words in zip(others, file_facts(others, _WORDS, _words, SCAN_BUDGET)):
         if words is None:
             return None  # past the budget (or a file that cannot be read: it may name them)
-        left -= words
-        if not left:
-            break
+        for name in left & words:
+            namers.setdefault(name, []).append(source)
+    # A Python file names what its code names: a comment (`# from attack_tester import
+    # AttacksTester`, commented out) runs nothing.
+    for name, files in list(namers.items()):
+        files = [source for source in files if _names_in_code(source, name)]
+        if files:
+            namers[name] = files
+        else:
+            del namers[name]
+    left -= set(namers)
+    # A name only dead code of other modules names is unnamed too: a module nothing imports
+    # and nothing else runs (a GAN trainer no script imports) reaches only what its own code
+    # at module level names; the names inside its other definitions name nothing that runs.
+    if namers and not _loads_by_name(sources, texts):
+        everything = list(sources) + texts
+        for name, files in namers.items():
+            if all(_only_dead_code_names(source, name, everything) for source in files):
+                left.add(name)
     return tuple(sorted(left))
+
+
+_CODE_WORDS: dict = {}  # (path, size, mtime) -> the words of a Python file outside its comments
+
+
+def _names_in_code(source, name: str) -> bool:
+    """Whether `source` names `name` outside comments (any text file but a Python one names
+    what it holds; a Python file that does not tokenize, everything it holds)."""
+    from devlint.workspace.importers import file_facts
+
+    if not str(source).endswith(".py"):
+        return True
+    words = next(file_facts([source], _CODE_WORDS, _code_words, SCAN_BUDGET), None)
+    return words is None or name in words
+
+
+def _code_words(data: Optional[bytes]) -> Optional[frozenset]:
+    import io
+    import tokenize
+
+    if data is None:
+        return None
+    try:
+        code = b"".join(token.string.encode("utf-8", "replace") + b" "
+                        for token in tokenize.tokenize(io.BytesIO(data).readline)
+                        if token.type not in (tokenize.COMMENT, tokenize.ENCODING))
+    except (tokenize.TokenError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    return _words(code)
+
+
+_LIVE_WORDS: dict = {}  # (path, size, mtime) -> the words of the module's code that can run
+
+
+def _only_dead_code_names(source, name: str, everything: list) -> bool:
+    """Whether `source` is a module no file imports that names `name` only in code no run
+    reaches: a module nothing runs at all (no `__main__` block, no call at its top level, its
+    file named by no other file), or a script whose code at module level (its imports, its
+    `__main__` block, and the definitions they name, through each other) never names it."""
+    from devlint.workspace.accelerators import MAIN_BLOCK, TOP_LEVEL_CALL
+    from devlint.workspace.importers import file_facts, importers_of
+
+    text = str(source)
+    if not text.endswith(".py") or _runs_on_its_own(text, b""):
+        return False
+    importers = importers_of(text)
+    if importers is None or importers:
+        return False
+    data = readable_source(text)
+    if data is None:
+        return False
+    own = same_file(text)
+    if MAIN_BLOCK.search(data) is None and TOP_LEVEL_CALL.search(data) is None and \
+            not _file_named(text, [s for s in everything if same_file(str(s)) != own]):
+        return True  # nothing runs it: what it names, it names for no run
+    live = next(file_facts([source], _LIVE_WORDS, _live_words, SCAN_BUDGET), None)
+    return live is not None and name not in live
+
+
+def _file_named(path: str, others: list) -> bool:
+    """Whether another file names the module's file (`python create_db.py` in a README, "use
+    create_db.py" in a script's help): then users run it, whatever its text shows. Past the
+    budget, yes."""
+    from devlint.workspace.importers import file_facts
+
+    stem = os.path.splitext(os.path.basename(path))[0]
+    for words in file_facts(others, _WORDS, _words, SCAN_BUDGET):
+        if words is None or stem in words:
+            return True
+    return False
+
+
+def _live_words(data: Optional[bytes]) -> Optional[frozenset]:
+    """The identifiers and identifier strings of a script's code that can run when nothing
+    imports it: its statements at module level (the names its imports bind included: a script
+    that imports `visualization` keeps it at hand), and the top-level definitions they name,
+    through each other. None where it does not parse, or may look its own names up."""
+    import ast
+
+    if data is None:
+        return None
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+    def words(node) -> set:
+        found = set()
+        for sub in ast.walk(node):
+            if type(sub) is ast.Name:
+                found.add(sub.id)
+            elif type(sub) is ast.Attribute:
+                found.add(sub.attr)
+            elif type(sub) is ast.Constant and type(sub.value) is str and sub.value.isidentifier():
+                found.add(sub.value)
+        return found
+
+    definitions = {}
+    live: set = set()
+    for statement in tree.body:
+        if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            definitions[statement.name] = statement
+            if statement.decorator_list:
+                live |= words(statement)  # a decorator may register it
+        elif type(statement) in (ast.Import, ast.ImportFrom):
+            live |= {(alias.asname or alias.name).split(".")[0] for alias in statement.names}
+        else:
+            live |= words(statement)
+    if live & {"globals", "locals", "vars", "eval", "exec", "getmembers", "Fire", "__getattr__"}:
+        return None
+    pending = [name for name in definitions if name in live]
+    seen = set(pending)
+    while pending:
+        found = words(definitions[pending.pop()])
+        live |= found
+        for name in found:
+            if name in definitions and name not in seen:
+                seen.add(name)
+                pending.append(name)
+    return frozenset(live)
 
 
 # Tools that run or import a module by a path or name computed at run time.
@@ -95,14 +237,13 @@ _LOADERS: dict = {}  # (path, size, mtime) -> whether the file loads modules by 
 
 def _runs_on_its_own(path: str, data: bytes) -> bool:
     """Whether a module nothing imports may run its definitions by other means than its own
-    top-level code (which keeps what it names live: `lint.model.liveness`): a `__main__`
-    block, a package's `__init__.py` (any import of the package runs it), a file pytest
-    collects, or a notebook. A top-level `matplotlib.use("Agg")` runs none of them."""
-    from devlint.workspace.accelerators import MAIN_BLOCK
-
+    code at module level, `__main__` block included (which keeps what it names live:
+    `lint.model.liveness`): a package's `__init__.py` (any import of the package runs it), a
+    file pytest collects, or a notebook. A script's `__main__` block calls what it calls; a
+    top-level `matplotlib.use("Agg")` runs none of its definitions."""
     name = os.path.basename(path)
     return name == "__init__.py" or name == "conftest.py" or name.startswith("test_") or \
-        name.endswith(("_test.py", ".ipynb")) or MAIN_BLOCK.search(data) is not None
+        name.endswith(("_test.py", ".ipynb"))
 
 
 def _loads_by_name(sources: list, texts: list) -> bool:

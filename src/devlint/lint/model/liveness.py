@@ -20,9 +20,13 @@ from devlint.lint.syntax import dotted, last_part, string_value, walk
 PLAIN_DECORATORS = frozenset({"no_grad", "inference_mode", "enable_grad", "lru_cache", "cache",
                               "wraps", "dataclass", "script", "compile", "staticmethod",
                               "classmethod", "property", "njit", "jit"})
-# A module that looks its own names up by string reaches what nothing names.
-DYNAMIC_LOOKUPS = frozenset({"globals", "locals", "vars", "eval", "exec", "__getattr__",
-                             "getmembers", "Fire"})
+# A module that looks its own names up by string reaches what nothing names: the builtins
+# called by their bare names (`globals()[name]`, `eval(args.model)`, `vars()`; not
+# `model.eval()`, nor `vars(args)`), and
+# these anywhere (`inspect.getmembers(sys.modules[__name__])`, `fire.Fire()`, a module
+# `__getattr__`).
+DYNAMIC_BUILTINS = frozenset({"globals", "locals", "vars", "eval", "exec"})
+DYNAMIC_LOOKUPS = frozenset({"__getattr__", "getmembers", "Fire"})
 
 
 def dead_nodes(module: cst.Module, unnamed: frozenset) -> frozenset:
@@ -35,7 +39,7 @@ def dead_nodes(module: cst.Module, unnamed: frozenset) -> frozenset:
         return frozenset()
     inside: dict = {}
     total = identifier_counts(module)
-    if any(total.get(word) for word in DYNAMIC_LOOKUPS):
+    if any(total.get(word) for word in DYNAMIC_LOOKUPS) or _calls_a_dynamic_builtin(module, total):
         return frozenset()
     for top in tops:
         inside[top.name.value] = identifier_counts(top)
@@ -54,6 +58,22 @@ def dead_nodes(module: cst.Module, unnamed: frozenset) -> frozenset:
     dead = [top for top in tops if top.name.value not in live]
     return frozenset(id(node) for top in dead for node in walk(top)
                      if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
+def _calls_a_dynamic_builtin(module: cst.Module, total: dict) -> bool:
+    """`globals()`, `eval(name)`, a bare name of DYNAMIC_BUILTINS, anywhere but as an attribute
+    (`model.eval()` evaluates a model, not a name) or a definition's own name."""
+    if not any(total.get(word) for word in DYNAMIC_BUILTINS):
+        return False
+    attributes = {id(node.attr) for node in walk(module) if type(node) is cst.Attribute}
+    defined = {id(node.name) for node in walk(module)
+               if type(node) in (cst.FunctionDef, cst.ClassDef)}
+    # (`vars(args)` reads an argparse namespace; only `vars()` reads the module's own)
+    objects = {id(node.func) for node in walk(module) if type(node) is cst.Call and
+               type(node.func) is cst.Name and node.func.value == "vars" and node.args}
+    return any(type(node) is cst.Name and node.value in DYNAMIC_BUILTINS and
+               id(node) not in attributes and id(node) not in defined and id(node) not in objects
+               for node in walk(module))
 
 
 def identifier_counts(node: Any) -> dict:

@@ -35,6 +35,9 @@ class ModelMovedInLoop(Rule):
     silent = """
         When the loop binds the model or the device itself (a model per fold, a device per
         iteration), when the loop also moves the model back to the CPU (deliberate offloading),
+        when the loop sets a new part on the model before the move (a class-incremental
+        learner's new head per task, set there or by a method of the same object it calls: the
+        move places it),
         and for a loss or a torchmetrics metric moved in the loop (a few counters, no weights).
     """
     why = """
@@ -91,7 +94,7 @@ class ModelMovedInLoop(Rule):
                         f"iteration with the same `{dotted(move.caller[0])}`; move it once, before "
                         f"that loop", related_node=loops[0].node, related_label="the loop")
                 continue
-            if not loops:
+            if not loops or _restructured(move, loops[-1]):
                 continue
             reported.add(id(move.node))
             key = dotted(move.receiver)
@@ -179,6 +182,34 @@ class ModelMovedInLoop(Rule):
             f"move `{dotted(move.receiver)}` once, before the loop", Applicability.UNSAFE,
             (Edit("delete", statement), Edit("insert_before", loop.node, text)),
         )
+
+
+def _restructured(move: Transfer, loop: LoopInfo) -> bool:
+    """Whether the loop sets a new part on the model it moves (`self.model.module.fc = fc` of an
+    `incremental_weight(task)` it calls first, a class-incremental learner's new head per task):
+    then the move places that part, and is no repeat."""
+    key = dotted(move.receiver)
+    if not key:
+        return False
+    bodies = [loop.node.body]
+    function = move.where.function
+    cls = function.cls if function is not None else None
+    if cls is not None and key.startswith("self."):
+        for sub in walk(loop.node.body):
+            if type(sub) is cst.Call and type(sub.func) is cst.Attribute and \
+                    type(sub.func.value) is cst.Name and sub.func.value.value == "self":
+                method = cls.lookup(sub.func.attr.value)
+                node = getattr(getattr(method, "info", None), "node", None)
+                if type(node) is cst.FunctionDef:
+                    bodies.append(node.body)
+    for body in bodies:
+        for sub in walk(body):
+            if type(sub) is cst.Assign and type(sub.value) in (cst.Call, cst.Name, cst.Attribute) and \
+                    not (type(sub.value) is cst.Name and sub.value.value in ("None", "True", "False")) and \
+                    any(type(target.target) is cst.Attribute and
+                        (dotted(target.target) or "").startswith(key + ".") for target in sub.targets):
+                return True
+    return False
 
 
 def _steps(body) -> bool:
