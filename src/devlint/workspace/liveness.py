@@ -8,13 +8,10 @@ shell script), that run follows no path a program takes, and what it observes is
 
 A package others install is different: its users' code, not in the project, calls its public
 names. So the answer is `None` (unknown: everything may be called) for a distribution, for a
-module no file of the project imports that may run by other means than its own code (a
-package's `__init__.py`, a file pytest collects) or in a project that loads modules by a computed name
-(`importlib`, as CycleGAN's `find_model_using_name` does), for one whose importers read its
+module no file of the project imports (an entry point, or a module `importlib` finds by a
+computed name, as CycleGAN's `find_model_using_name` does), for one whose importers read its
 namespace (`vars(modellib)`, `getattr(modellib, name)`, `modellib.__dict__`), for a project
-whose files cannot all be read within the budget, and where there is no project. A module
-nothing imports (a memory profiler no script uses, a script) reaches none of its definitions but
-those its own code at module level names, its `__main__` block included.
+whose files cannot all be read within the budget, and where there is no project.
 
 Every text file of the project counts as naming a word it holds (notebooks, YAML and JSON
 configs a registry reads class names from, shell scripts, READMEs), and a Python file what its
@@ -69,11 +66,12 @@ def unnamed_elsewhere(path: str) -> Optional[tuple]:
         return None
     own = same_file(str(path))
     others = [source for source in list(sources) + texts if same_file(str(source)) != own]
-    if not importers and (_runs_on_its_own(str(path), data) or _loads_by_name(sources, texts) or
-                          _file_named(str(path), others)):
-        # no file imports it by name: it is an entry point (a README or a script that says
-        # `python create_db.py`), or a module found by a name computed at run time
-        # (`importlib.import_module("models." + name + "_model")`)
+    if not importers:
+        # no file imports it by name: it is an entry point, or a module found by a name
+        # computed at run time (`importlib.import_module("models." + name + "_model")`). (A
+        # module nothing imports or runs reaches nothing either, but calling its definitions
+        # dead drops the uses that excuse its module-level constants, `GPU_DEVICE =
+        # torch.device("cuda")` used behind a switch, and leaves the constant reported.)
         return None
     module = os.path.splitext(os.path.basename(str(path)))[0]
     if module == "__init__":
