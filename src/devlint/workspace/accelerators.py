@@ -21,6 +21,7 @@ from typing import Optional
 
 from devlint.workspace.notebook import NotebookError, cell_source, load
 from devlint.workspace.project import project_of, same_file
+from devlint.workspace.source import code_without_comments
 
 # (`accelerate`, `Accelerator`, `accelerator="gpu"`; not a physics code's `get_accelerations`)
 ACCELERATOR = re.compile(
@@ -114,29 +115,14 @@ def _names_one(data: Optional[bytes]) -> bool:
     if data is None or ACCELERATOR.search(data) is None:
         return False
     if data.lstrip()[:1] != b"{":
-        return _names_outside_comments(data)
+        code = code_without_comments(data)
+        return code is None or ACCELERATOR.search(code) is not None
     try:
         cells = load(data)["cells"]
     except NotebookError:
         return True
     code = "\n".join(cell_source(cell) for cell in cells if cell.get("cell_type") == "code")
     return ACCELERATOR.search(code.encode("utf-8", "replace")) is not None
-
-
-def _names_outside_comments(data: bytes) -> bool:
-    """Whether a match of ACCELERATOR lies outside comments (CPython's tokenizer, on bytes the
-    regex matched already); text that does not tokenize counts whole."""
-    import io
-    import tokenize
-
-    try:
-        comments = [token.string for token in tokenize.tokenize(io.BytesIO(data).readline)
-                    if token.type == tokenize.COMMENT]
-    except (tokenize.TokenError, SyntaxError, ValueError, UnicodeDecodeError, IndentationError):
-        return True
-    found = len(ACCELERATOR.findall(data))
-    in_comments = sum(len(ACCELERATOR.findall(c.encode("utf-8", "replace"))) for c in comments)
-    return found > in_comments
 
 
 def _distribution(root: str) -> bool:

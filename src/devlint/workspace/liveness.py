@@ -122,18 +122,10 @@ def _names_in_code(source, name: str) -> bool:
 
 
 def _code_words(data: Optional[bytes]) -> Optional[frozenset]:
-    import io
-    import tokenize
+    from devlint.workspace.source import code_without_comments
 
-    if data is None:
-        return None
-    try:
-        code = b"".join(token.string.encode("utf-8", "replace") + b" "
-                        for token in tokenize.tokenize(io.BytesIO(data).readline)
-                        if token.type not in (tokenize.COMMENT, tokenize.ENCODING))
-    except (tokenize.TokenError, SyntaxError, ValueError, UnicodeDecodeError):
-        return None
-    return _words(code)
+    code = code_without_comments(data) if data is not None else None
+    return None if code is None else _words(code)
 
 
 _LIVE_WORDS: dict = {}  # (path, size, mtime) -> the words of the module's code that can run
@@ -148,7 +140,7 @@ def _only_dead_code_names(source, name: str, everything: list) -> bool:
     from devlint.workspace.importers import file_facts, importers_of
 
     text = str(source)
-    if not text.endswith(".py") or _runs_on_its_own(text, b""):
+    if not text.endswith(".py") or _runs_on_its_own(text):
         return False
     importers = importers_of(text)
     if importers is None or importers:
@@ -233,12 +225,9 @@ LOADS_BY_NAME = re.compile(rb"import_module|__import__|importlib|runpy|spec_from
 _LOADERS: dict = {}  # (path, size, mtime) -> whether the file loads modules by a computed name
 
 
-def _runs_on_its_own(path: str, data: bytes) -> bool:
-    """Whether a module nothing imports may run its definitions by other means than its own
-    code at module level, `__main__` block included (which keeps what it names live:
-    `lint.model.liveness`): a package's `__init__.py` (any import of the package runs it), a
-    file pytest collects, or a notebook. A script's `__main__` block calls what it calls; a
-    top-level `matplotlib.use("Agg")` runs none of its definitions."""
+def _runs_on_its_own(path: str) -> bool:
+    """Whether a module nothing imports runs anyway: a package's `__init__.py` (any import of
+    the package runs it), a file pytest collects, or a notebook."""
     name = os.path.basename(path)
     return name == "__init__.py" or name == "conftest.py" or name.startswith("test_") or \
         name.endswith(("_test.py", ".ipynb"))

@@ -75,3 +75,23 @@ def read_bounded(stream: BinaryIO) -> bytes:
 def _bound(size: int) -> None:
     if size > MAX_SOURCE_BYTES:
         raise ReadError(f"larger than {MAX_SOURCE_BYTES >> 20} MiB; not checked")
+
+
+def code_without_comments(data: bytes) -> "bytes | None":
+    """A Python file's bytes with every comment blanked, lines and columns kept (`x =
+    torch.zeros(1) #.cuda()` names no CUDA); None where the bytes do not tokenize as Python."""
+    import io
+    import tokenize
+
+    try:
+        comments = [token for token in tokenize.tokenize(io.BytesIO(data).readline)
+                    if token.type == tokenize.COMMENT]
+        # (lines as tokenize reads them: split at b"\n" only, a BOM dropped)
+        lines = [line.decode("utf-8") for line in io.BytesIO(data.removeprefix(b"\xef\xbb\xbf")).readlines()]
+    except (tokenize.TokenError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    for token in comments:
+        row, start = token.start
+        line = lines[row - 1]
+        lines[row - 1] = line[:start] + " " * (token.end[1] - start) + line[token.end[1]:]
+    return "".join(lines).encode("utf-8")

@@ -205,6 +205,7 @@ class Interpreter(Evaluator):
         self.run_starts: list = []  # the clock when the module's run and each lone run began
         self._loader_prior = loader_prior
         self._imported: Optional[frozenset] = None
+        self._importers_known = False  # `importers()` found the project's import map
         self._host_saving: Optional[bool] = None
         self._names_accelerator: Optional[bool] = None
         self._default_elsewhere: Optional[bool] = None
@@ -835,7 +836,7 @@ class Interpreter(Evaluator):
             return (here + os.sep).startswith(top + os.sep)
         if os.path.dirname(path) != here or self.edits_sys_path():
             return False
-        return not self.importers() and self.files.importers(self.path) is not None
+        return not self.importers() and self._importers_known
 
     def edits_sys_path(self) -> bool:
         if self._edits_sys_path is None:
@@ -1744,6 +1745,7 @@ class Interpreter(Evaluator):
                 found = self.files.importers(self.path)
                 if found is not None:
                     self._imported = found
+                    self._importers_known = True
                     self.probes.add(("importers", self.path, found))
         return self._imported
 

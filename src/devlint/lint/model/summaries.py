@@ -323,7 +323,6 @@ def summaries_for(files: ModuleFiles) -> Summaries:
     return known[1]
 
 
-
 # A module that may bind a name its text does not show: a star import, a module-level
 # `__getattr__`, writes to its namespace (`globals()[k] = v`, `setattr(sys.modules[__name__],
 # ...)`, `vars()`, `exec`).
@@ -352,9 +351,7 @@ def module_bindings(data: bytes) -> Optional[frozenset]:
             return None
         if type(node) is ast.Global:
             names.update(node.names)
-    pending = list(tree.body)
-    while pending:
-        node = pending.pop()
+    for node in tree.body:
         kind = type(node)
         if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             if node.name == "__getattr__":

@@ -195,11 +195,11 @@ def _restructured(move: Transfer, loop: LoopInfo) -> bool:
     function = move.where.function
     cls = function.cls if function is not None else None
     if cls is not None and key.startswith("self."):
-        for sub in walk(loop.node.body):
-            if type(sub) is cst.Call and type(sub.func) is cst.Attribute and \
-                    type(sub.func.value) is cst.Name and sub.func.value.value == "self":
-                method = cls.lookup(sub.func.attr.value)
-                node = getattr(getattr(method, "info", None), "node", None)
+        # the loop's own facts name the methods of `self` it calls (`self.expand_head`)
+        for called in sorted(loop.runs):
+            receiver, _, method = called.rpartition(".")
+            if receiver == "self":
+                node = getattr(getattr(cls.lookup(method), "info", None), "node", None)
                 if type(node) is cst.FunctionDef:
                     bodies.append(node.body)
     for body in bodies:
