@@ -8,10 +8,13 @@ shell script), that run follows no path a program takes, and what it observes is
 
 A package others install is different: its users' code, not in the project, calls its public
 names. So the answer is `None` (unknown: everything may be called) for a distribution, for a
-module no file of the project imports (an entry point, or a module `importlib` finds by a
-computed name, as CycleGAN's `find_model_using_name` does), for one whose importers read its
+module no file of the project imports that is no script (a module `importlib` finds by a
+computed name, as CycleGAN's `find_model_using_name` does; one nothing runs), for a script in a
+project that loads modules by a computed name, for one whose importers read its
 namespace (`vars(modellib)`, `getattr(modellib, name)`, `modellib.__dict__`), for a project
-whose files cannot all be read within the budget, and where there is no project.
+whose files cannot all be read within the budget, and where there is no project. A script
+nothing imports (a `__main__` block, or its own `main()` called at module level) reaches the
+definitions its code at module level names, through each other, and what other files name.
 
 Every text file of the project counts as naming a word it holds (notebooks, YAML and JSON
 configs a registry reads class names from, shell scripts, READMEs), and a Python file what its
@@ -66,12 +69,17 @@ def unnamed_elsewhere(path: str) -> Optional[tuple]:
         return None
     own = same_file(str(path))
     others = [source for source in list(sources) + texts if same_file(str(source)) != own]
-    if not importers:
-        # no file imports it by name: it is an entry point, or a module found by a name
-        # computed at run time (`importlib.import_module("models." + name + "_model")`). (A
-        # module nothing imports or runs reaches nothing either, but calling its definitions
-        # dead drops the uses that excuse its module-level constants, `GPU_DEVICE =
-        # torch.device("cuda")` used behind a switch, and leaves the constant reported.)
+    if not importers and (not _script(data, defined) or _runs_on_its_own(str(path)) or
+                          _loads_by_name(sources, texts)):
+        # no file imports it by name, and it is no script: a module found by a name computed
+        # at run time (`importlib.import_module("models." + name + "_model")`), or one run by
+        # other means (`python -c`, a plugin loader). (A module nothing imports or runs
+        # reaches nothing either, but calling its definitions dead drops the uses that excuse
+        # its module-level constants, `GPU_DEVICE = torch.device("cuda")` used behind a
+        # switch, and leaves the constant reported.) A script (a `__main__` block, or a call
+        # of its own `main()` at module level) runs what its code at module level names:
+        # `python main.py`, wherever a README says so, runs nothing else of it
+        # (`model.liveness`).
         return None
     module = os.path.splitext(os.path.basename(str(path)))[0]
     if module == "__init__":
@@ -223,6 +231,18 @@ def _live_words(data: Optional[bytes]) -> Optional[frozenset]:
 LOADS_BY_NAME = re.compile(rb"import_module|__import__|importlib|runpy|spec_from_file_location|"
                            rb"load_source|SourceFileLoader|entry_points|pkg_resources")
 _LOADERS: dict = {}  # (path, size, mtime) -> whether the file loads modules by a computed name
+
+
+_OWN_CALL = re.compile(rb"^([A-Za-z_][A-Za-z0-9_]*)\(", re.M)
+
+
+def _script(data: bytes, defined: set) -> bool:
+    """Whether a module runs as a script: a `__main__` block, or a call at module level of a
+    function it defines (`main()`)."""
+    from devlint.workspace.accelerators import MAIN_BLOCK
+
+    return MAIN_BLOCK.search(data) is not None or any(
+        match.group(1).decode("ascii") in defined for match in _OWN_CALL.finditer(data))
 
 
 def _runs_on_its_own(path: str) -> bool:

@@ -205,6 +205,15 @@ class ProjectFiles:
 
         return unnamed_elsewhere(path)
 
+    def sys_path_folders(self, path: str) -> Optional[tuple]:
+        from devlint.workspace.sys_path import known_folders
+
+        found = known_folders(os.path.abspath(path), project_of(path).root)
+        if found is None:
+            return None
+        here = os.path.dirname(os.path.abspath(path))
+        return tuple(sorted(os.path.relpath(folder, here) for folder in found))
+
     # A run asks for the same files again and again (each importer's summaries, and whether
     # what a memo stood on still holds): their bytes are kept while the file's status says it
     # is unchanged, and their digests by the bytes. A fifth of a project-mode run was reading
@@ -292,7 +301,7 @@ def source_digest(data: bytes) -> str:
 # The workspace's facts about a file that a cached result records with their answer: each is
 # a method of `ProjectFiles` that `still_holds` asks again.
 FACT_PROBES = ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
-               "default_elsewhere", "unnamed_elsewhere", "git_submodules")
+               "default_elsewhere", "unnamed_elsewhere", "git_submodules", "sys_path_folders")
 
 
 def portable(path: str, files: set, probes: set) -> list:

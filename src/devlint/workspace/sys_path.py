@@ -11,16 +11,22 @@ Only what can be computed from the file's own text is followed: string literals,
 to such an expression (`BASE_DIR = os.path.dirname(os.path.abspath(__file__))`). A relative string is taken from the
 file's folder and from the project root (where scripts are usually started). Only folders
 inside the project that exist are kept.
+
+`known_folders` says whether those edits are all there is: every mention of `sys.path` an
+insert or append of a folder computed from `__file__` (absolute, inside the project), or the
+list an `in` test reads. Then where an import of the file finds its module is certain.
 """
 from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Optional
 
 from devlint.workspace.project import readable_source
 
-_EDITS: dict = {}  # (path, size, mtime) -> (inserted folders, appended folders)
+_EDITS: dict = {}  # (path, size, mtime) -> (inserted, appended, whether every edit is known)
+_SYS_ALIASED = re.compile(rb"import\s+sys\s+as\b|from\s+sys\s+import\b")
 _PATH_CALLS = frozenset({"join", "dirname", "abspath", "realpath", "normpath", "expanduser"})
 
 
@@ -31,6 +37,22 @@ def path_edits(importer: str, root: str) -> tuple:
         stat = os.stat(importer)
     except OSError:
         return (), ()
+    return _edits(importer, root)[:2]
+
+
+def known_folders(importer: str, root: str) -> Optional[tuple]:
+    """Every folder the file `importer` puts on `sys.path` itself, when each of its edits is
+    known (see the module's docstring); None where one is not (a folder from an argument, a
+    relative string the working folder decides, `sys.path = ...`, an alias of `sys`)."""
+    inserted, appended, complete = _edits(importer, root)
+    return inserted + appended if complete else None
+
+
+def _edits(importer: str, root: str) -> tuple:
+    try:
+        stat = os.stat(importer)
+    except OSError:
+        return (), (), False
     key = (importer, stat.st_size, stat.st_mtime_ns, root)
     known = _EDITS.get(key)
     if known is None:
@@ -40,12 +62,14 @@ def path_edits(importer: str, root: str) -> tuple:
 
 def _read(importer: str, root: str) -> tuple:
     data = readable_source(importer)
-    if data is None or b"sys.path" not in data:
-        return (), ()
+    if data is None:
+        return (), (), False
+    if b"sys.path" not in data and not _SYS_ALIASED.search(data):
+        return (), (), True
     try:
         tree = ast.parse(data)
-    except (SyntaxError, ValueError):
-        return (), ()
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return (), (), False
     here = os.path.dirname(os.path.abspath(importer))
     inserted: list = []
     appended: list = []
@@ -57,16 +81,30 @@ def _read(importer: str, root: str) -> tuple:
                 isinstance(statement.targets[0], ast.Name):
             key = statement.targets[0].id
             names[key] = None if key in names else statement.value  # bound twice: unknown
+    mentions = 0  # of `sys.path`
+    understood = 0  # of those: a known edit, or the list an `in` test reads
     for node in ast.walk(tree):
+        if _is_sys_path(node):
+            mentions += 1
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and \
+                any(alias.name == "sys" and alias.asname or
+                    getattr(node, "module", None) == "sys" for alias in node.names):
+            mentions += 1  # `import sys as s`, `from sys import path`: edits not followed
+        if isinstance(node, ast.Compare) and all(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            understood += sum(1 for right in node.comparators if _is_sys_path(right))
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in ("insert", "append") and _is_sys_path(node.func.value)):
             continue
         args = node.args[1:] if node.func.attr == "insert" else node.args
-        if len(args) != 1:
+        if len(args) != 1 or node.keywords:
             continue
         value = _value(args[0], os.path.abspath(importer), names)
         if value is None:
             continue
+        if os.path.isabs(value):
+            folder = os.path.normpath(value)
+            if folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
+                understood += 1  # (a folder that does not exist holds no module either)
         bases = [value] if os.path.isabs(value) else [os.path.join(here, value),
                                                        os.path.join(root, value)]
         for base in bases:
@@ -76,7 +114,7 @@ def _read(importer: str, root: str) -> tuple:
                 target = inserted if node.func.attr == "insert" else appended
                 if folder not in target:
                     target.append(folder)
-    return tuple(inserted), tuple(appended)
+    return tuple(inserted), tuple(appended), understood == mentions
 
 
 def _is_sys_path(node: ast.AST) -> bool:

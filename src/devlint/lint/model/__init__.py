@@ -79,6 +79,18 @@ class Model:
         return self.interpreter.own_fallback or self.interpreter.cpu_aware
 
     @property
+    def dead_definitions(self) -> frozenset:
+        """ids of the function and class nodes no run of the project reaches
+        (`model.liveness`)."""
+        return self.interpreter.dead_definitions()
+
+    def only_dead_code_reads(self, node) -> bool:
+        """`NAME = <node>` at module level, its name read only in dead definitions."""
+        from devlint.lint.model.liveness import only_dead_code_reads
+
+        return only_dead_code_reads(self.module, node, self.dead_definitions)
+
+    @property
     def visible_devices(self) -> bool:
         return self.interpreter.visible_devices
 

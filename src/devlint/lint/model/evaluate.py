@@ -1383,11 +1383,13 @@ class Evaluator:
             receiver.stateless or (receiver.loss and receiver.weight is None and receiver.cls is None))
         # `nn.CrossEntropyLoss().cuda()`, `nn.ReLU().to("cuda")`: a module with no tensors moves
         # nothing, so a CUDA literal there touches no GPU on a machine without one
-        self.inert += empty
+        # A move runs wherever it is written: `print(model(x.cuda()))`, `f"{loss.cuda()}"` and
+        # `x.cuda() == y` place `x` as any other line does (only a device named there does not)
+        outer, self.inert = self.inert, int(empty)
         try:
             target = self.transfer_target(node, name, args, kwargs, st)
         finally:
-            self.inert -= empty
+            self.inert = outer
         if target is None and name == "type" and type(receiver) is Tensor and args and \
                 type(args[0][1]) is Ref and api.legacy_host_type(args[0][1].qualname):
             # `t.type(torch.FloatTensor)`: a CPU tensor type, so a device tensor comes back

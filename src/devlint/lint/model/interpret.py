@@ -698,6 +698,8 @@ class Interpreter(Evaluator):
                     st = State(st.env, st.accel, False)  # `import kernels`: built on import
                 if source is None and self.missing_submodule(qualname):
                     return st.dead()
+                if source is not None and self.relative_import_fails(qualname, source.path):
+                    return st.dead()
             return self.imported([dotted(a.name) or "" for a in node.names], st)
         if kind is cst.ImportFrom:
             return self.import_from(node, st)
@@ -784,7 +786,22 @@ class Interpreter(Evaluator):
             return st.dead()
         if source is not None and self.missing_name(node, source.path):
             return st.dead()
+        if source is not None and not node.relative and self.relative_import_fails(module, source.path):
+            return st.dead()
         return st
+
+    def relative_import_fails(self, module: str, path: str) -> bool:
+        """`from gnn_full import Net` in `model/debug_forward.py`, where `model/gnn_full.py`
+        starts with `from .dyn_conv import GraphSAGEDynConv`: the script's folder is on
+        sys.path, so the module is imported as a top-level module, and its relative import
+        raises ImportError on every machine; no path goes past the import. Only where the file
+        found is certain (`certain_import`), and not in a notebook."""
+        if self.summarising or self.notebook or "." in module or not path.endswith(".py") or \
+                path.endswith("__init__.py") or not self.certain_import(module, path):
+            return False
+        found, files = self.summaries.imports_relatively(path)
+        self.dependencies.update(files)
+        return found
 
     def missing_name(self, node: cst.ImportFrom, path: str) -> bool:
         """`from models import TrafficSeq2Seq` where the project's `models.py` beside the script
@@ -820,8 +837,8 @@ class Interpreter(Evaluator):
         """Whether an absolute import surely finds the file at `path`: a module of the package
         the importer itself is in (`from second.pytorch.train import ...` in
         `second/pytorch/inference.py`: it finds that package's module, or no package at all), or
-        a module beside an entry point that edits no `sys.path` (`python eval.py` puts its own
-        folder first). A module beside a file the project imports is found beside it only when
+        a module beside an entry point whose own `sys.path` edits, if any, are all known and
+        put no module of that name first (`python eval.py` puts its own folder first). A module beside a file the project imports is found beside it only when
         that file runs as a script; imported from elsewhere, the same name may find another
         file (CoAtNet's `from utils import ...` finds the root's `utils.py` then)."""
         import os
@@ -834,8 +851,21 @@ class Interpreter(Evaluator):
                 top = os.path.dirname(top)
             top = os.path.join(top, parts[0])
             return (here + os.sep).startswith(top + os.sep)
-        if os.path.dirname(path) != here or self.edits_sys_path():
+        if os.path.dirname(path) != here:
             return False
+        if self.edits_sys_path():
+            # (`sys.path.insert(0, ROOT)` of a folder computed from `__file__`: certain where
+            # no folder the file puts there holds a module of that name)
+            folders = self.files.sys_path_folders(self.path)
+            self.probes.add(("sys_path_folders", self.path, folders))
+            if folders is None:
+                return False
+            for folder in folders:
+                folder = os.path.normpath(os.path.join(here, folder))
+                child = self.files.child(folder, module)
+                self.probes.add(("child", folder, module, child))
+                if child is not None:
+                    return False
         return not self.importers() and self._importers_known
 
     def edits_sys_path(self) -> bool:

@@ -60,10 +60,34 @@ def dead_nodes(module: cst.Module, unnamed: frozenset) -> frozenset:
                      if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda))
 
 
+def only_dead_code_reads(module: cst.Module, node: cst.CSTNode, dead: frozenset) -> bool:
+    """Whether `node` is (inside) the value of a module-level `NAME = ...` whose name nothing
+    but dead definitions mentions again: `GPU_DEVICE = torch.device("cuda")` in a script whose
+    only uses of it are in functions no run reaches places nothing."""
+    if not dead:
+        return False
+    name = None
+    for statement in module.body:
+        if type(statement) is not cst.SimpleStatementLine:
+            continue
+        for small in statement.body:
+            if type(small) is cst.Assign and len(small.targets) == 1 and \
+                    type(small.targets[0].target) is cst.Name and \
+                    any(inner is node for inner in walk(small.value)):
+                name = small.targets[0].target.value
+    if name is None:
+        return False
+    mentions = identifier_counts(module).get(name, 0) - 1  # (its own binding)
+    in_dead = sum(identifier_counts(top).get(name, 0) for top in module.body
+                  if type(top) in (cst.FunctionDef, cst.ClassDef) and id(top) in dead)
+    return mentions == in_dead
+
+
 def _calls_a_dynamic_builtin(module: cst.Module, total: dict) -> bool:
     """`globals()`, `eval(name)`, a bare name of DYNAMIC_BUILTINS, anywhere but as an attribute
-    (`model.eval()` evaluates a model, not a name) or a definition's own name."""
-    if not any(total.get(word) for word in DYNAMIC_BUILTINS):
+    (`model.eval()` evaluates a model, not a name) or a definition's own name; or the module
+    itself read from `sys.modules`."""
+    if not any(total.get(word) for word in DYNAMIC_BUILTINS) and not total.get("modules"):
         return False
     attributes = {id(node.attr) for node in walk(module) if type(node) is cst.Attribute}
     defined = {id(node.name) for node in walk(module)
@@ -71,6 +95,8 @@ def _calls_a_dynamic_builtin(module: cst.Module, total: dict) -> bool:
     # (`vars(args)` reads an argparse namespace; only `vars()` reads the module's own)
     objects = {id(node.func) for node in walk(module) if type(node) is cst.Call and
                type(node.func) is cst.Name and node.func.value == "vars" and node.args}
+    if any(type(node) is cst.Subscript and dotted(node.value) == "sys.modules" for node in walk(module)):
+        return True  # `getattr(sys.modules[__name__], args.command)`
     return any(type(node) is cst.Name and node.value in DYNAMIC_BUILTINS and
                id(node) not in attributes and id(node) not in defined and id(node) not in objects
                for node in walk(module))

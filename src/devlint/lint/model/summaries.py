@@ -88,6 +88,10 @@ class ModuleFiles(Protocol):
         """The top-level functions and classes of `path` that no other text file of its
         project names (`workspace.liveness`); None: not known, or a package others install."""
 
+    def sys_path_folders(self, path: str) -> Optional[tuple]:
+        """The folders (relative to its own) the file `path` puts on `sys.path` itself, where
+        every edit it makes is known (`workspace.sys_path`); None where one is not."""
+
     def read(self, path: str) -> Optional[bytes]:
         """The bytes of a project file a summary may be made of (None: not a readable file of
         sensible size)."""
@@ -158,6 +162,7 @@ class Summaries:
         self.digests: dict[str, Optional[str]] = {}
         self._gpu_imports: dict = {}  # (path, depth) -> `gpu_on_import`'s answer
         self._binds: dict = {}  # digest -> `module_bindings` of those bytes
+        self._relative: dict = {}  # digest -> `_imports_relatively` of those bytes
         self._project: Optional[str] = None  # the root of the project of the files checked now
 
     def checking(self, path: str) -> None:
@@ -203,13 +208,25 @@ class Summaries:
         """The names the project file at `path` binds at module level, or None where a name
         may be bound in a way the text does not show (see `module_bindings`). Returns (the
         names, the (path, digest) it stood on)."""
+        return self._of_text(path, self._binds, module_bindings, None)
+
+    def imports_relatively(self, path: str) -> tuple:
+        """Whether the project file at `path` runs a relative import (`from .dyn_conv import
+        X`) at module level with no condition: imported by a plain name as a top-level module,
+        it raises ImportError ("attempted relative import with no known parent package").
+        Returns (the answer, the (path, digest) it stood on)."""
+        return self._of_text(path, self._relative, _imports_relatively, False)
+
+    def _of_text(self, path: str, known: dict, read, unknown) -> tuple:
+        """`read` of the bytes of the project file at `path`, kept in `known` by their digest;
+        `unknown` where the file cannot be read. Returns (it, the (path, digest) it stood on)."""
         data = self.files.read(path) if path.endswith(".py") else None
         if data is None:
-            return None, frozenset()
+            return unknown, frozenset()
         digest = self.files.digest(data)
-        if digest not in self._binds:
-            self._binds[digest] = module_bindings(data)
-        return self._binds[digest], frozenset({(path, digest)})
+        if digest not in known:
+            known[digest] = read(data)
+        return known[digest], frozenset({(path, digest)})
 
     def gpu_on_import(self, path: str, depth: int = GPU_IMPORT_DEPTH) -> tuple:
         """Whether importing the project file at `path` stops a machine without a GPU: the file
@@ -332,6 +349,14 @@ _DYNAMIC_BINDING = frozenset({"globals", "vars", "locals", "exec", "setattr", "_
 
 _CAPTURES = tuple(getattr(ast, kind) for kind in ("ExceptHandler", "MatchAs", "MatchStar")
                   if hasattr(ast, kind))
+
+
+def _imports_relatively(data: bytes) -> bool:
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return any(type(node) is ast.ImportFrom and node.level > 0 for node in tree.body)
 
 
 def module_bindings(data: bytes) -> Optional[frozenset]:

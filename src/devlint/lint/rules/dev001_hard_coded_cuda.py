@@ -51,7 +51,11 @@ class HardCodedCuda(Rule):
         once a script that builds the config places something with it. A device bound to a
         name (`GPU_DEVICE = torch.device("cuda")`) places nothing itself: where the file places
         something with it, it is reported only if one of those uses is reached without a GPU;
-        a device the file never places with is reported where it is made. An availability
+        a device the file never places with is reported where it is made, unless only code no run
+        reaches reads it (see [the model](../model.md)). A move is a move wherever it is
+        written: `print(model(x.cuda()))`, `f"{loss.cuda()}"` and `x.cuda() == y` copy to the GPU
+        before anything is printed or compared; only a device *named* in a message, a comparison
+        or a key (`t.device != torch.device("cuda")`) places nothing. An availability
         check named but never called (`'cuda' if torch.cuda.is_available else 'cpu'`, `if
         torch.cuda.is_available:`) is a function object, always true: every machine takes the
         CUDA arm. The literals of that arm get one finding, at the check, whose fix calls it
@@ -204,6 +208,9 @@ class HardCodedCuda(Rule):
                     use.where.cpu and not use.where.in_test and not use.where.self_test
                     for use in uses[id(spec.node)]):
                 continue
+            if spec.kind == "torch.device" and id(spec.node) not in uses and \
+                    model.only_dead_code_reads(spec.node):
+                continue  # every use of it is in code no run reaches: it places nothing
             if spec.where.in_test or spec.where.self_test:
                 continue  # a test pins its device on purpose; GPU markers decide where it runs
             if spec.kind != ".cuda(device)" and spec.device.cpu != "accel":
