@@ -26,6 +26,17 @@ def fixture_files() -> list[Path]:
     return sorted(p for p in FIXTURES.rglob("*.py") if p.name.startswith(("bad_", "good_")))
 
 
+def fixture_sample(step: int = 3) -> list[Path]:
+    """What a test of a whole run (its output format, its workers, its imports, flake8's view
+    of it) checks instead of every fixture: every `step`-th good or bad fixture of each rule's
+    folder, in sorted order, so every rule and both kinds stay in it; the notebooks; and the
+    fixture projects, whole. Each rule's own fixtures are all checked by test_fixtures.py."""
+    rules = fixture_files()
+    sample = [path for folder in sorted({p.parent for p in rules})
+              for path in sorted(p for p in rules if p.parent == folder)[::step]]
+    return sample + sorted((FIXTURES / "notebooks").glob("*.ipynb")) + [FIXTURES / "projects"]
+
+
 def expected_findings(path: Path) -> set[tuple[int, str]]:
     expected = set()
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):

@@ -156,7 +156,7 @@ def _through_cache(filename: str, text: Optional[str] = None):
         return None
     selection = _get_selection()
     outcome = next(check_files([Path(filename)], lambda _: selection, process_cache(),
-                               sources={Path(filename): data}))
+                               sources={Path(filename): data}, same_run=True))
     return None if outcome.error is not None else outcome
 
 

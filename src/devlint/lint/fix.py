@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
 
 from devlint.core.findings import Applicability, Finding, TextEdit
 from devlint.workspace.discovery import is_notebook
+from devlint.workspace.importers import new_run
 
 if TYPE_CHECKING:
     from devlint.lint.report import RunResult
@@ -325,6 +326,7 @@ def write_fix(path: Path, before: bytes, data: bytes, args, fail: Callable[[str]
     if reason is None:
         try:
             write_atomically(path, data, expected=before)
+            new_run()  # a file changed: what the next file's analysis asks of it is asked again
             return True
         except NotWritten as exc:
             reason = str(exc)

@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from devlint.workspace.cache import Cache, file_key, kind_of
 from devlint.workspace.discovery import is_notebook
+from devlint.workspace.importers import new_run
 from devlint.workspace.project import same_file
 from devlint.workspace.source import ReadError, read_source
 from devlint.core.selection import Selection
@@ -80,9 +81,14 @@ def _analyze_path(path: str, selection: Selection, data: Optional[bytes]) -> Fil
 def check_files(
     files: Iterable[Path], selection_for: Callable[[Path], Selection],
     cache: Optional[Cache] = None, jobs: int = 1, sources: Mapping[Path, bytes] = {},
+    same_run: bool = False,
 ) -> Iterator[FileOutcome]:
     """Outcomes in the order of `files`; fresh ones are added to `cache`. `sources`: the bytes
-    of files that cannot be read by path (standard input)."""
+    of files that cannot be read by path (standard input). A new run looks at the project's
+    files again (`workspace.importers.new_run`); `same_run`: part of the run before it (a
+    flake8 worker's file after the run over all of them)."""
+    if not same_run:
+        new_run()
     planned: list[tuple[str, Selection, Optional[FileOutcome], Optional[bytes]]] = []
     for path in files:
         selection = selection_for(path)

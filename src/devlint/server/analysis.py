@@ -175,6 +175,9 @@ def analyze(snapshot: Snapshot, selection: Optional[Selection], memo: Memo) -> l
     """The findings of a snapshot; none when its project excludes it (`selection` None)."""
     if selection is None:
         return []
+    from devlint.workspace.importers import new_run
+
+    new_run()  # files may have changed on disk since the last analysis
     if snapshot.notebook:
         return _analyze_notebook(snapshot, selection, memo)
     from devlint.lint.analyze import analyze_source

@@ -161,7 +161,7 @@ def gpu_only_importers(path: str) -> bool:
     Most projects set no CUDA device anywhere: one pass over the files' memoized facts answers
     them. For the others the answers are kept per project while no file of it changes (the
     sizes and times of its files), so a run asks each module once."""
-    from devlint.workspace.importers import file_facts, project_sources
+    from devlint.workspace.importers import file_facts, project_sources, version
 
     root = project_of(str(path)).root
     sources = project_sources(root)
@@ -172,11 +172,9 @@ def gpu_only_importers(path: str) -> bool:
         return False  # past the budget (not known), or no file sets a CUDA device
     stamp = []
     for source in sources:
-        try:
-            status = os.stat(source)
-        except OSError:
-            continue
-        stamp.append((str(source), status.st_size, status.st_mtime_ns))
+        found = version(source)
+        if found is not None:
+            stamp.append((str(source),) + found)
     known = _ANSWERS.get(root)
     if known is None or known[0] != stamp:
         known = _ANSWERS[root] = (stamp, {})

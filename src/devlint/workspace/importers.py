@@ -83,9 +83,53 @@ def importers_of(path: str) -> Optional[frozenset]:
     sources = _project_sources(project.root, None)
     if sources is None:
         return None
-    target = same_file(path)
-    return frozenset(same_file(p) for p in sources
-                     if same_file(p) != target and target in _imports_of(p, project))
+    return _imported_by(project, sources).get(same_file(path), frozenset())
+
+
+def version(path) -> Optional[tuple]:
+    """(size, mtime) of the file at `path`, None where it cannot be read: looked at once per
+    run (`new_run`), as many questions as the run asks of it."""
+    if _VERSIONS_RUN[0] != _RUN[0]:
+        _VERSIONS.clear()
+        _VERSIONS_RUN[0] = _RUN[0]
+    key = str(path)
+    found = _VERSIONS.get(key, False)
+    if found is False:
+        try:
+            status = os.stat(key)
+            found = (status.st_size, status.st_mtime_ns)
+        except OSError:
+            found = None
+        _VERSIONS[key] = found
+    return found
+
+
+def new_run() -> None:
+    """Files may have changed since the last question: the next one looks at every file's
+    version again (a check run, each analysis of the editor's server). Within a run the
+    project's import map is read once, not once per file checked: asking every source of a
+    project of N files again for each of its N files cost a run N * N `stat` calls."""
+    _RUN[0] += 1
+
+
+def _imported_by(project: Project, sources: list) -> dict:
+    """Each project file (key) -> the files whose import lines name it, for this run."""
+    known = _REVERSE.get(project.root)
+    if known is not None and known[0] == _RUN[0]:
+        return known[2]
+    stamps = [version(source) for source in sources]
+    if known is not None and known[1] == stamps:
+        _REVERSE[project.root] = (_RUN[0], stamps, known[2])
+        return known[2]
+    reverse: dict = {}
+    for source in sources:
+        key = same_file(source)
+        for target in _imports_of(source, project):
+            if target != key:
+                reverse.setdefault(target, set()).add(key)
+    found = {target: frozenset(keys) for target, keys in reverse.items()}
+    _REVERSE[project.root] = (_RUN[0], stamps, found)
+    return found
 
 
 def _levels() -> int:
@@ -96,6 +140,10 @@ def _levels() -> int:
 
 _WALKS: dict = {}  # root -> its sources, for walks with the default exclusions (flake8's)
 _IMPORTS: dict = {}  # (path, size, mtime) -> the project files its imports resolve to
+_RUN = [0]  # which run the questions belong to (`new_run`)
+_VERSIONS: dict = {}  # path -> `version` in the run `_VERSIONS_RUN` names
+_VERSIONS_RUN = [-1]
+_REVERSE: dict = {}  # root -> (run, the sources' (size, mtime), `_imported_by`'s map)
 
 
 def project_sources(root: str) -> Optional[list[Path]]:
@@ -111,14 +159,13 @@ def file_facts(sources: Iterable, memo: dict, fact, budget: int) -> Iterator:
     question must not read without end; later questions read on)."""
     left = budget
     for source in sources:
-        try:
-            stat = os.stat(source)
-        except OSError:
+        stat = version(source)
+        if stat is None:
             yield fact(None)
             continue
-        key = (str(source), stat.st_size, stat.st_mtime_ns)
+        key = (str(source),) + stat
         if key not in memo:
-            left -= stat.st_size
+            left -= stat[0]
             if left < 0:
                 yield None
                 return
@@ -150,11 +197,10 @@ def imports_of(path: str, project: Project) -> frozenset:
 
 def _imports_of(path: Path, project: Project) -> frozenset:
     """The project files `path`'s import lines resolve to (keys), once per process and version."""
-    try:
-        stat = os.stat(path)
-    except OSError:
+    stat = version(path)
+    if stat is None:
         return frozenset()
-    memo = (str(path), stat.st_size, stat.st_mtime_ns)
+    memo = (str(path),) + stat
     if memo in _IMPORTS:
         return _IMPORTS[memo]
     data = readable_source(str(path))
