@@ -177,3 +177,36 @@ def test_a_result_that_stood_on_the_projects_saves_is_checked_again_when_they_ch
     edited = check(root, cache_dir)
     assert not edited["demo.py"].cached
     assert codes(edited["demo.py"]) == ["DEV008"]
+
+
+def test_a_run_looks_at_each_project_file_once_not_once_per_file_checked(tmp_path: Path, monkeypatch) -> None:
+    """Asking every source of the project again for each file checked (who imports it, what
+    it names) cost a project of N files N * N `stat` calls (issue 29): a run looks at each
+    file's version once, whatever it asks of it."""
+    import os
+    from collections import Counter
+
+    root = tmp_path / "p"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("")
+    (root / "pkg" / "__init__.py").write_text("")
+    n = 150
+    for i in range(n):
+        (root / "pkg" / f"m{i}.py").write_text(
+            f"import torch\nfrom pkg.m{(i + 1) % n} import f\n\n\ndef f(x):\n    return x.cuda()\n")
+    looked_at: Counter = Counter()
+    real = os.stat
+
+    def counting(path, *args, **kwargs):
+        looked_at[os.path.basename(str(path))] += 1
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", counting)
+    files = sorted(root.rglob("*.py"))
+    outcomes = list(check_files(files, lambda _: Selection(), None))
+    monkeypatch.setattr(os, "stat", real)
+    assert len(outcomes) == n + 1 and any(o.findings for o in outcomes)
+    # each module: a few dozen looks (its own check, its importer's, each question's reading
+    # of it), as many for 30 modules as for 120; not some for each of the n files checked
+    most = max(looked_at[f"m{i}.py"] for i in range(n))
+    assert 0 < most < n // 2, most
