@@ -89,9 +89,6 @@ def importers_of(path: str) -> Optional[frozenset]:
 def version(path) -> Optional[tuple]:
     """(size, mtime) of the file at `path`, None where it cannot be read: looked at once per
     run (`new_run`), as many questions as the run asks of it."""
-    if _VERSIONS_RUN[0] != _RUN[0]:
-        _VERSIONS.clear()
-        _VERSIONS_RUN[0] = _RUN[0]
     key = str(path)
     found = _VERSIONS.get(key, False)
     if found is False:
@@ -110,6 +107,7 @@ def new_run() -> None:
     project's import map is read once, not once per file checked: asking every source of a
     project of N files again for each of its N files cost a run N * N `stat` calls."""
     _RUN[0] += 1
+    _VERSIONS.clear()
 
 
 def _imported_by(project: Project, sources: list) -> dict:
@@ -141,8 +139,7 @@ def _levels() -> int:
 _WALKS: dict = {}  # root -> its sources, for walks with the default exclusions (flake8's)
 _IMPORTS: dict = {}  # (path, size, mtime) -> the project files its imports resolve to
 _RUN = [0]  # which run the questions belong to (`new_run`)
-_VERSIONS: dict = {}  # path -> `version` in the run `_VERSIONS_RUN` names
-_VERSIONS_RUN = [-1]
+_VERSIONS: dict = {}  # path -> `version` in this run
 _REVERSE: dict = {}  # root -> (run, the sources' (size, mtime), `_imported_by`'s map)
 
 

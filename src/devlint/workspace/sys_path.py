@@ -101,20 +101,21 @@ def _read(importer: str, root: str) -> tuple:
         value = _value(args[0], os.path.abspath(importer), names)
         if value is None:
             continue
-        if os.path.isabs(value):
-            folder = os.path.normpath(value)
-            if folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
-                understood += 1  # (a folder that does not exist holds no module either)
+        if os.path.isabs(value) and _inside(os.path.normpath(value), root):
+            understood += 1  # (a folder that does not exist holds no module either)
         bases = [value] if os.path.isabs(value) else [os.path.join(here, value),
                                                        os.path.join(root, value)]
         for base in bases:
             folder = os.path.normpath(base)
-            inside = folder == root or folder.startswith(root.rstrip(os.sep) + os.sep)
-            if inside and os.path.isdir(folder):
+            if _inside(folder, root) and os.path.isdir(folder):
                 target = inserted if node.func.attr == "insert" else appended
                 if folder not in target:
                     target.append(folder)
     return tuple(inserted), tuple(appended), understood == mentions
+
+
+def _inside(folder: str, root: str) -> bool:
+    return folder == root or folder.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _is_sys_path(node: ast.AST) -> bool:

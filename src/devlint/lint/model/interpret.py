@@ -838,9 +838,10 @@ class Interpreter(Evaluator):
         the importer itself is in (`from second.pytorch.train import ...` in
         `second/pytorch/inference.py`: it finds that package's module, or no package at all), or
         a module beside an entry point whose own `sys.path` edits, if any, are all known and
-        put no module of that name first (`python eval.py` puts its own folder first). A module beside a file the project imports is found beside it only when
-        that file runs as a script; imported from elsewhere, the same name may find another
-        file (CoAtNet's `from utils import ...` finds the root's `utils.py` then)."""
+        put no module of that name first (`python eval.py` puts its own folder first). A module
+        beside a file the project imports is found beside it only when that file runs as a
+        script; imported from elsewhere, the same name may find another file (CoAtNet's `from
+        utils import ...` finds the root's `utils.py` then)."""
         import os
 
         here = os.path.dirname(os.path.abspath(self.path))
