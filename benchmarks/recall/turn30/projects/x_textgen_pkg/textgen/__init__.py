@@ -1,0 +1,3 @@
+from .models import MiniGPT, CausalSelfAttention
+
+__all__ = ["MiniGPT", "CausalSelfAttention"]
