@@ -28,6 +28,9 @@ def big_file() -> bytes:
 
 
 # name -> (bytes, what the diagnostic must say, or None when the file is fine)
+LFS_POINTER = (b"version https://git-lfs.github.com/spec/v1\n"
+               b"oid sha256:07dd1adc9b3c4f0e2a5d8b6c7e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f\n"
+               b"size 101271593\n")
 CASES: dict[str, tuple[Callable[[], bytes], str | None]] = {
     "syntax_error": (lambda: b"def f(:\n    pass\n", "DEV999 cannot parse"),
     "invalid_utf8": (lambda: b"x = '\xff\xfe'\n", "DEV999 cannot parse: cannot decode as utf-8"),
@@ -49,6 +52,9 @@ CASES: dict[str, tuple[Callable[[], bytes], str | None]] = {
     "chain_50000_with_cuda": (
         lambda: b"import torch\nd = torch.device('cuda')\nx = 1" + b" + 1" * 50_000 + b"\n", "DEV999"),
     "python2": (lambda: b"print 'hello'\n", "DEV999 cannot parse"),
+    # a clone made without `git lfs`: the file is three lines naming its content
+    "lfs_pointer": (lambda: LFS_POINTER, "1:1: DEV999 cannot parse: a Git LFS pointer, not the "
+                                         "file's content (fetch it with `git lfs pull`)"),
     # Valid Python: never DEV999. Either analysed, or DEV998 with the reason.
     "paren_annotated_target": (
         lambda: b"import torch\nd = torch.device('cuda')\n(z): int = 3\n",
@@ -72,6 +78,17 @@ CASES: dict[str, tuple[Callable[[], bytes], str | None]] = {
         lambda: b"import pathlib\npathlib.Path('IMPORTED').write_text('ran')\nraise SystemExit(3)\n",
         None),
 }
+
+
+def test_a_notebook_left_as_a_git_lfs_pointer_says_so(tmp_path: Path) -> None:
+    (tmp_path / "explore.ipynb").write_bytes(LFS_POINTER)
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    result = run("devlint", "check", "--no-cache", "explore.ipynb", "buggy.py", cwd=tmp_path)
+    assert_no_traceback(result)
+    assert "buggy.py:2:23: DEV001" in result.stdout
+    assert "explore.ipynb:1:1: DEV999 cannot parse: not a notebook: a Git LFS pointer, not the " \
+           "file's content (fetch it with `git lfs pull`)" in result.stdout
+    assert result.returncode == 1
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -40,7 +40,9 @@ class CannotParse(SpecialCode):
         Reported, at the place Python's own parser names, for a file that CPython refuses: a
         syntax error, bytes that do not decode in the file's encoding, NUL bytes, nesting too
         deep to analyze; and for an `.ipynb` that is not a notebook (not JSON, no list of
-        cells). No other rule runs on such a file.
+        cells). A file that is a Git LFS pointer (a clone made without `git lfs`, whose large
+        notebooks are three lines naming their content) says so, and how to fetch it. No other
+        rule runs on such a file.
     """
     silent = """
         For every file CPython compiles. Under flake8 this code is never reported: flake8
@@ -115,6 +117,15 @@ class CannotAnalyse(SpecialCode):
 
 
 PARSE_ERROR = CannotParse
+
+# A Git LFS pointer in place of the file (its first line, as the LFS specification writes it).
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+NOT_FETCHED = "a Git LFS pointer, not the file's content (fetch it with `git lfs pull`)"
+
+
+def lfs_pointer(data: bytes) -> bool:
+    """Whether the bytes are a Git LFS pointer rather than the file they stand for."""
+    return data.startswith(LFS_POINTER)
 CANNOT_ANALYSE = CannotAnalyse
 SPECIAL_CODES: tuple[type[SpecialCode], ...] = (CANNOT_ANALYSE, PARSE_ERROR)
 KNOWN_CODES: tuple[str, ...] = RULE_CODES + tuple(special.code for special in SPECIAL_CODES)

@@ -18,6 +18,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from devlint.core.codes import NOT_FETCHED, lfs_pointer
 from devlint.core.limits import Unanalysable, check_size, deep_recursion, screen
 from devlint.core.lines import line_number, line_starts, split_lines
 from devlint.lint.positions import register_layout
@@ -39,6 +40,8 @@ def decode_source(data: bytes) -> str:
 def decode_source_with_encoding(data: bytes) -> tuple[str, str]:
     """Decode as Python would (PEP 263 cookie, BOM), refusing NUL bytes; the encoding is
     what writing the text back must use ('utf-8-sig' keeps a BOM)."""
+    if lfs_pointer(data):
+        raise SourceError(1, 1, NOT_FETCHED)
     if b"\x00" in data:
         line = line_number(data.decode("latin-1"), data.index(b"\x00"))
         raise SourceError(line, 1, "source contains NUL bytes")

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
+from devlint.core.codes import NOT_FETCHED, lfs_pointer
 from devlint.core.findings import Finding, Location, Related, TextEdit
 from devlint.core.lines import NEWLINE, split_lines, surviving_lines
 from devlint.core.selection import Selection
@@ -79,6 +80,8 @@ class Program:
 
 
 def load(data: bytes) -> dict:
+    if lfs_pointer(data):
+        raise NotebookError(f"not a notebook: {NOT_FETCHED}")
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:

@@ -1999,6 +1999,8 @@ class Interpreter(Evaluator):
             if type(base) is Ref and api.is_module_class(base.qualname):
                 return _LayerSuper(info.cls, unwrap(receiver) if receiver is not None else OPAQUE,
                                    api.RESETTING_LAYERS.get(api.last(base.qualname)))
+        if trainer_class(info.cls):
+            return _TrainerSuper()
         return OPAQUE
 
     def call_method(self, node: Any, receiver: Value, name: str, args: list, kwargs: dict, st: State) -> Value:
@@ -2017,6 +2019,14 @@ class Interpreter(Evaluator):
             if type(member) is Func:
                 self.call_method_value(node, Method(member, obj, _self_node(self.frame)), [], {}, st)
             return NONE if name == "__init__" else OPAQUE
+        if type(receiver) is _TrainerSuper:
+            if name == api.TRAINER_PREDICTION_STEP:
+                # transformers' `prediction_step` moves the inputs and runs the moved model:
+                # its loss, logits and labels are on the device (each may be None, and the
+                # logits a tuple for a model of several outputs)
+                made = Tensor(Place.DEVICE, "output", node, plain=False)
+                return Seq("tuple", (made, made, made), made, node=node)
+            return OPAQUE
         return super().call_method(node, receiver, name, args, kwargs, st)
 
     def returned_from_forward(self, node: Any, value: Value, st: State) -> None:
@@ -2419,6 +2429,16 @@ class _Super(Value):
 
     def __hash__(self) -> int:
         return hash((id(self.info), self.receiver))
+
+
+class _TrainerSuper(Value):
+    """`super()` in a method of a subclass of transformers' `Trainer`."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _TrainerSuper
+
+    def __hash__(self) -> int:
+        return hash(_TrainerSuper)
 
 
 class _LayerSuper(Value):

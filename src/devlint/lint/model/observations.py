@@ -121,6 +121,7 @@ class Load:
     # a process group was started, or the rank read, on the way here: the load runs per rank
     # (a notebook's single-process `load_trained_model()` beside a spawned worker does not)
     ranked: bool = True
+    seq: int = field(default_factory=lambda: next(CLOCK), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class Save:
     # written only when the file is missing (`if not os.path.exists(ckpt): train_and_save()`):
     # a file an earlier run, on whatever device it had, may have written instead
     if_missing: bool = False
+    seq: int = field(default_factory=lambda: next(CLOCK), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -269,6 +269,9 @@ FRAMEWORK_CALLBACKS = re.compile(r"^(lightning|pytorch_lightning)\.(\w+\.)*Callb
 TRAINER_CLASSES = re.compile(r"^(transformers|trl)\.(\w+\.)*\w*Trainer$")
 TRAINER_HOOKS = {"compute_loss": True, "training_step": True, "prediction_step": False}
 TRAINER_PREPARE_METHODS = frozenset({"_prepare_inputs", "_prepare_input"})
+# The trainer's own evaluation step: `super().prediction_step(...)` of a subclass hands back
+# (loss, logits, labels) of the moved model and inputs, on the device.
+TRAINER_PREDICTION_STEP = "prediction_step"
 # Base classes of other libraries that are `nn.Module`s (PyG's message-passing layers).
 THIRD_PARTY_MODULES = re.compile(r"^torch_geometric\.nn\.(\w+\.)*MessagePassing$")
 # Layer classes of other libraries, `nn.Module`s by their package: PyG's layers, pools, norms

@@ -50,7 +50,10 @@ class LoadWithoutMapLocation(Rule):
     silent = """
         When the load sits under a test about the device, when the file saves to the same path
         itself (a checkpoint written and read by the same run lives on the run's own device; not
-        under torchrun, where rank 0 writes what every rank reads), under a test about the rank
+        under torchrun, where rank 0 writes what every rank reads), or when the run, before the
+        load, saved to a path devlint cannot tell from the one it loads (`save_path =
+        checkpoint_path(name)` given to an early-stopping object that saves the best weights,
+        read back after the loop), under a test about the rank
         (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, for a file of
         each rank's own on every rank (`f"queue{rank}.pth"`: each rank wrote it from its own GPU),
         for a checkpoint of unknown origin in a project (project mode) that writes its modules'
@@ -190,6 +193,14 @@ class LoadWithoutMapLocation(Rule):
         if any((same_path(load.path, save.path) or same_folder_pattern(load, save)) and
                not save.if_missing for save in model.obs.saves):
             return False  # (one written only when missing may come from an earlier GPU run)
+        if unknown_path(load.path) and any(
+                unknown_path(save.path) and not save.if_missing and
+                model.interpreter.same_run(save, load) for save in model.obs.saves):
+            # `save_path = checkpoint_path("lstm")` handed to an early-stopping object that
+            # saves the best weights to it, read back after the loop: the run saved to a path
+            # it cannot tell from the one it loads, so the file may well be its own, written
+            # from its own device (a resume loads before any save, and stays reported)
+            return False
         if any(same_folder_pattern(load, save) for save in _lineage_saves(load)):
             return False
         owner = load.where.function.owner if load.where.function is not None else None
@@ -390,6 +401,14 @@ def same_path(a: Value, b: Value) -> bool:
     if type(a) is Opaque and type(b) is Opaque:
         return bool(a.name) and a.name == b.name
     return False
+
+
+def unknown_path(path: Value) -> bool:
+    """A path the model knows nothing of: no text, no shape, no name (`checkpoint_path(name,
+    tag)`, which joins one of two folders with an f-string)."""
+    if type(path) is Scalar:
+        return path.text is None and path.template is None
+    return type(path) is Opaque and not path.name
 
 
 def same_folder_pattern(load: Load, save) -> bool:
