@@ -25,7 +25,7 @@ from devlint.lint.model.state import (
     ClassInfo, State, device_of_text, flag_and, flag_not, flag_or, state_calls,
 )
 from devlint.lint.model.values import (
-    OPAQUE, UNKNOWN_FLAG, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module,
+    OPAQUE, UNKNOWN_FLAG, Array, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module,
     Namespace, Opaque, Optimizer, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
     join_place, unwrap,
     with_place,
@@ -408,9 +408,14 @@ class Evaluator:
                 return MISMATCHED(node)
             return _elementwise(node, left, right)
         for tensor, other in ((left, right), (right, left)):
-            # A number, or a value of unknown kind (most often a number: `torch.ones(n) / n`).
-            if is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque):
+            # A number, or a value of unknown kind (most often a number: `torch.ones(n) / n`),
+            # or a NumPy array, which torch reads as a tensor beside it.
+            if is_tensor(tensor) and type(other) in (Scalar, Flag, Opaque, Array):
                 return derived(tensor, node)
+        if Array in (type(left), type(right)) and {type(left), type(right)} <= {Array, Scalar}:
+            # `(high - low) / 2.0`, `(size * p[idx]) ** -beta`: broadcasting keeps every
+            # dimension an operand has
+            return Array(any(type(v) is Array and v.ranked for v in (left, right)), node)
         return OPAQUE
 
     def _unary(self, node: cst.UnaryOperation, st: State) -> Value:
@@ -422,7 +427,7 @@ class Evaluator:
             if type(node.operator) is cst.Minus:
                 return Scalar(number=-value.number)
             return Scalar() if type(node.operator) is cst.BitInvert else value
-        return value if type(value) in (Tensor, Scalar) else OPAQUE
+        return value if type(value) in (Tensor, Scalar, Array) else OPAQUE
 
     def _boolean(self, node: cst.BooleanOperation, st: State) -> Value:
         """`a and b`, `a or b`: a condition in both worlds, or, for values (`device or
@@ -646,6 +651,12 @@ class Evaluator:
             return derived(base, node)
         if kind is Seq:
             return _item(base, index, key_node)
+        if kind is Array:
+            # `self.rewards[idx]` with an array of indices, `prio[:size]`: a dimension still
+            # (an integer index may take the last one away)
+            whole = type(node) is cst.Subscript and len(node.slice) == 1
+            return Array(whole and (type(index) is Array and index.ranked or
+                                    index == "slice" and base.ranked), node)
         if kind is Module:
             return _layer_of(base, node)  # a layer of a Sequential
         if kind is Instance and base.cls is not None:
@@ -1070,6 +1081,10 @@ class Evaluator:
                     return Flag(answers[0], answers[1])
         if name in ("to", "cuda", "cpu", "type") and kind in (Tensor, Module, Opaque, Namespace):
             return self.transfer(node, receiver, name, args, kwargs, st)
+        if kind is Array:
+            # `obs.astype(np.float32)`, `frame.copy()`: an array of the same rank; anything
+            # else (`w.max()`, `a.sum()`, `a.tolist()`) is no array known to have a dimension
+            return Array(receiver.ranked, node) if name in ARRAY_SHAPE_KEEPING else OPAQUE
         if kind is Instance and name == "save_for_backward" and \
                 any(c is receiver.cls for c in self.autograd_contexts.values()) and \
                 type(node.func.value) is cst.Name:
@@ -1828,6 +1843,9 @@ class Evaluator:
                 # and its axes), whose methods (`fit_transform`, `ax.hist`) are the library's too
                 # and make host arrays of what they get
                 return Ref(qualname)
+            array = numpy_array(qualname, node, args, kwargs)
+            if array is not None:
+                return array
             if qualname in api.NUMPY_CONVERTERS:
                 return OPAQUE
         if qualname.startswith("builtins."):
@@ -1985,6 +2003,8 @@ class Evaluator:
         rank = factory_rank(node)
         if rank == "unknown" and args and type(args[0][1]) is Seq:
             rank = "tensor"
+        if rank == "unknown" and args and type(unwrap(args[0][1])) is Array and unwrap(args[0][1]).ranked:
+            rank = "tensor"  # `torch.as_tensor(self.rewards[idx])`: an array with a dimension
         if rank == "unknown" and args and args[0][0] is not None and reduced_along_an_axis(
                 args[0][0], self.frame.function.node if self.frame.function else self.module):
             rank = "tensor"  # `torch.tensor(neg / np.clip(Y.sum(0), 1, None))`: per column
@@ -2526,6 +2546,50 @@ SHAPE_KEEPING_METHODS = frozenset({
     "type", "detach", "clone", "contiguous", "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid",
     "tanh", "relu", "neg", "clamp", "clamp_", "pow", "mul", "add", "sub", "div", "requires_grad_",
     "pin_memory", "share_memory_", "fill_", "zero_", "normal_", "uniform_"})
+
+
+# NumPy array methods whose result has the receiver's rank.
+ARRAY_SHAPE_KEEPING = frozenset({"astype", "copy", "flatten", "ravel", "clip", "round", "cumsum",
+                                 "argsort"})
+# NumPy makers whose array has a dimension whatever their arguments, and those that have one
+# when asked for a size (`np.random.randint(0, n, size=b)`: the size's position when positional).
+_NUMPY_RANKED = frozenset({"arange", "linspace", "logspace", "stack", "concatenate", "vstack",
+                           "hstack", "column_stack", "random.permutation"})
+_NUMPY_SHAPED = frozenset({"zeros", "ones", "empty", "full"})
+_NUMPY_SIZED = {"random.randint": 2, "random.choice": 1, "random.uniform": 2,
+                "random.normal": 2, "random.random": 0, "random.random_sample": 0,
+                "random.rand": 0, "random.randn": 0, "random.binomial": 2,
+                "random.poisson": 1, "random.exponential": 1, "random.beta": 2}
+_NUMPY_CONVERTING = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray",
+                               "zeros_like", "ones_like", "empty_like", "full_like"})
+
+
+def numpy_array(qualname: str, node: Any, args: list, kwargs: dict) -> Optional[Array]:
+    """The array a NumPy maker returns, where the call proves whether it has a dimension;
+    None for anything else of NumPy (`np.mean(x)`: a number as often as an array)."""
+    name = qualname[len("numpy."):] if qualname.startswith("numpy.") else ""
+    if name in _NUMPY_RANKED:
+        return Array(True, node)
+    if name in _NUMPY_SHAPED:
+        shape = args[0][0] if args else kwargs["shape"][0] if "shape" in kwargs else None
+        empty = type(shape) in (cst.Tuple, cst.List) and not shape.elements
+        return Array(shape is not None and not empty, node)
+    if name in _NUMPY_SIZED:
+        position = _NUMPY_SIZED[name]
+        size = kwargs.get("size")
+        if name in ("random.rand", "random.randn"):
+            return Array(bool(args), node)  # `np.random.rand(n, 2)`: one dimension per size
+        return Array(size is not None and not _is_none_node(size[0]) or len(args) > position, node)
+    if name in _NUMPY_CONVERTING:
+        data = args[0] if args else None
+        ranked = data is not None and (type(data[0]) in (cst.List, cst.Tuple, cst.ListComp) or
+                                       type(unwrap(data[1])) is Array and unwrap(data[1]).ranked)
+        return Array(ranked, node)
+    return None
+
+
+def _is_none_node(node: Any) -> bool:
+    return type(node) is cst.Name and node.value == "None"
 
 
 # What turns a sequence into a sequence or an array with a dimension per item.

@@ -57,6 +57,17 @@ OPAQUE = Opaque()
 
 
 @dataclass(frozen=True)
+class Array(Value):
+    """A NumPy array: never a tensor, never on a device. `ranked`: it has a dimension at least,
+    proven by how it was made (`np.zeros(capacity)`, `np.array([...])`, `buf[idx]` of such an
+    array by an array of indices), so the tensor `torch.as_tensor(a)` makes of it is no 0-dim
+    number, which PyTorch would let meet a device tensor."""
+
+    ranked: bool = False
+    node: Any = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Optimizer(Value):
     """A torch optimizer (`torch.optim.AdamW(model.parameters())`) built on the parameters of
     the module whose `ident` is `params`. Otherwise as unknown as any object."""
@@ -492,6 +503,10 @@ def _join_opaque(a: Opaque, b: Opaque) -> Opaque:
     return a if a.name == b.name else OPAQUE
 
 
+def _join_array(a: Array, b: Array) -> Array:
+    return a if a.ranked == b.ranked else Array(False, a.node)
+
+
 _JOINERS = {
     Tensor: _join_tensor,
     Module: _join_module,
@@ -502,6 +517,7 @@ _JOINERS = {
     Iterable: _join_iterable,
     Scalar: _join_scalar,
     Opaque: _join_opaque,
+    Array: _join_array,
 }
 
 
