@@ -31,6 +31,7 @@ EXTERNAL = {
     "json-schema.org": "the JSON Schema dialect a schema declares in `$schema`",
     "docs.oasis-open.org": "SARIF's schema, named by `$schema` in every SARIF report",
     "bford.info": "the text a CACHEDIR.TAG must carry, by its specification",
+    "git-lfs.github.com": "the first line of every Git LFS pointer file, by its specification",
     "pre-commit.com": "pre-commit's documentation",
     "marketplace.visualstudio.com": "the third-party LSP client extension for VS Code",
     "www.schemastore.org": "where editors find schemas for pyproject.toml tables",
