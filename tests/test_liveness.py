@@ -60,13 +60,22 @@ def test_a_module_no_file_imports_is_not_known(tmp_path) -> None:
     assert unnamed_elsewhere(path) is None
 
 
-def test_a_module_nothing_imports_is_not_known_even_when_nothing_runs_it(tmp_path) -> None:
-    """An entry point, or a module found by a computed name; and calling the definitions of a
-    module nothing runs dead would drop the uses that excuse its module-level constants
-    (`GPU_DEVICE = torch.device("cuda")` used behind a switch)."""
-    path = _project(tmp_path, {"utils.py": "import matplotlib\nmatplotlib.use('Agg')\n" + HELPERS,
+def test_a_module_nothing_imports_or_runs_reaches_only_what_its_top_level_names(tmp_path) -> None:
+    """In a project (its `.git`), no file imports it and it is no script: running it (`python
+    utils.py`) runs its module level only, so no other file's naming keeps its definitions
+    live; what its own module level names (`one_mix` here) is live in `model.liveness`."""
+    path = _project(tmp_path, {"utils.py": "import matplotlib\nmatplotlib.use('Agg')\n" + HELPERS
+                               + "DEFAULT = one_mix(0, 1)\n",
                                "train.py": "import torch\nprint(torch.zeros(1))\n"})
-    assert unnamed_elsewhere(path) is None
+    assert unnamed_elsewhere(path) == ("EdgeLoss", "normalize", "one_mix")
+
+
+def test_a_loose_module_nothing_imports_is_not_known(tmp_path) -> None:
+    """No project marker above it: a folder of loose files, whose modules a script elsewhere
+    may import."""
+    (tmp_path / "utils.py").write_text(HELPERS, encoding="utf-8")
+    (tmp_path / "train.py").write_text("import torch\nprint(torch.zeros(1))\n", encoding="utf-8")
+    assert unnamed_elsewhere(str(tmp_path / "utils.py")) is None
 
 
 def test_a_module_pytest_or_a_package_import_runs_is_not_known(tmp_path) -> None:

@@ -121,11 +121,19 @@ SUBCLASS = ("import torch\nfrom .base_model import BaseModel\n\n\nclass VideoMod
             "        return metric\n")
 
 
+# basicsr's registry: every model file of the folder imported by a computed name (no file
+# imports a model module by its own name, so without it they would be modules nothing runs)
+REGISTRY = ("import importlib\nimport os\n\n"
+            "for name in os.listdir(os.path.dirname(__file__)):\n"
+            "    if name.startswith('video_'):\n"
+            "        importlib.import_module(f'models.{name[:-3]}')\n")
+
+
 def test_files_that_bypass_a_device_chosen_in_a_base_class_are_slips_each(tmp_path) -> None:
     """basicsr's video models make a metric with `device='cuda'` while their base class chooses
     `self.device` with a CPU arm and their runs place data with it: each literal bypasses a
     choice the code base made, so each is a finding of its own."""
-    root = tree(tmp_path, {"models/__init__.py": "", "models/base_model.py": BASE,
+    root = tree(tmp_path, {"models/__init__.py": REGISTRY, "models/base_model.py": BASE,
                            "models/video_a.py": SUBCLASS, "models/video_b.py": SUBCLASS})
     _, found = check(root, ".")
     assert [(p, line) for p, line, *_ in found] == [("models/video_a.py", 7),

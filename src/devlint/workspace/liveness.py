@@ -8,13 +8,15 @@ shell script), that run follows no path a program takes, and what it observes is
 
 A package others install is different: its users' code, not in the project, calls its public
 names. So the answer is `None` (unknown: everything may be called) for a distribution, for a
-module no file of the project imports that is no script (a module `importlib` finds by a
-computed name, as CycleGAN's `find_model_using_name` does; one nothing runs), for a script in a
-project that loads modules by a computed name, for one whose importers read its
+module no file imports in a project that loads modules by a computed name (as CycleGAN's
+`find_model_using_name` does), for one a runner or a package import runs (`test_*.py`,
+`__init__.py`), for a loose file with no project marker (`.git`, `pyproject.toml`) above it
+that is no script, for one whose importers read its
 namespace (`vars(modellib)`, `getattr(modellib, name)`, `modellib.__dict__`), for a project
-whose files cannot all be read within the budget, and where there is no project. A script
-nothing imports (a `__main__` block, or its own `main()` called at module level) reaches the
-definitions its code at module level names, through each other, and what other files name.
+whose files cannot all be read within the budget, and where there is no project. A module
+nothing imports, a script (a `__main__` block, or its own `main()` called at module level) or
+a module of a project that nothing runs, reaches the definitions its code at module level
+names, through each other, and what other files name.
 
 Every text file of the project counts as naming a word it holds (notebooks, YAML and JSON
 configs a registry reads class names from, shell scripts, READMEs), and a Python file what its
@@ -69,16 +71,16 @@ def unnamed_elsewhere(path: str) -> Optional[tuple]:
         return None
     own = same_file(str(path))
     others = [source for source in list(sources) + texts if same_file(str(source)) != own]
-    if not importers and (not _script(data, defined) or _runs_on_its_own(str(path)) or
-                          _loads_by_name(sources, texts)):
-        # no file imports it by name, and it is no script: a module found by a name computed
-        # at run time (`importlib.import_module("models." + name + "_model")`), or one run by
-        # other means (`python -c`, a plugin loader). (A module nothing imports or runs
-        # reaches nothing either, but calling its definitions dead drops the uses that excuse
-        # its module-level constants, `GPU_DEVICE = torch.device("cuda")` used behind a
-        # switch, and leaves the constant reported.) A script (a `__main__` block, or a call
-        # of its own `main()` at module level) runs what its code at module level names:
-        # `python main.py`, wherever a README says so, runs nothing else of it
+    if not importers and (not _script(data, defined) and not project_of(str(path)).marked or
+                          _runs_on_its_own(str(path)) or _loads_by_name(sources, texts)):
+        # no file imports it by name: a module found by a name computed at run time
+        # (`importlib.import_module("models." + name + "_model")`), or one a runner or a
+        # package import runs; or a folder of loose files with no project marker, whose
+        # modules any script outside may import. In a project (a `.git`, a `pyproject.toml`),
+        # a module no file imports and no code runs (a profiler nothing uses, an engine
+        # superseded by another) reaches only what its own module level names, as a script
+        # reaches what its `__main__` block names: `python utils.py` runs nothing else of
+        # it. Its module-level constants that only those definitions read place nothing
         # (`model.liveness`).
         return None
     module = os.path.splitext(os.path.basename(str(path)))[0]
