@@ -117,6 +117,9 @@ class CannotAnalyse(SpecialCode):
 
 
 PARSE_ERROR = CannotParse
+CANNOT_ANALYSE = CannotAnalyse
+SPECIAL_CODES: tuple[type[SpecialCode], ...] = (CANNOT_ANALYSE, PARSE_ERROR)
+KNOWN_CODES: tuple[str, ...] = RULE_CODES + tuple(special.code for special in SPECIAL_CODES)
 
 # A Git LFS pointer in place of the file (its first line, as the LFS specification writes it).
 LFS_POINTER = b"version https://git-lfs.github.com/spec/"
@@ -126,9 +129,6 @@ NOT_FETCHED = "a Git LFS pointer, not the file's content (fetch it with `git lfs
 def lfs_pointer(data: bytes) -> bool:
     """Whether the bytes are a Git LFS pointer rather than the file they stand for."""
     return data.startswith(LFS_POINTER)
-CANNOT_ANALYSE = CannotAnalyse
-SPECIAL_CODES: tuple[type[SpecialCode], ...] = (CANNOT_ANALYSE, PARSE_ERROR)
-KNOWN_CODES: tuple[str, ...] = RULE_CODES + tuple(special.code for special in SPECIAL_CODES)
 
 
 def unknown_codes(codes: Iterable[str]) -> list[str]:

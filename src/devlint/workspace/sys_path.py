@@ -33,10 +33,6 @@ _PATH_CALLS = frozenset({"join", "dirname", "abspath", "realpath", "normpath", "
 def path_edits(importer: str, root: str) -> tuple:
     """(folders inserted at the front, folders appended) by the file `importer`'s own
     `sys.path` edits, inside the project at `root`."""
-    try:
-        stat = os.stat(importer)
-    except OSError:
-        return (), ()
     return _edits(importer, root)[:2]
 
 

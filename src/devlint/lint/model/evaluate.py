@@ -2558,8 +2558,9 @@ _NUMPY_RANKED = frozenset({"arange", "linspace", "logspace", "stack", "concatena
 _NUMPY_SHAPED = frozenset({"zeros", "ones", "empty", "full"})
 _NUMPY_SIZED = {"random.randint": 2, "random.choice": 1, "random.uniform": 2,
                 "random.normal": 2, "random.random": 0, "random.random_sample": 0,
-                "random.rand": 0, "random.randn": 0, "random.binomial": 2,
-                "random.poisson": 1, "random.exponential": 1, "random.beta": 2}
+                "random.binomial": 2, "random.poisson": 1, "random.exponential": 1,
+                "random.beta": 2}
+_NUMPY_BY_SIZES = frozenset({"random.rand", "random.randn"})  # one dimension per size given
 _NUMPY_CONVERTING = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray",
                                "zeros_like", "ones_like", "empty_like", "full_like"})
 
@@ -2574,12 +2575,12 @@ def numpy_array(qualname: str, node: Any, args: list, kwargs: dict) -> Optional[
         shape = args[0][0] if args else kwargs["shape"][0] if "shape" in kwargs else None
         empty = type(shape) in (cst.Tuple, cst.List) and not shape.elements
         return Array(shape is not None and not empty, node)
+    if name in _NUMPY_BY_SIZES:
+        return Array(bool(args), node)  # `np.random.rand(n, 2)`
     if name in _NUMPY_SIZED:
-        position = _NUMPY_SIZED[name]
         size = kwargs.get("size")
-        if name in ("random.rand", "random.randn"):
-            return Array(bool(args), node)  # `np.random.rand(n, 2)`: one dimension per size
-        return Array(size is not None and not _is_none_node(size[0]) or len(args) > position, node)
+        return Array(size is not None and not _is_none_node(size[0]) or len(args) > _NUMPY_SIZED[name],
+                     node)
     if name in _NUMPY_CONVERTING:
         data = args[0] if args else None
         ranked = data is not None and (type(data[0]) in (cst.List, cst.Tuple, cst.ListComp) or

@@ -89,17 +89,21 @@ def _calls_a_dynamic_builtin(module: cst.Module, total: dict) -> bool:
     itself read from `sys.modules`."""
     if not any(total.get(word) for word in DYNAMIC_BUILTINS) and not total.get("modules"):
         return False
-    attributes = {id(node.attr) for node in walk(module) if type(node) is cst.Attribute}
-    defined = {id(node.name) for node in walk(module)
-               if type(node) in (cst.FunctionDef, cst.ClassDef)}
-    # (`vars(args)` reads an argparse namespace; only `vars()` reads the module's own)
-    objects = {id(node.func) for node in walk(module) if type(node) is cst.Call and
-               type(node.func) is cst.Name and node.func.value == "vars" and node.args}
-    if any(type(node) is cst.Subscript and dotted(node.value) == "sys.modules" for node in walk(module)):
-        return True  # `getattr(sys.modules[__name__], args.command)`
-    return any(type(node) is cst.Name and node.value in DYNAMIC_BUILTINS and
-               id(node) not in attributes and id(node) not in defined and id(node) not in objects
-               for node in walk(module))
+    excused: set = set()  # ids of names that look nothing up: attributes, definitions' names
+    found: list = []
+    for node in walk(module):
+        kind = type(node)
+        if kind is cst.Subscript and dotted(node.value) == "sys.modules":
+            return True  # `getattr(sys.modules[__name__], args.command)`
+        if kind is cst.Attribute:
+            excused.add(id(node.attr))
+        elif kind in (cst.FunctionDef, cst.ClassDef):
+            excused.add(id(node.name))
+        elif kind is cst.Call and type(node.func) is cst.Name and node.func.value == "vars" and node.args:
+            excused.add(id(node.func))  # `vars(args)` reads a namespace; only `vars()` the module's
+        elif kind is cst.Name and node.value in DYNAMIC_BUILTINS:
+            found.append(id(node))
+    return any(ident not in excused for ident in found)
 
 
 def identifier_counts(node: Any) -> dict:

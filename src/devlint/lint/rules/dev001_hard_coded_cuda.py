@@ -215,8 +215,7 @@ class HardCodedCuda(Rule):
                 continue  # a test pins its device on purpose; GPU markers decide where it runs
             if spec.kind != ".cuda(device)" and spec.device.cpu != "accel":
                 continue
-            text = string_value(spec.node)
-            if text is not None and not CUDA_LITERAL.match(text):
+            if another_backend(spec):
                 continue  # 'mps', 'xpu', 'npu', 'hpu', 'xla': another backend, chosen on purpose
             reported.add(id(spec.node))
             yield spec
@@ -337,3 +336,9 @@ def _uncalled_in(test) -> list:
             stack += [(node.left, negated), (node.right, negated)]
     return found
 
+
+def another_backend(spec: DeviceSpec) -> bool:
+    """A literal naming a backend other than CUDA (`"mps"`, `"xpu"`): chosen on purpose, and
+    no rule about CUDA's absence speaks of it."""
+    text = string_value(spec.node)
+    return text is not None and not CUDA_LITERAL.match(text)

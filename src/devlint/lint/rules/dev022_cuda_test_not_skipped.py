@@ -9,10 +9,10 @@ from devlint.core.findings import Applicability, Edit, Fix, RawFinding
 from devlint.lint.model import TEST_FILE, Model
 from devlint.lint.model.values import Klass, Ref
 from devlint.lint.rules.base import Rule
-from devlint.lint.rules.dev001_hard_coded_cuda import KINDS
+from devlint.lint.rules.dev001_hard_coded_cuda import KINDS, another_backend
 from devlint.lint.rules.fixes import code
 from devlint.lint.rules.ordering import inside, position
-from devlint.lint.syntax import CUDA_LITERAL, dotted, string_value, walk
+from devlint.lint.syntax import dotted, string_value, walk
 
 # Where CUDA is used, not only named: `torch.device("cuda:0")` alone is a descriptor, which a
 # machine without a GPU makes (and compares, and hashes) without complaint.
@@ -99,8 +99,7 @@ class CudaTestNotSkipped(Rule):
                 continue
             if spec.where.expect_raise or (spec.kind != ".cuda(device)" and spec.device.cpu != "accel"):
                 continue
-            text = string_value(spec.node)
-            if text is not None and not CUDA_LITERAL.match(text):
+            if another_backend(spec):
                 continue  # `device = "mps"`: another backend, which a CUDA skip would not cover
             info = spec.where.function
             called = _called_with_arguments(model.module) if called is None else called
