@@ -249,6 +249,7 @@ class Interpreter(Evaluator):
         # np.ndarray):`) of a value devlint does not know: the code's numpy path
         self.host_dispatch = 0
         self.stand_ins = 0  # >0 in an `__init__` run for an object built from unknown arguments
+        self._given: dict = {}  # (class, __init__) -> parameters every construction passes
         self.loop_aliases: dict = {}  # a loop's target -> the names of the display it walks
         self.default_device: Optional[Device] = None
         self.layer_builds: list = []  # classes whose torch layer `__init__` runs their reset now
@@ -1866,6 +1867,50 @@ class Interpreter(Evaluator):
             return Device(None, None, spelled=name)  # the callers' device, whichever it is
         return Opaque(name)
 
+    def given_by_constructions(self, cls: ClassInfo, init: FuncInfo) -> frozenset:
+        """The parameters of `init` defaulting to None that every construction of `cls` in this
+        file passes (by position or keyword, not as the literal `None`): none unless the file
+        constructs it at least once, by its name, with no `*args`/`**kwargs`, and no class of
+        the file derives from it (a subclass's `super().__init__(...)` is a construction too)."""
+        key = (id(cls), id(init))
+        known = self._given.get(key)
+        if known is not None:
+            return known
+        given: frozenset = frozenset()
+        params = [p for p in init.params[1:] if p[1] in ("positional", "keyword")]
+        nullable = {p[0] for p in params if p[2] is NONE}
+        calls = []
+        derived = False
+        if nullable and init.cls is cls:
+            for sub in walk(self.module):
+                if type(sub) is cst.ClassDef and sub is not cls.node and any(
+                        last_part(dotted(b.value)) == cls.name for b in sub.bases):
+                    derived = True
+                    break
+                if type(sub) is cst.Call and type(sub.func) in (cst.Name, cst.Attribute) and \
+                        last_part(dotted(sub.func)) == cls.name:
+                    calls.append(sub)
+        if calls and not derived:
+            passed = set(nullable)
+            positional = [p[0] for p in params if p[1] == "positional"]
+            for call in calls:
+                if any(a.star for a in call.args):
+                    passed = set()
+                    break
+                here = set()
+                index = 0
+                for a in call.args:
+                    if a.keyword is None:
+                        if index < len(positional) and not _is_none_literal(a.value):
+                            here.add(positional[index])
+                        index += 1
+                    elif not _is_none_literal(a.value):
+                        here.add(a.keyword.value)
+                passed &= here
+            given = frozenset(passed)
+        self._given[key] = given
+        return given
+
     def construct(self, node: Any, info: ClassInfo, args: list, kwargs: dict, st: State,
                   unknown_args: bool = False) -> Value:
         """`Cls(...)`: the object `__init__` leaves behind."""
@@ -1901,6 +1946,12 @@ class Interpreter(Evaluator):
             call_kwargs: dict = {p[0]: Opaque(p[0]) for p in init.info.params[1:]
                                  if p[1] not in ("*", "**") and p[2] is not None
                                  and (names.names_device(p[0]) or names.device_flag(p[0]) is not None)}
+            # The file's own constructions show how the class is used: an argument defaulting
+            # to None that every one of them passes (`TabNetEncoder(..., group_attention_matrix=
+            # m)`) is given, of unknown value; its `if m is None:` arm is no path a known run
+            # takes, and what that arm makes is not what the object holds.
+            for name in self.given_by_constructions(info, init.info):
+                call_kwargs.setdefault(name, Opaque(name))
         else:
             values = [obj] + [v for _, v in args]
             call_kwargs = {k: v for k, (_, v) in kwargs.items()}
@@ -2138,7 +2189,7 @@ class Interpreter(Evaluator):
                 return
             if type(owner) is Instance and any(c is owner.cls for c in self.autograd_contexts.values()):
                 self.autograd_kept.setdefault(owner.ident, {})[attr] = value  # read by `backward`
-            if type(owner) is Module and owner.cls is not None and owner.cls.moves_itself and \
+            if type(owner) is Module and owner.cls is not None and owner.cls.overrides_move() and \
                     type(unwrap(value)) in (Device, Tensor) and attr in _assigned_by_move(owner.cls):
                 # `self._device = torch.device("cpu")` in `__init__` of a module whose own
                 # `_apply` sets `self._device = fn(torch.zeros(1)).device`: the device it was
@@ -2220,7 +2271,7 @@ class Interpreter(Evaluator):
         attribute that meets the module's tensors is the new one."""
         info = self.frame.function
         if type(value) is Tensor and value.why in ("factory", "attr") and info is not None and \
-                (self.building(info, owner.cls) or _framework_hook(info)) and not owner.cls.moves_itself:
+                (self.building(info, owner.cls) or _framework_hook(info)) and not owner.cls.overrides_move():
             # set in a hook the trainer runs after its move (`on_fit_start`): a buffer registered
             # there would stay on the CPU too
             after_move = _framework_hook(info) and info.name not in BUILD_HOOKS
@@ -2498,7 +2549,7 @@ def _proven_stateless(module: Module, info: ClassInfo) -> bool:
     tensor, is not moved by `.to()` anyway), its bases are this file's classes or torch's,
     and nothing in it registers state by hand. Losing one from `parameters()` or a move
     loses nothing (a wrapper of `nn.AvgPool1d`)."""
-    if info.registers_by_hand or info.moves_itself or info.containers or not info.bases_known():
+    if info.registers_by_hand or info.overrides_move() or info.containers or not info.bases_known():
         return False
     if any(state_calls(cls) for cls in info.mro()):
         return False
@@ -2555,7 +2606,7 @@ def _built_beside(module: Module, info: ClassInfo) -> Optional[Place]:
     a layer drawn from a container); None (the CPU, as built) otherwise. Its bases are
     `nn.Module` and this file's classes (a torch layer's own weight is made on the CPU, out of
     sight), and it registers nothing by name (`register_buffer`, `add_module`, a list)."""
-    if info.registers_by_hand or info.moves_itself or info.containers or not info.bases_known():
+    if info.registers_by_hand or info.overrides_move() or info.containers or not info.bases_known():
         return None
     for cls in info.mro():
         for base in cls.bases:
@@ -3055,7 +3106,7 @@ def _moves_container(cls: ClassInfo, attr: str) -> bool:
     """Whether the class moves the container itself: its own `cuda`, `to` or `_apply` walks
     `self.<attr>` (EPyMARL's critics keep one network per agent in a plain list and override
     `cuda()`, `parameters()` and `state_dict()` to walk it)."""
-    return cls.moves_itself and any(
+    return cls.overrides_move() and any(
         type(sub) is cst.Attribute and sub.attr.value == attr and type(sub.value) is cst.Name and
         sub.value.value == owner for body, owner in _own_moves(cls) for sub in walk(body))
 
@@ -3219,6 +3270,10 @@ def _assigned_attributes(function: Any, owner: str) -> set:
                     target.value.value == owner:
                 found.add(target.attr.value)
     return found
+
+
+def _is_none_literal(node: Any) -> bool:
+    return type(node) is cst.Name and node.value == "None"
 
 
 def _default(name: str, value: Value) -> Value:

@@ -250,6 +250,11 @@ class ClassInfo:
             pending.extend(b.info for b in info.bases if type(b).__name__ == "Klass")
         return order
 
+    def overrides_move(self) -> bool:
+        """It, or a class it derives from, overrides `_apply`, `to` or `cuda`: a subclass of a
+        classifier whose own `to()` sets `self.device` moves the way its base says."""
+        return any(c.moves_itself for c in self.mro())
+
     def bases_known(self) -> bool:
         """Every base class up the hierarchy is one devlint reads (the project's) or torch's:
         no method or state of it is hidden in a framework's template or a library's class."""

@@ -53,7 +53,8 @@ class LoadWithoutMapLocation(Rule):
         under torchrun, where rank 0 writes what every rank reads), or when the run, before the
         load, saved to a path devlint cannot tell from the one it loads (`save_path =
         checkpoint_path(name)` given to an early-stopping object that saves the best weights,
-        read back after the loop), under a test about the rank
+        read back after the loop; `self._save_checkpoint("best.pth")`, which joins the name to
+        a folder, before `torch.load("checkpoints/best.pth")`), under a test about the rank
         (`if rank == 0:`), in files that set `CUDA_VISIBLE_DEVICES` per process, for a file of
         each rank's own on every rank (`f"queue{rank}.pth"`: each rank wrote it from its own GPU),
         for a checkpoint of unknown origin in a project (project mode) that writes its modules'
@@ -193,13 +194,14 @@ class LoadWithoutMapLocation(Rule):
         if any((same_path(load.path, save.path) or same_folder_pattern(load, save)) and
                not save.if_missing for save in model.obs.saves):
             return False  # (one written only when missing may come from an earlier GPU run)
-        if unknown_path(load.path) and any(
-                unknown_path(save.path) and not save.if_missing and
-                model.interpreter.same_run(save, load) for save in model.obs.saves):
+        if any(unknown_path(save.path) and not save.if_missing and
+               model.interpreter.same_run(save, load) for save in model.obs.saves):
             # `save_path = checkpoint_path("lstm")` handed to an early-stopping object that
-            # saves the best weights to it, read back after the loop: the run saved to a path
-            # it cannot tell from the one it loads, so the file may well be its own, written
-            # from its own device (a resume loads before any save, and stays reported)
+            # saves the best weights to it, read back after the loop; `_save_checkpoint(
+            # "teacher_best.pth")`, which puts a bare name in `checkpoints/`, before
+            # `torch.load("checkpoints/teacher_best.pth")`: the run saved to a path it cannot
+            # tell from the one it loads, so the file may well be its own, written from its own
+            # device (a resume loads before any save, and stays reported)
             return False
         if any(same_folder_pattern(load, save) for save in _lineage_saves(load)):
             return False

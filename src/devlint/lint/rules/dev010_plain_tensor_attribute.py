@@ -35,7 +35,10 @@ class PlainTensorAttribute(Rule):
         `torch.tensor(())`) that another method fills with anything but a new CPU tensor
         (`process_support_set` storing the support set), for attributes `forward` moves itself (`self.x.to(x.device)`,
         `self.x.type_as(x)`), for attributes only used as an index (CUDA tensors accept CPU
-        indices), for 0-dim scalars, and for classes that override `_apply`, `to` or `cuda`.
+        indices), for 0-dim scalars, for classes that override `_apply`, `to` or `cuda` (or
+        derive from one that does), and for the `if m is None:` arm of an argument that every
+        construction of the class in its file passes (the identity a library's encoder makes
+        when no group matrix is given, while its wrappers always give one).
     """
     why = """
         `model.to(device)` moves parameters and buffers, the tensors the module registered. A
@@ -80,7 +83,7 @@ class PlainTensorAttribute(Rule):
             if meeting.host.value.why != "attr" or attr is None or not meeting.where.accel:
                 continue
             cls, name, statement, after_move = attr
-            if (id(cls), name) in reported or cls.moves_itself:
+            if (id(cls), name) in reported or cls.overrides_move():
                 continue
             reported.add((id(cls), name))
             node = _assigned_value(statement) or meeting.host.value.node
