@@ -4,16 +4,21 @@ A batch is a tensor a data loader yielded (or a batch object: a tuple, a dict, a
 BatchEncoding). One batch tensor gets one finding, from its first meeting with the device: at a
 model call it is DEV002, at a loss or an operation DEV004; when the name was moved before its
 loop and the loop rebinds it, the early move is the cause, DEV003. A batch a discarded `.to()`
-left behind is DEV005's.
+left behind is DEV005's. A piece of a tensor the code moves piece by piece (a batch cut from a
+dataset tensor) that reaches a model or a loss unmoved is a batch too (`a_left_piece`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional
 
+import libcst as cst
+
 from devlint.lint.model import Model
 from devlint.lint.model.observations import Meeting
+from devlint.lint.model.values import Place, Tensor
 from devlint.lint.rules.fixes import code
+from devlint.lint.syntax import walk
 
 
 @dataclass(frozen=True)
@@ -29,12 +34,57 @@ def unmoved_batches(model: Model) -> list[UnmovedBatch]:
     return model.shared["batches"]
 
 
+def moved_in_part(model: Model) -> frozenset:
+    """ids of the factory calls whose tensor the code moves to the device piece by piece: a
+    slice, a row, a stack of slices of it moved (`x = torch.stack([data[i:i + n] for i in ix])`,
+    `x.to(device)`). Such a tensor is host data by design, a dataset cut into batches, so a piece
+    of it that meets the device unmoved (`y`, cut beside `x`) is a batch that was not moved:
+    reported where it meets the device (DEV004, DEV002), not where the whole was made."""
+    if "moved_in_part" not in model.shared:
+        model.shared["moved_in_part"] = frozenset(
+            id(move.before.node) for move in model.obs.transfers
+            if move.kept and type(move.before) is Tensor and move.before.why == "factory"
+            and move.before.place is Place.HOST and move.before.node is not None
+            and type(move.after) is Tensor and move.after.place is Place.DEVICE
+            and _a_piece(move.receiver, move.before.node, model))
+    return model.shared["moved_in_part"]
+
+
+def _a_piece(receiver, factory, model: Model) -> bool:
+    """The moved expression is not the whole tensor the factory made (`data.to(device)` of
+    `data = torch.tensor(...)`, or of `alpha_bars = torch.cumprod(1 - torch.linspace(...))`): an
+    expression cut from it, or a name bound to one."""
+    if receiver is factory:
+        return False
+    if type(receiver) is not cst.Name:
+        return True
+    names = model.shared.setdefault("factory_names", {})
+    if id(factory) not in names:
+        names[id(factory)] = {target.target.value for node in walk(model.module)
+                              if type(node) is cst.Assign and any(sub is factory for sub in walk(node.value))
+                              for target in node.targets if type(target.target) is cst.Name}
+    return receiver.value not in names[id(factory)]
+
+
+def a_left_piece(meeting: Meeting, model: Model) -> bool:
+    """A piece of host data the code moves piece by piece (`moved_in_part`) that reaches a
+    model or a loss unmoved: a batch the code forgot to move. Elsewhere (an operation of a
+    decoding step, a schedule read by index) the tensor is working state, made on the CPU."""
+    value = meeting.host.value
+    return value.why == "factory" and meeting.kind in ("model", "loss") and \
+        not getattr(meeting.device.value, "assumed", False) and id(value.node) in moved_in_part(model)
+
+
 def _decide(model: Model) -> list[UnmovedBatch]:
     found: list[UnmovedBatch] = []
     seen: set = set()
     for meeting in model.obs.meetings:
         batch = meeting.host.value
-        if batch.why != "batch" or not meeting.where.accel or meeting.where.expect_raise:
+        if a_left_piece(meeting, model):
+            pass  # a piece of host data the code moves piece by piece, left behind
+        elif batch.why != "batch" or not meeting.where.accel or meeting.where.expect_raise:
+            continue
+        if not meeting.where.accel or meeting.where.expect_raise:
             continue
         if batch.discarded is not None or meeting.kind == "loss-weight":
             continue

@@ -19,7 +19,10 @@ class LossDeviceMismatch(Rule):
         functional losses, or a `criterion`/`loss_fn`) called with the output of a model on the
         device and a batch tensor, usually the labels, that was not moved in that iteration,
         also a field a `collate_fn` left on the CPU while moving the others (`{"input_ids":
-        ids.to(device), "labels": labels}`).
+        ids.to(device), "labels": labels}`), and the targets cut from a tensor the code moves
+        piece by piece (`get_batch` moving the inputs it stacks from a dataset tensor, not the
+        targets stacked beside them): such a tensor is host data by design, so the piece left
+        behind is the bug, not the tensor it was cut from (DEV002 at a model call).
     """
     silent = """
         When the labels are moved in that iteration (before or after the forward pass, inline in the

@@ -7,6 +7,7 @@ from devlint.lint.model import Model
 from devlint.lint.model.torch_api import LEGACY_HOST_TYPES
 from devlint.lint.model.observations import Meeting
 from devlint.lint.rules.base import Rule
+from devlint.lint.rules.batch_meetings import a_left_piece
 from devlint.lint.rules.dev005_discarded_to import DiscardedTo
 from devlint.lint.rules.fixes import add_keyword_fix, meeting_device
 from devlint.lint.syntax import dotted
@@ -42,7 +43,9 @@ class CpuTensorInDeviceCode(Rule):
         file's call as where it was reached.
     """
     silent = """
-        For 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors;
+        For a piece of a tensor the code moves piece by piece (a slice or a stack of slices of it
+        moved, another left behind) that meets a model or a loss: a batch not moved, DEV002's or
+        DEV004's. For 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors;
         `torch.as_tensor(a)` of unknown data may be one, but not once `unsqueeze`, `flatten` or a
         `view` to a written shape gave it a dimension), for code only a training pass runs
         (`if self.training:`) reached from a pass after `model.eval()`,
@@ -120,6 +123,8 @@ class CpuTensorInDeviceCode(Rule):
             if meeting.host.value.why != "factory" or id(factory) in reported or \
                     id(factory) in discarded:
                 continue
+            if a_left_piece(meeting, model):
+                continue  # a batch cut from data the code moves piece by piece: DEV002/DEV004
             if not meeting.where.accel or meeting.where.expect_raise or meeting.device.value.assumed:
                 continue
             if type(factory).__name__ != "Call":
