@@ -189,6 +189,8 @@ class Evaluator:
             return self._module_attribute(base, attr, node, st)
         if kind is Instance:
             found = base.attr(attr) if not _hook_written(base.cls, attr) else OPAQUE
+            if type(found) is Tensor and found.place is HOST and base.ident and not found.field_of:
+                found = replace(found, field_of=base.ident)  # `graph.y`: a field of `graph`
             if found is not None:
                 return found
             member = base.cls.lookup(attr)

@@ -172,6 +172,9 @@ class Tensor(Value):
     # an attribute of such an object (`m.cfg`): of unknown kind, and an entry of it (`m.cfg["size"]`,
     # `m.reps[0]`) is unknown, unlike an entry of the moved object itself (`batch["x"]`)
     member: bool = False
+    # a host tensor read as a field of an object of the code's own class (`graph.y` of a
+    # `Graph` dataclass): the `ident` of that object, whose fields the code may move one by one
+    field_of: int = field(default=0, compare=False, repr=False)
 
 
 class _Attributes:

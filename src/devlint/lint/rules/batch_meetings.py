@@ -5,7 +5,8 @@ BatchEncoding). One batch tensor gets one finding, from its first meeting with t
 model call it is DEV002, at a loss or an operation DEV004; when the name was moved before its
 loop and the loop rebinds it, the early move is the cause, DEV003. A batch a discarded `.to()`
 left behind is DEV005's. A piece of a tensor the code moves piece by piece (a batch cut from a
-dataset tensor) that reaches a model or a loss unmoved is a batch too (`a_left_piece`).
+dataset tensor), or a field of an object the code moves field by field, that reaches a model or
+a loss unmoved is a batch too (`a_left_piece`).
 """
 from __future__ import annotations
 
@@ -50,6 +51,19 @@ def moved_in_part(model: Model) -> frozenset:
     return model.shared["moved_in_part"]
 
 
+def moved_field_by_field(model: Model) -> frozenset:
+    """idents of the objects of the code's own classes some of whose tensor fields the code
+    moves to the device one by one (`graph.x = graph.x.to(device)` in `move_graph`): a field
+    left behind (`graph.y`) that meets a model or a loss is a batch field not moved."""
+    if "moved_fields" not in model.shared:
+        model.shared["moved_fields"] = frozenset(
+            move.before.field_of for move in model.obs.transfers
+            if move.kept and type(move.before) is Tensor and move.before.field_of
+            and move.before.place is Place.HOST
+            and type(move.after) is Tensor and move.after.place is Place.DEVICE)
+    return model.shared["moved_fields"]
+
+
 def _a_piece(receiver, factory, model: Model) -> bool:
     """The moved expression is not the whole tensor the factory made (`data.to(device)` of
     `data = torch.tensor(...)`, or of `alpha_bars = torch.cumprod(1 - torch.linspace(...))`): an
@@ -71,8 +85,12 @@ def a_left_piece(meeting: Meeting, model: Model) -> bool:
     model or a loss unmoved: a batch the code forgot to move. Elsewhere (an operation of a
     decoding step, a schedule read by index) the tensor is working state, made on the CPU."""
     value = meeting.host.value
-    return value.why == "factory" and meeting.kind in ("model", "loss") and \
-        not getattr(meeting.device.value, "assumed", False) and id(value.node) in moved_in_part(model)
+    if meeting.kind not in ("model", "loss") or getattr(meeting.device.value, "assumed", False):
+        return False
+    if value.why == "factory" and id(value.node) in moved_in_part(model):
+        return True
+    return value.why in ("factory", "data") and bool(value.field_of) and \
+        value.field_of in moved_field_by_field(model)
 
 
 def _decide(model: Model) -> list[UnmovedBatch]:

@@ -21,8 +21,10 @@ class LossDeviceMismatch(Rule):
         also a field a `collate_fn` left on the CPU while moving the others (`{"input_ids":
         ids.to(device), "labels": labels}`), and the targets cut from a tensor the code moves
         piece by piece (`get_batch` moving the inputs it stacks from a dataset tensor, not the
-        targets stacked beside them): such a tensor is host data by design, so the piece left
-        behind is the bug, not the tensor it was cut from (DEV002 at a model call).
+        targets stacked beside them), or a field of an object the code moves field by field
+        (`move_graph` moving `graph.x` and `graph.edge_index`, not `graph.y`): such data is
+        host data by design, so the piece left behind is the bug, not the tensor it was cut
+        from (DEV002 at a model call).
     """
     silent = """
         When the labels are moved in that iteration (before or after the forward pass, inline in the
