@@ -553,8 +553,9 @@ class Interpreter(Evaluator):
             # `(self, trainer, pl_module, ...)`: the module the trainer runs, on its device
             return Module(Place.DEVICE, info.node, spelled=name)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module and \
-                not any(param == name and type(default) is Flag for param, _, default, _ in info.params):
-            # (not `use_class_weights=False`: a switch, no tensor)
+                not any(param == name and type(default) in (Flag, Scalar) for param, _, default, _ in info.params):
+            # (not `use_class_weights=False`: a switch, no tensor; nor `scale=1/4`,
+            # `reduction="mean"`: a number or a string, no tensor)
             observed = self.moved_class(info.cls) or info.cls.framework
             if annotation is None or annotation.rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS:
                 # (in a project that never names an accelerator, where its module is: unknown)
