@@ -2031,6 +2031,12 @@ class Evaluator:
             return Tensor(HOST, "factory", node)
         if name in ("tensor", "as_tensor") and args and is_tensor(args[0][1]):
             return replace(args[0][1], node=node)
+        if name in ("tensor", "as_tensor") and args and type(args[0][1]) is Opaque and \
+                args[0][1].unseen_arg:
+            # `torch.tensor(mean)` of an argument no seen caller passed: a tensor given there
+            # (the style-transfer tutorial's `Normalization(mean.to(device), ...)`) is copied
+            # where it is, so the copy's place is as unknown as the argument
+            return Tensor(Place.UNKNOWN, "data", node, scalar=scalar, dims=dims)
         if self.default_device is not None or self.default_device_set:
             return Tensor(DEVICE, "data", node, scalar=scalar, assumed=True, dims=dims)
         if self.default_set_elsewhere():

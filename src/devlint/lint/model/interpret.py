@@ -562,7 +562,7 @@ class Interpreter(Evaluator):
                 place = Place.UNKNOWN if not observed and self.names_no_accelerator() else Place.DEVICE
                 return Tensor(place, "input", info.node, plain=info.name == "forward",
                               assumed=not observed)
-        return Opaque(name)
+        return Opaque(name, unseen_arg=True)
 
     # --- blocks and statements --------------------------------------------------------------
 
@@ -1712,7 +1712,7 @@ class Interpreter(Evaluator):
             elif name in extra_kwargs:
                 value = extra_kwargs.pop(name)
             elif "**" in extra_kwargs or "*" in extra_kwargs:
-                value = Opaque(name)
+                value = Opaque(name, unseen_arg=True)
             elif default is not None and self.distributed and type(default) is Scalar and \
                     default.node is not None and api.FIXED_CUDA_INDEX.match(default.text or ""):
                 # `def move_batch(batch, device="cuda:0")` called on every rank without a device:
@@ -1721,7 +1721,7 @@ class Interpreter(Evaluator):
             elif default is not None:
                 value = _default(name, default)
             else:
-                value = self.parameter_value(info, name, annotation) if not args else Opaque(name)
+                value = self.parameter_value(info, name, annotation) if not args else Opaque(name, unseen_arg=True)
             value = self.by_convention(info, name, unwrap(value))
             if annotation is not None and (type(value) is Module and value.cls is None or
                                            type(value) is Tensor and not value.plain):
@@ -1866,7 +1866,7 @@ class Interpreter(Evaluator):
             return Iterable(Tensor(Place.HOST, "batch", None, plain=False, assumed=True), loader=True)
         if names.names_device(name) and self.callers_seen():
             return Device(None, None, spelled=name)  # the callers' device, whichever it is
-        return Opaque(name)
+        return Opaque(name, unseen_arg=value.unseen_arg)
 
     def given_by_constructions(self, cls: ClassInfo, init: FuncInfo) -> frozenset:
         """The parameters of `init` defaulting to None that every construction of `cls` in this
@@ -1935,7 +1935,7 @@ class Interpreter(Evaluator):
                 return obj
             return self.layer_init(node, info, obj, st)
         if unknown_args:
-            values = [obj] + [Opaque(p[0]) for p in init.info.params[1:]
+            values = [obj] + [Opaque(p[0], unseen_arg=True) for p in init.info.params[1:]
                               if p[1] == "positional" and p[2] is None]
             # `device="cpu"` is one choice of the callers', not the device: built from unknown
             # arguments, the object's device is unknown (`self.device`, and what is made on it).
@@ -1944,7 +1944,7 @@ class Interpreter(Evaluator):
             # never takes, past `assert torch.cuda.is_available()`, name the CPU world's device.)
             # So is a switch's (`cuda2=True`, `use_gpu=False`): `if self.cuda2: x.cuda()` is
             # the caller's choice, as a flag handed to a call is.
-            call_kwargs: dict = {p[0]: Opaque(p[0]) for p in init.info.params[1:]
+            call_kwargs: dict = {p[0]: Opaque(p[0], unseen_arg=True) for p in init.info.params[1:]
                                  if p[1] not in ("*", "**") and p[2] is not None
                                  and (names.names_device(p[0]) or names.device_flag(p[0]) is not None)}
             # The file's own constructions show how the class is used: an argument defaulting

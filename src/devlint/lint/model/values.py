@@ -51,6 +51,9 @@ class Opaque(Value):
     """Nothing is known: an unknown call's result, an unresolved import, a parameter."""
 
     name: str = ""  # how the code spells it, when it is a name or attribute (for priors)
+    # an argument of a caller devlint does not see (a function run on its own, an object built
+    # from unknown arguments): anything, a tensor on the device too
+    unseen_arg: bool = field(default=False, compare=False)
 
 
 OPAQUE = Opaque()

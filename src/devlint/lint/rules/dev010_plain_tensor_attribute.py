@@ -38,7 +38,9 @@ class PlainTensorAttribute(Rule):
         indices), for 0-dim scalars, for classes that override `_apply`, `to` or `cuda` (or
         derive from one that does), and for the `if m is None:` arm of an argument that every
         construction of the class in its file passes (the identity a library's encoder makes
-        when no group matrix is given, while its wrappers always give one).
+        when no group matrix is given, while its wrappers always give one), and for
+        `torch.tensor(mean)` of an argument no seen caller passed (a tensor given there is
+        copied where it is).
     """
     why = """
         `model.to(device)` moves parameters and buffers, the tensors the module registered. A
