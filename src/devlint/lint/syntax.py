@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 import libcst as cst
 
@@ -55,6 +55,11 @@ def dotted(node: cst.CSTNode) -> Optional[str]:
 
 def last_part(name: Optional[str]) -> str:
     return "" if not name else name.rsplit(".", 1)[-1]
+
+
+def is_none_literal(node: Any) -> bool:
+    """The literal `None`."""
+    return type(node) is cst.Name and node.value == "None"
 
 
 def string_value(node: cst.CSTNode) -> Optional[str]:

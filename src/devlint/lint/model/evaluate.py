@@ -30,8 +30,8 @@ from devlint.lint.model.values import (
     join_place, unwrap,
     with_place,
 )
-from devlint.lint.syntax import (dotted, keyword_arg, last_part, positional_args, shape_length,
-                                 string_value, walk)
+from devlint.lint.syntax import (dotted, is_none_literal, keyword_arg, last_part, positional_args,
+                                 shape_length, string_value, walk)
 
 HOST, DEVICE = Place.HOST, Place.DEVICE
 DEVICE_COUNT = Scalar(text="<device count>")
@@ -528,7 +528,7 @@ class Evaluator:
         function, `Logger.CURRENT = ...`), so its value at its definition proves nothing."""
         if type(node) is cst.UnaryOperation:
             node = node.expression
-        if type(node) in (cst.Integer, cst.Float, cst.SimpleString) or _none(node):
+        if type(node) in (cst.Integer, cst.Float, cst.SimpleString) or is_none_literal(node):
             return True
         function = self.frame.function
         return type(node) is cst.Name and function is not None and node.value in function.locals
@@ -2401,7 +2401,7 @@ def builds_cuda(call: Any) -> bool:
     cuda_sources=...)`: an extension compiled with nvcc, for a GPU."""
     for arg in call.args:
         keyword = arg.keyword.value if arg.keyword is not None else None
-        if keyword in ("cuda_sources", "extra_cuda_cflags") and not _none(arg.value):
+        if keyword in ("cuda_sources", "extra_cuda_cflags") and not is_none_literal(arg.value):
             return True
         if keyword == "with_cuda" and type(arg.value) is cst.Name and arg.value.value == "True":
             return True
@@ -2412,10 +2412,6 @@ def builds_cuda(call: Any) -> bool:
                 if text is not None and text.endswith((".cu", ".cuh")):
                     return True
     return False
-
-
-def _none(node: Any) -> bool:
-    return type(node) is cst.Name and node.value == "None"
 
 
 def _fstring_tail(node: cst.FormattedString) -> Optional[str]:
@@ -2587,7 +2583,7 @@ def numpy_array(qualname: str, node: Any, args: list, kwargs: dict) -> Optional[
         return Array(bool(args), node)  # `np.random.rand(n, 2)`
     if name in _NUMPY_SIZED:
         size = kwargs.get("size")
-        return Array(size is not None and not _is_none_node(size[0]) or len(args) > _NUMPY_SIZED[name],
+        return Array(size is not None and not is_none_literal(size[0]) or len(args) > _NUMPY_SIZED[name],
                      node)
     if name in _NUMPY_CONVERTING:
         data = args[0] if args else None
@@ -2595,10 +2591,6 @@ def numpy_array(qualname: str, node: Any, args: list, kwargs: dict) -> Optional[
                                        type(unwrap(data[1])) is Array and unwrap(data[1]).ranked)
         return Array(ranked, node)
     return None
-
-
-def _is_none_node(node: Any) -> bool:
-    return type(node) is cst.Name and node.value == "None"
 
 
 # What turns a sequence into a sequence or an array with a dimension per item.
@@ -2657,7 +2649,7 @@ def _may_be_integer(index: Value, node: Any) -> bool:
     """An index that may be a Python int (`i` of `range`, a number, a value devlint cannot
     read) or a 0-dim tensor: it takes a dimension away. A list, a tensor of indices, `None`
     and `...` do not."""
-    if type(node) is cst.Ellipsis or _none(node):
+    if type(node) is cst.Ellipsis or is_none_literal(node):
         return False
     if type(index) is Scalar:
         return index.text is None
@@ -3551,13 +3543,13 @@ def _constant_comparison(lnode: Any, left: Value, operator: type, rnode: Any,
         return _NUMBER_TESTS[operator](left.number, right.number)
     if operator in (cst.Is, cst.IsNot):
         for value, other in ((left, rnode), (right, lnode)):
-            if _none(other) and value is NONE:
+            if is_none_literal(other) and value is NONE:
                 return operator is cst.Is
     if operator in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual):
         # `if model is None: model = load(config)` of a caller that handed its model (a
         # module on every path to here, never None, whose class compares by identity)
         for value, other in ((left, rnode), (right, lnode)):
-            if _none(other) and type(value) is Module and not value.nullable and \
+            if is_none_literal(other) and type(value) is Module and not value.nullable and \
                     not value.assumed and (value.cls is None or value.cls.lookup("__eq__") is None):
                 return operator in (cst.IsNot, cst.NotEqual)
     return None

@@ -37,7 +37,7 @@ from devlint.lint.model.values import (
     OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module, Namespace,
     Opaque, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
 )
-from devlint.lint.syntax import contains_move, dotted, last_part, string_value, walk
+from devlint.lint.syntax import contains_move, dotted, is_none_literal, last_part, string_value, walk
 
 MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
 # What a call the limits stopped returns: unknown, and known by no name (`dtype, device =
@@ -553,7 +553,8 @@ class Interpreter(Evaluator):
             # `(self, trainer, pl_module, ...)`: the module the trainer runs, on its device
             return Module(Place.DEVICE, info.node, spelled=name)
         if info.cls is not None and runs_on_device(info.name) and info.cls.is_module and \
-                not any(param == name and type(default) in (Flag, Scalar) for param, _, default, _ in info.params):
+                not any(param == name and type(default) in (Flag, Scalar)
+                        for param, _, default, _ in info.params):
             # (not `use_class_weights=False`: a switch, no tensor; nor `scale=1/4`,
             # `reduction="mean"`: a number or a string, no tensor)
             observed = self.moved_class(info.cls) or info.cls.framework
@@ -1721,7 +1722,8 @@ class Interpreter(Evaluator):
             elif default is not None:
                 value = _default(name, default)
             else:
-                value = self.parameter_value(info, name, annotation) if not args else Opaque(name, unseen_arg=True)
+                value = self.parameter_value(info, name, annotation) if not args else \
+                    Opaque(name, unseen_arg=True)
             value = self.by_convention(info, name, unwrap(value))
             if annotation is not None and (type(value) is Module and value.cls is None or
                                            type(value) is Tensor and not value.plain):
@@ -1902,10 +1904,10 @@ class Interpreter(Evaluator):
                 index = 0
                 for a in call.args:
                     if a.keyword is None:
-                        if index < len(positional) and not _is_none_literal(a.value):
+                        if index < len(positional) and not is_none_literal(a.value):
                             here.add(positional[index])
                         index += 1
-                    elif not _is_none_literal(a.value):
+                    elif not is_none_literal(a.value):
                         here.add(a.keyword.value)
                 passed &= here
             given = frozenset(passed)
@@ -3271,10 +3273,6 @@ def _assigned_attributes(function: Any, owner: str) -> set:
                     target.value.value == owner:
                 found.add(target.attr.value)
     return found
-
-
-def _is_none_literal(node: Any) -> bool:
-    return type(node) is cst.Name and node.value == "None"
 
 
 def _default(name: str, value: Value) -> Value:

@@ -98,10 +98,8 @@ def _decide(model: Model) -> list[UnmovedBatch]:
     seen: set = set()
     for meeting in model.obs.meetings:
         batch = meeting.host.value
-        if a_left_piece(meeting, model):
-            pass  # a piece of host data the code moves piece by piece, left behind
-        elif batch.why != "batch" or not meeting.where.accel or meeting.where.expect_raise:
-            continue
+        if batch.why != "batch" and not a_left_piece(meeting, model):
+            continue  # (a piece of host data the code moves piece by piece is one, left behind)
         if not meeting.where.accel or meeting.where.expect_raise:
             continue
         if batch.discarded is not None or meeting.kind == "loss-weight":
