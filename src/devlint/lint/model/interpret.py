@@ -250,6 +250,7 @@ class Interpreter(Evaluator):
         self.host_dispatch = 0
         self.stand_ins = 0  # >0 in an `__init__` run for an object built from unknown arguments
         self._given: dict = {}  # (class, __init__) -> parameters every construction passes
+        self._calls_and_bases: Optional[tuple] = None  # (`calls_and_bases`, built on first use)
         self.loop_aliases: dict = {}  # a loop's target -> the names of the display it walks
         self.default_device: Optional[Device] = None
         self.layer_builds: list = []  # classes whose torch layer `__init__` runs their reset now
@@ -1876,43 +1877,43 @@ class Interpreter(Evaluator):
         constructs it at least once, by its name, with no `*args`/`**kwargs`, and no class of
         the file derives from it (a subclass's `super().__init__(...)` is a construction too)."""
         key = (id(cls), id(init))
-        known = self._given.get(key)
-        if known is not None:
-            return known
-        given: frozenset = frozenset()
+        if key not in self._given:
+            self._given[key] = self._passed_by_every_call(cls, init)
+        return self._given[key]
+
+    def _passed_by_every_call(self, cls: ClassInfo, init: FuncInfo) -> frozenset:
         params = [p for p in init.params[1:] if p[1] in ("positional", "keyword")]
-        nullable = {p[0] for p in params if p[2] is NONE}
-        calls = []
-        derived = False
-        if nullable and init.cls is cls:
+        passed = {p[0] for p in params if p[2] is NONE}
+        calls, bases = self.calls_and_bases()
+        derived = any(node is not cls.node for node in bases.get(cls.name, ()))
+        if not passed or init.cls is not cls or derived or not calls.get(cls.name):
+            return frozenset()
+        positional = [p[0] for p in params if p[1] == "positional"]
+        for call in calls[cls.name]:
+            if any(a.star for a in call.args):
+                return frozenset()
+            here = {a.keyword.value for a in call.args
+                    if a.keyword is not None and not is_none_literal(a.value)}
+            here.update(name for name, a in zip(positional, [a for a in call.args if a.keyword is None])
+                        if not is_none_literal(a.value))
+            passed &= here
+        return frozenset(passed)
+
+    def calls_and_bases(self) -> tuple:
+        """This file's calls by the last part of the name they call (`Encoder(...)`,
+        `mod.Encoder(...)`), and its classes by the last parts of their bases' names: one walk
+        of the module."""
+        if self._calls_and_bases is None:
+            calls: dict = {}
+            bases: dict = {}
             for sub in walk(self.module):
-                if type(sub) is cst.ClassDef and sub is not cls.node and any(
-                        last_part(dotted(b.value)) == cls.name for b in sub.bases):
-                    derived = True
-                    break
-                if type(sub) is cst.Call and type(sub.func) in (cst.Name, cst.Attribute) and \
-                        last_part(dotted(sub.func)) == cls.name:
-                    calls.append(sub)
-        if calls and not derived:
-            passed = set(nullable)
-            positional = [p[0] for p in params if p[1] == "positional"]
-            for call in calls:
-                if any(a.star for a in call.args):
-                    passed = set()
-                    break
-                here = set()
-                index = 0
-                for a in call.args:
-                    if a.keyword is None:
-                        if index < len(positional) and not is_none_literal(a.value):
-                            here.add(positional[index])
-                        index += 1
-                    elif not is_none_literal(a.value):
-                        here.add(a.keyword.value)
-                passed &= here
-            given = frozenset(passed)
-        self._given[key] = given
-        return given
+                if type(sub) is cst.Call and type(sub.func) in (cst.Name, cst.Attribute):
+                    calls.setdefault(last_part(dotted(sub.func)), []).append(sub)
+                elif type(sub) is cst.ClassDef:
+                    for base in sub.bases:
+                        bases.setdefault(last_part(dotted(base.value)), []).append(sub)
+            self._calls_and_bases = (calls, bases)
+        return self._calls_and_bases
 
     def construct(self, node: Any, info: ClassInfo, args: list, kwargs: dict, st: State,
                   unknown_args: bool = False) -> Value:

@@ -43,10 +43,8 @@ def moved_in_part(model: Model) -> frozenset:
     reported where it meets the device (DEV004, DEV002), not where the whole was made."""
     if "moved_in_part" not in model.shared:
         model.shared["moved_in_part"] = frozenset(
-            id(move.before.node) for move in model.obs.transfers
-            if move.kept and type(move.before) is Tensor and move.before.why == "factory"
-            and move.before.place is Place.HOST and move.before.node is not None
-            and type(move.after) is Tensor and move.after.place is Place.DEVICE
+            id(move.before.node) for move in _host_to_device(model)
+            if move.before.why == "factory" and move.before.node is not None
             and _a_piece(move.receiver, move.before.node, model))
     return model.shared["moved_in_part"]
 
@@ -57,11 +55,15 @@ def moved_field_by_field(model: Model) -> frozenset:
     left behind (`graph.y`) that meets a model or a loss is a batch field not moved."""
     if "moved_fields" not in model.shared:
         model.shared["moved_fields"] = frozenset(
-            move.before.field_of for move in model.obs.transfers
-            if move.kept and type(move.before) is Tensor and move.before.field_of
-            and move.before.place is Place.HOST
-            and type(move.after) is Tensor and move.after.place is Place.DEVICE)
+            move.before.field_of for move in _host_to_device(model) if move.before.field_of)
     return model.shared["moved_fields"]
+
+
+def _host_to_device(model: Model) -> list:
+    """The kept moves of a CPU tensor to the device."""
+    return [move for move in model.obs.transfers
+            if move.kept and type(move.before) is Tensor and move.before.place is Place.HOST
+            and type(move.after) is Tensor and move.after.place is Place.DEVICE]
 
 
 def _a_piece(receiver, factory, model: Model) -> bool:
@@ -72,12 +74,23 @@ def _a_piece(receiver, factory, model: Model) -> bool:
         return False
     if type(receiver) is not cst.Name:
         return True
-    names = model.shared.setdefault("factory_names", {})
-    if id(factory) not in names:
-        names[id(factory)] = {target.target.value for node in walk(model.module)
-                              if type(node) is cst.Assign and any(sub is factory for sub in walk(node.value))
-                              for target in node.targets if type(target.target) is cst.Name}
-    return receiver.value not in names[id(factory)]
+    return receiver.value not in _names_bound_to(model).get(id(factory), ())
+
+
+def _names_bound_to(model: Model) -> dict:
+    """id of each call inside the value of a `name = ...` assignment -> the names it binds:
+    one walk of the module, made the first time a piece is asked about."""
+    if "names_bound_to" not in model.shared:
+        bound: dict = {}
+        for node in walk(model.module):
+            if type(node) is not cst.Assign:
+                continue
+            names = {t.target.value for t in node.targets if type(t.target) is cst.Name}
+            for sub in walk(node.value) if names else ():
+                if type(sub) is cst.Call:
+                    bound.setdefault(id(sub), set()).update(names)
+        model.shared["names_bound_to"] = bound
+    return model.shared["names_bound_to"]
 
 
 def a_left_piece(meeting: Meeting, model: Model) -> bool:

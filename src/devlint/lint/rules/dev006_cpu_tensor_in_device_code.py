@@ -45,7 +45,8 @@ class CpuTensorInDeviceCode(Rule):
     silent = """
         For a piece of a tensor the code moves piece by piece (a slice or a stack of slices of it
         moved, another left behind), or a field of an object the code moves field by field, that
-        meets a model or a loss: a batch not moved, DEV002's or DEV004's. For 0-dim scalars (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors;
+        meets a model or a loss: a batch not moved, DEV002's or DEV004's. For 0-dim scalars
+        (`torch.tensor(0.5)`: PyTorch lets a CPU scalar meet CUDA tensors;
         `torch.as_tensor(a)` of unknown data may be one, but not once `unsqueeze`, `flatten` or a
         `view` to a written shape gave it a dimension), for code only a training pass runs
         (`if self.training:`) reached from a pass after `model.eval()`,
