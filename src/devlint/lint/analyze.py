@@ -29,6 +29,7 @@ from devlint.lint.parse import (PieceParser, SourceError, check_syntax, decode_s
                                 parse_module, parse_newer)
 from devlint.lint.positions import Span, spans_of
 from devlint.lint.prefilter import could_match
+from devlint.lint.syntax import forget_walks
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.core.selection import Selection
 from devlint.workspace.project import PROJECT_FILES
@@ -109,6 +110,7 @@ def _analyze(text: str, path: str, rules: list[Rule], codes: list[str],
         return []
     if tree is not None:
         screen(tree, text)
+    forget_walks()  # the last file's trees (`syntax.walk`)
     if pieces is None:
         del tree  # before libcst's tree, the larger one, is built
     trees = summaries_for(PROJECT_FILES) if project and newer is None and pieces is None else None

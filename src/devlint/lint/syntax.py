@@ -155,18 +155,60 @@ def has_device_argument(call: cst.Call, device_names: frozenset[str] = frozenset
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Pre-order walk of one (small) subtree's content (no whitespace, operators, brackets),
-    iterative so deep nesting cannot recurse. Reads the fields directly: libcst's `children`
-    runs a visitor per node and costs ten times more."""
-    stack = [node]
+    """Pre-order walk of a subtree's content (no whitespace, operators, brackets). The model
+    asks for the same subtrees many times over (a function's body for each of its callers,
+    each rule's own questions), so the first walk of a subtree records its pre-order once
+    (`_index`) and every later walk of it, or of any node inside it, is a slice of that
+    record: about six walks per node on real code become one."""
+    entry = _WALKS.get(id(node))
+    if entry is None or entry[0][entry[1]] is not node:  # never walked (or not this node)
+        entry = _index(node)
+    order, start, end = entry
+    return iter(order[start:end])
+
+
+def _index(root: cst.CSTNode) -> tuple:
+    """Record the pre-order of `root`'s subtree and, for each node in it, where its own
+    subtree starts and ends in that order. Iterative, so deep nesting cannot recurse. The
+    record holds its nodes, so no node's `id` is reused while it is recorded."""
+    if len(_WALKS) > MAX_WALKED_NODES:
+        _WALKS.clear()
+    order: list = []
+    counts: list = []
+    stack = [root]
     pop, push = stack.pop, stack.extend
     while stack:
         current = pop()
-        yield current
+        order.append(current)
         found = content_children(current)
+        counts.append(len(found))
         if found:
             found.reverse()
             push(found)
+    # Reversed, a pre-order lists every node after its subtree: its children's subtrees are
+    # the last `count` sizes done.
+    sizes = [0] * len(order)
+    done: list = []
+    for i in range(len(order) - 1, -1, -1):
+        size = 1
+        for _ in range(counts[i]):
+            size += done.pop()
+        sizes[i] = size
+        done.append(size)
+    for i, current in enumerate(order):
+        _WALKS[id(current)] = (order, i, i + sizes[i])
+    return _WALKS[id(root)]
+
+
+def forget_walks() -> None:
+    """Drop the recorded walks (`walk`): between files, so that the record holds no tree
+    that is gone."""
+    _WALKS.clear()
+
+
+# id(node) -> (the pre-order it was recorded in, its subtree's start and end there)
+_WALKS: dict = {}
+MAX_WALKED_NODES = 1_000_000  # about 150 MB of records at most: past it, start again
 
 
 def content_children(node: cst.CSTNode) -> list:
