@@ -110,6 +110,7 @@ class Evaluator:
             self.in_test(), self.expect_raise > 0, frozenset(), self.no_grad > 0,
             # the block's own lines: a library function it calls is the package's API
             self.self_test > 0 and frame.function is None,
+            past=st.past,
         )
 
     # --- names and attributes ----------------------------------------------------------------
@@ -1392,6 +1393,14 @@ class Evaluator:
 
     # --- moving things ----------------------------------------------------------------------
 
+    def spec_node_of(self, device: Device) -> Any:
+        """The node of the CUDA literal just reached with `device` (the last spec made with it):
+        where a run without a GPU stops (`State.past`)."""
+        for spec in reversed(self.obs.devices[-8:]):
+            if spec.device is device:
+                return spec.node
+        return None
+
     def transfer(self, node: Any, receiver: Value, name: str, args: list, kwargs: dict,
                  st: State) -> Value:
         """`.to(...)`, `.cuda()`, `.cpu()`, `.type(T)`: where the result lives, and whether the
@@ -1439,6 +1448,9 @@ class Evaluator:
             # are this one's consequences, not findings of their own); within this file the
             # rest is still read, where another mistake may be a root cause of its own
             self.frame.crashes_on_cpu = True
+            if self.frame.crash_here is None:
+                self.frame.crash_here = self.spec_node_of(device)
+
         kept = node is not self.discarding
         rnode = node.func.value
         info = self.frame.function

@@ -31,7 +31,8 @@ from devlint.lint.model.liveness import dead_nodes, identifier_counts
 from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
-    ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, device_string, join_states, state_calls,
+    ClassInfo, Frame, FuncInfo, LoopFrame, LoopInfo, State, common_past, device_string, join_states,
+    state_calls,
 )
 from devlint.lint.model.values import (
     OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module, Namespace,
@@ -149,7 +150,7 @@ def _one_gpu_unwrapped(joined: State, single: State) -> State:
             if type(plain) is Module and not plain.moves_inputs:
                 env = dict(joined.env) if env is None else env
                 env[name] = replace(value, moves_inputs=False)
-    return joined if env is None else State(env, joined.accel, joined.cpu, joined.sure)
+    return joined if env is None else State(env, joined.accel, joined.cpu, joined.sure, joined.past)
 
 
 def dataclass_fields(info: ClassInfo) -> Optional[list]:
@@ -627,13 +628,19 @@ class Interpreter(Evaluator):
     def small(self, node: Any, st: State) -> State:
         self.requires_cuda = False
         self.type_error = False
+        frame = self.frame
+        frame.crash_here = None
         st = self.small_statement(node, st)
+        crash, frame.crash_here = frame.crash_here, None
         if self.type_error:
             self.type_error = False
             return st.dead()  # TypeError on every machine (`evaluate._raises_type_error`)
         if self.requires_cuda:
             self.requires_cuda = False
             return State(st.env, st.accel, False)
+        if crash is not None and st.cpu and st.past is None:
+            # a machine without a GPU stopped at this statement's CUDA placement
+            return State(st.env, st.accel, st.cpu, st.sure, crash)
         return st
 
     def small_statement(self, node: Any, st: State) -> State:
@@ -1179,7 +1186,7 @@ class Interpreter(Evaluator):
             saved = self.obs
             self.obs = Observations()
             try:
-                body = State(dict(st.env), st.accel, st.cpu, st.sure)
+                body = State(dict(st.env), st.accel, st.cpu, st.sure, st.past)
                 self.bind(node.target, item, body, node, entry=st)
                 self.suite(node.body, body)
                 found = [e for e in self.obs.events if e.kind == "host-call"]
@@ -1305,7 +1312,7 @@ class Interpreter(Evaluator):
         fake = any(undo == "fake" for undo in effects)
         body = self.suite(node.body, st.copy(cpu=False) if fake else st)
         if fake:
-            body = State(body.env, body.accel, body.live and st.cpu, st.sure)
+            body = State(body.env, body.accel, body.live and st.cpu, st.sure, body.past)
         for undo in reversed(effects):
             if callable(undo):
                 undo()
@@ -1452,7 +1459,7 @@ class Interpreter(Evaluator):
             self.classes[id(node)] = info
             outer = self.frame
             self.frame = Frame(None, cls=info)
-            body = State(dict(st.env), st.accel, st.cpu, st.sure)
+            body = State(dict(st.env), st.accel, st.cpu, st.sure, st.past)
             names_before = set(body.env)
             self.block(node.body.body, body)
             self.frame = outer
@@ -1474,7 +1481,7 @@ class Interpreter(Evaluator):
         sure = st.sure and not self.guessing and not func.gpu_world
         key = (id(info.node), tuple(args), tuple(sorted(kwargs.items(), key=lambda kv: kv[0])),
                accel, cpu, sure, self.no_grad > 0, self.rank_guard > 0, self.expect_raise > 0,
-               _origins(args, kwargs))
+               _origins(args, kwargs), id(st.past) if cpu and st.past is not None else None)
         try:
             cached = self.memo.get(key)
         except TypeError:  # an unhashable value: compute without the memo
@@ -1486,7 +1493,7 @@ class Interpreter(Evaluator):
             self.forget_changed_in_place(info, args, node, st)
             self.keep(cached[2], info, node, args, kwargs)
             self.after_gpu_requirement(info, st, cpu and cached[3])
-            self.after_crash_on_cpu(info, st, cached[6])
+            self.after_crash_on_cpu(info, st, cached[6], cached[7])
             self.moved_in_place(info, cached[4], args, node, st)
             return cached[0], cached[1]
         if self.depth >= MAX_DEPTH or self.calls >= MAX_CALLS or self.frame.function is info or \
@@ -1513,7 +1520,8 @@ class Interpreter(Evaluator):
             enclosing = tuple(lf.info for lf in loops)
             passing = {param: (value, enclosing, spelled) for param, value in passed}
         try:
-            result = self._interpret(func, args, kwargs, accel, cpu, sure, passing)
+            result = self._interpret(func, args, kwargs, accel, cpu, sure, passing,
+                                     st.past if cpu else None)
         finally:
             self.foreign_depth -= crossing
         if key is not None:
@@ -1528,21 +1536,24 @@ class Interpreter(Evaluator):
             self.own_fallback = True
         self.keep(result[2], info, node, args, kwargs)
         self.after_gpu_requirement(info, st, cpu and result[3])
-        self.after_crash_on_cpu(info, st, result[6])
+        self.after_crash_on_cpu(info, st, result[6], result[7])
         self.moved_in_place(info, result[4], args, node, st)
         return result[0], result[1]
 
-    def after_crash_on_cpu(self, info: FuncInfo, st: State, crashed: bool) -> None:
+    def after_crash_on_cpu(self, info: FuncInfo, st: State, crashed: bool, past: Any = None) -> None:
         """A callee that placed something on CUDA in the CPU world raised there: a caller of
         the same file carries that on, and one in another file (`SiameseNet()` built by the
         training script) stops its CPU world after the call. One root cause, one finding, at
-        the callee's literal."""
+        the callee's literal. A callee of this file that raised on every CPU path (`past`, its
+        literal) leaves its caller past that crash."""
         if not crashed or not st.cpu:
             return
         if info.owner is not self and info.owner is not None:
             self.requires_cuda = True
         else:
             self.frame.crashes_on_cpu = True
+            if past is not None and self.frame.crash_here is None:
+                self.frame.crash_here = past
 
     def after_gpu_requirement(self, info: FuncInfo, st: State, gpu_only_return: bool) -> None:
         """A helper that returns on a GPU machine and never on a CPU one (`init_distributed_mode`
@@ -1583,7 +1594,7 @@ class Interpreter(Evaluator):
                 caller.host_params.add(value.value)
 
     def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool, sure: bool = True,
-                   passing: Optional[dict] = None):
+                   passing: Optional[dict] = None, past: Any = None):
         info = func.info
         env = self.bind_parameters(info, args, kwargs)
         saved = (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
@@ -1598,7 +1609,7 @@ class Interpreter(Evaluator):
         self.test_depth += info.is_test
         self.depth += 1
         try:
-            st = State(env, accel, cpu, sure)
+            st = State(env, accel, cpu, sure, past)
             if type(info.node) is cst.Lambda:
                 value = self.value(info.node.body, st)
                 self.frame.returns.append((st, value))
@@ -1627,6 +1638,10 @@ class Interpreter(Evaluator):
             fallback = _chooses_fallback(result) or any(_chooses_fallback(value)
                                                         for _, value in returns)
             crashed = self.frame.crashes_on_cpu
+            # the crash every CPU path of it passed: one of its own (a caller's, passed in, is
+            # the caller's already)
+            ended = common_past([s for s, _ in returns if s.cpu]) if crashed else None
+            ended = ended if ended is not past else None
         finally:
             self.depth -= 1
             self.test_depth -= info.is_test
@@ -1634,7 +1649,7 @@ class Interpreter(Evaluator):
              self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad,
              self.inert) = saved
             self.frames.pop()
-        return result, receiver, observations, gpu_only, moved, fallback, crashed
+        return result, receiver, observations, gpu_only, moved, fallback, crashed, ended
 
     def moved_in_place(self, info: FuncInfo, moved: dict, args: list, node: Any, st: State) -> None:
         """`prepare(model, device)`, whose every return path has moved the module it was given
@@ -2896,7 +2911,7 @@ def _first_statement(body: Any) -> Any:
 def _widen(head: State, following: State) -> State:
     """What keeps changing becomes unknown: loops reach a fixpoint in a few passes."""
     env = {k: (v if head.env.get(k) == v else OPAQUE) for k, v in following.env.items()}
-    return State(env, following.accel, following.cpu, following.sure)
+    return State(env, following.accel, following.cpu, following.sure, following.past)
 
 
 def _targets(node: Any) -> list:

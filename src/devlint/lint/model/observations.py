@@ -32,6 +32,8 @@ class Where:
     bound: frozenset = frozenset()  # names bound here on every path (what a fix may use)
     no_grad: bool = False
     self_test: bool = False  # in the `__main__` block of a module inside a package
+    # the CUDA placement that raised on every CPU path to here (`State.past`), or None
+    past: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

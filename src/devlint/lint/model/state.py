@@ -21,12 +21,18 @@ class State:
     `cpu` says the CPU world *may* reach the point; `sure` says it does on a path whose every
     condition devlint evaluated. A condition it cannot evaluate is a possible guard: past
     `if some_lib.has_gpu(): ... else: return`, the CPU world may be here, but not surely, and a
-    finding about what a machine without a GPU does needs `sure`."""
+    finding about what a machine without a GPU does needs `sure`.
 
-    __slots__ = ("env", "accel", "cpu", "sure")
+    `past` is the CUDA placement that raised in the CPU world on every path to here (the spec's
+    node), or None: a machine without a GPU has stopped there, so what follows is that root
+    cause's consequence, not a cause of its own (DEV001 counts it in that finding). The CPU
+    world goes on past it all the same: the rest is still read for other mistakes."""
 
-    def __init__(self, env: dict, accel: bool = True, cpu: bool = True, sure: bool = True) -> None:
-        self.env, self.accel, self.cpu, self.sure = env, accel, cpu, sure
+    __slots__ = ("env", "accel", "cpu", "sure", "past")
+
+    def __init__(self, env: dict, accel: bool = True, cpu: bool = True, sure: bool = True,
+                 past: Any = None) -> None:
+        self.env, self.accel, self.cpu, self.sure, self.past = env, accel, cpu, sure, past
 
     @property
     def live(self) -> bool:
@@ -35,14 +41,15 @@ class State:
     def copy(self, accel: Optional[bool] = None, cpu: Optional[bool] = None,
              sure: Optional[bool] = None) -> "State":
         return State(dict(self.env), self.accel if accel is None else accel,
-                     self.cpu if cpu is None else cpu, self.sure if sure is None else sure)
+                     self.cpu if cpu is None else cpu, self.sure if sure is None else sure,
+                     self.past)
 
     def dead(self) -> "State":
         return State(self.env, False, False, False)
 
     def same(self, other: "State") -> bool:
         return self.accel == other.accel and self.cpu == other.cpu and self.sure == other.sure \
-            and self.env == other.env
+            and self.past is other.past and self.env == other.env
 
     def bound(self) -> frozenset:
         """The names bound on every path to here."""
@@ -94,7 +101,15 @@ def join_states(states: list) -> State:
                 # in the other arm: an object's devices and flags keep both worlds too
                 env[name] = _attributes_with_cpu_world(value, [s.env.get(name) for s in cpu_paths])
     return State(env, any(s.accel for s in live), any(s.cpu for s in live),
-                 any(s.sure for s in cpu_paths))
+                 any(s.sure for s in cpu_paths), common_past(cpu_paths))
+
+
+def common_past(states: list) -> Any:
+    """The crash every one of the CPU world's paths has passed (`State.past`), or None."""
+    if not states:
+        return None
+    past = states[0].past
+    return past if past is not None and all(s.past is past for s in states[1:]) else None
 
 
 def _join_two(a: dict, b: dict) -> dict:
@@ -295,6 +310,9 @@ class Frame:
     # a CUDA placement that raises without a GPU ran in the CPU world (`torch.from_numpy(gt)
     # .cuda()` in `__init__`), here or in a callee of the same file
     crashes_on_cpu: bool = False
+    # the first such placement of the statement being run (its spec's node): past it, the CPU
+    # world's path is past that crash (`State.past`)
+    crash_here: Any = None
 
 
 def is_name(node: Any, value: str) -> bool:

@@ -46,7 +46,10 @@ class HardCodedCuda(Rule):
         `torch.from_numpy(gt).cuda()`): its caller stops at that call on such a machine, so the
         caller's later literals are that root cause's consequences, reported once, at the
         callee's literal. In a file that does choose one somewhere, each literal that bypasses
-        the choice is a slip of its own and a finding of its own. A `"cuda"` default of a
+        the choice is a slip of its own and a finding of its own, unless a machine without a
+        GPU reaches it only past a CUDA placement that raised there on every path (a method the
+        loop calls after its unguarded `.cuda()`): then it is that placement's consequence,
+        counted in its finding and fixed with it. A `"cuda"` default of a
         config class in another file (`device: str = "cuda"` in a dataclass) is reported there,
         once a script that builds the config places something with it. A device bound to a
         name (`GPU_DEVICE = torch.device("cuda")`) places nothing itself: where the file places
@@ -145,6 +148,7 @@ class HardCodedCuda(Rule):
             return
         spans = spans_of(model.module, [spec.node for spec in sites])
         units: dict = {}  # a notebook's cells run one at a time: one root cause per cell
+        unit_at: dict = {}  # id(a site's node) -> its unit
         for spec in sites:
             line = spans[spec.node].start.line if spec.node in spans else 0
             unit = model.unit_of(line) if model.unit_of else 0
@@ -152,7 +156,14 @@ class HardCodedCuda(Rule):
                 # The file chooses the CPU somewhere: a function that bypasses that choice is a
                 # slip of its own, once for all its literals.
                 function = spec.where.function
-                unit = (unit, id(function.node) if function is not None else None)
+                crash = unit_at.get(id(spec.where.past)) if spec.where.past is not None else None
+                if crash is not None and crash[0] == unit:
+                    # reached without a GPU only past a CUDA placement that raised there (a
+                    # method the loop calls after its unguarded `.cuda()`): that one's consequence
+                    unit = crash
+                else:
+                    unit = (unit, id(function.node) if function is not None else None)
+            unit_at[id(spec.node)] = unit
             units.setdefault(unit, []).append(spec)
         for unit in units.values():
             found = self.whole_file(unit, model, spans)
@@ -194,6 +205,13 @@ class HardCodedCuda(Rule):
 
     def sites(self, model: Model) -> Iterator[DeviceSpec]:
         reported: set[int] = set()
+        # the crash every spec of a literal the CPU world reaches is past (`State.past`)
+        pasts: dict = {}
+        for spec in model.obs.devices:
+            if spec.where.cpu:
+                ident = id(spec.node)
+                past = spec.where.past
+                pasts[ident] = past if ident not in pasts or pasts[ident] is past else None
         # `GPU_DEVICE = torch.device("cuda")` places nothing itself: where the file places
         # something with it, those uses decide (all behind `if self.use_gpu:`, none a machine
         # without a GPU reaches); a device the file never places with stays its own finding
@@ -218,7 +236,8 @@ class HardCodedCuda(Rule):
             if another_backend(spec):
                 continue  # 'mps', 'xpu', 'npu', 'hpu', 'xla': another backend, chosen on purpose
             reported.add(id(spec.node))
-            yield spec
+            past = pasts.get(id(spec.node))
+            yield spec if past is spec.where.past else replace(spec, where=replace(spec.where, past=past))
 
     def whole_file(self, sites: list[DeviceSpec], model: Model, spans: dict) -> RawFinding:
         """One root cause, one finding: a file that never chooses a device with a fallback
@@ -250,11 +269,15 @@ class HardCodedCuda(Rule):
         if model.own_fallback:
             function = first.where.function
             where = f"`{function.name}`" if function is not None else "the module level"
+            if any(spec.where.function is not function for spec in rest):
+                where = (f"a machine without a GPU stops here; {where}, and the code a run "
+                         "reaches only past this line,")
         elif model.unit_of:
             where = "the notebook never chooses a device with a CPU fallback, and this cell"
         else:
             where = "the file never chooses a device with a CPU fallback and"
-        message = (f"{self.message(first)}; {where} hard-codes CUDA in {more} more "
+        verb = "hard-code" if where.endswith(",") else "hard-codes"
+        message = (f"{self.message(first)}; {where} {verb} CUDA in {more} more "
                    f"place{'s' if more > 1 else ''} (the next at line {{related_line}})")
         edits: list = []
         for spec in unique:
