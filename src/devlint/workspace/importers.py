@@ -19,7 +19,8 @@ import re
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from devlint.workspace.project import Project, project_of, readable_source, same_file
+from devlint.workspace.project import (Project, forget_module_files, project_of, readable_source,
+                                       same_file)
 
 MAX_CONTEXT = 256  # importers read for one run: past it the run stays partial (never wrong)
 MAX_PROJECT_FILES = 20_000  # a walk past this many files is not a project: no context
@@ -108,6 +109,7 @@ def new_run() -> None:
     project of N files again for each of its N files cost a run N * N `stat` calls."""
     _RUN[0] += 1
     _VERSIONS.clear()
+    forget_module_files()
 
 
 def _imported_by(project: Project, sources: list) -> dict:

@@ -143,7 +143,29 @@ class Project:
 def _module_file(base: str, parts: list) -> Optional[str]:
     """The package `base/a/b/__init__.py`, else `base/a/b.py`, in the order CPython's
     FileFinder tries them (a package wins over a module of the same name beside it); a
-    namespace package (a directory only) is a package with nothing in it but its submodules."""
+    namespace package (a directory only) is a package with nothing in it but its submodules.
+    Asked once per run (`forget_module_files`): every file of a project resolves the same
+    imports from the same folders, which cost a run on 1,230 sdist files 290,000 `stat` calls."""
+    key = (base, *parts)
+    found = _MODULE_FILES.get(key, _UNASKED)
+    if found is _UNASKED:
+        if len(_MODULE_FILES) >= MAX_MODULE_FILES:
+            _MODULE_FILES.clear()
+        found = _MODULE_FILES[key] = _find_module_file(base, parts)
+    return found
+
+
+def forget_module_files() -> None:
+    """A new run: files may have come or gone since the last (`importers.new_run`)."""
+    _MODULE_FILES.clear()
+
+
+_MODULE_FILES: dict = {}  # (base, *parts) -> what `_find_module_file` found, within a run
+_UNASKED = object()
+MAX_MODULE_FILES = 1 << 16
+
+
+def _find_module_file(base: str, parts: list) -> Optional[str]:
     if not parts:
         init = os.path.join(base, "__init__.py")
         return init if os.path.isfile(init) else None
