@@ -151,7 +151,10 @@ def device_string(value: Optional[Value]) -> Optional[Value]:
     return Maybe(device) if type(value) is Maybe else device
 
 
-def _attributes_with_cpu_world(value: Value, cpu_values: list) -> Value:
+def _attributes_with_cpu_world(value: Value, cpu_values: list, depth: int = 3) -> Value:
+    """`value`'s devices, flags and classes with their CPU-world part taken from the paths a
+    machine without a GPU takes, in the objects it holds too (`model.params.device` of a model
+    built on a config whose device each arm set): `depth` objects deep."""
     base = unwrap(value)
     others = [dict(unwrap(v).attrs) if v is not None and type(unwrap(v)) is type(base) else {}
               for v in cpu_values]
@@ -161,6 +164,10 @@ def _attributes_with_cpu_world(value: Value, cpu_values: list) -> Value:
         inner = device_string(item)
         if type(unwrap(inner)) in (Device, Flag):
             new = _with_cpu_world(inner, [device_string(o.get(attr)) for o in others])
+            changed = changed or new is not item
+            attrs.append((attr, new))
+        elif depth > 1 and type(unwrap(item)) in (Instance, Module) and unwrap(item).attrs:
+            new = _attributes_with_cpu_world(item, [o.get(attr) for o in others], depth - 1)
             changed = changed or new is not item
             attrs.append((attr, new))
         elif type(item) is Ref:
