@@ -357,11 +357,23 @@ def test_a_line_magic_without_its_percent_is_ipython_automagic_not_a_broken_cell
 def test_dev001_is_one_finding_per_cell_in_a_notebook_without_a_fallback() -> None:
     """A notebook's cells run one at a time: each cell that hard-codes CUDA is where a run fails,
     and its literals are one root cause, one finding."""
-    notebook = _notebook(["import torch\n", "model = torch.nn.Linear(2, 2).cuda()\n", "x = torch.ones(2).cuda()\n"],
-                         ["y = model(torch.zeros(2, device='cuda'))\n"])
+    notebook = _notebook(["import torch\n", "x = torch.ones(2, device='cuda')\n", "w = torch.zeros(2, device='cuda')\n"],
+                         ["y = torch.zeros(2, device='cuda')\n"])
     findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
     assert [(f.cell, f.line, f.code) for f in findings] == [(1, 2, "DEV001"), (2, 1, "DEV001")]
     assert "this cell hard-codes CUDA in 1 more place (the next at line 3 of cell 1)" in findings[0].message
+
+
+def test_dev001_counts_a_later_cell_reached_only_past_a_cells_crash() -> None:
+    """`model.cuda()` in the first cell stops a machine without a GPU there (set 58's siren
+    notebook: four later cells each used the model that cell had moved): the later cells' CUDA
+    literals are that crash's consequences, counted in its finding, not findings of their own."""
+    notebook = _notebook(["import torch\n", "model = torch.nn.Linear(2, 2).cuda()\n", "x = torch.ones(2).cuda()\n"],
+                         ["y = model(torch.zeros(2, device='cuda'))\n"])
+    findings = analyze_notebook(json.dumps(notebook).encode(), "nb.ipynb")
+    assert [(f.cell, f.line, f.code) for f in findings] == [(1, 2, "DEV001")]
+    assert ("a machine without a GPU stops here; this cell, and the cells a run reaches only past "
+            "this line, hard-code CUDA in 2 more places (the next at line 3 of cell 1)") in findings[0].message
 
 
 @pytest.mark.parametrize("metadata, codes", [

@@ -110,7 +110,7 @@ class Evaluator:
             self.in_test(), self.expect_raise > 0, frozenset(), self.no_grad > 0,
             # the block's own lines: a library function it calls is the package's API
             self.self_test > 0 and frame.function is None,
-            past=st.past,
+            past=st.past, caught=self.catching > 0,
         )
 
     # --- names and attributes ----------------------------------------------------------------
@@ -1440,7 +1440,7 @@ class Evaluator:
             return replace(receiver, place=Place.UNKNOWN) if type(receiver) is Tensor else OPAQUE
         place, device = target
         if type(device) is Device and device.cpu == "accel" and not empty and \
-                self.where(st).cpu and not self.ifexp_depth and \
+                self.where(st).cpu and not self.ifexp_depth and not self.catching and \
                 ((type(receiver) is Tensor and not receiver.assumed and not receiver.of_object) or
                  (type(receiver) is Module and not receiver.assumed)):
             # `torch.from_numpy(gt).cuda()`, `model.cuda()` in the CPU world: without a GPU the

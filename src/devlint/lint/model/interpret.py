@@ -243,6 +243,7 @@ class Interpreter(Evaluator):
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.discarding: Any = None
         self.rank_guard = self.expect_raise = self.no_grad = self.ifexp_depth = 0
+        self.catching = 0  # inside `try` bodies whose handlers catch a failed CUDA call
         self.inert = 0  # >0 where a device expression places nothing (compared, printed, a key)
         self._node_sets: dict = {}
         self.guessing = 0  # >0 inside the arms of a condition devlint cannot evaluate (a possible guard)
@@ -407,9 +408,25 @@ class Interpreter(Evaluator):
         st = State(dict(self.module_env), cpu=cpu)
         args: list = []
         if info.cls is not None and not info.static:
-            receiver = self.receiver_for(info)
+            frame = self.frame
+            outer, frame.crash_here = frame.crash_here, None
+            required, self.requires_cuda = self.requires_cuda, False
+            try:
+                receiver = self.receiver_for(info)
+                crash, gpu_only = frame.crash_here, self.requires_cuda
+            finally:
+                frame.crash_here, self.requires_cuda = outer, required
             if receiver is None:
                 return
+            if gpu_only:
+                # building the object stops a machine without a GPU (`GraphVAE.__init__` builds
+                # another file's `GraphConv`, whose weight is made with `.cuda()`): no such
+                # machine gets an object to run this method on
+                st = State(st.env, st.accel, False)
+            elif crash is not None and cpu:
+                # `__init__` raised on every CPU path (a `.cuda()` of its own): the method runs
+                # without a GPU only past that crash
+                st = State(st.env, st.accel, st.cpu, st.sure, crash)
             args.append(receiver)
         for name, kind, default, annotation in info.params[len(args):]:
             args.append(self.parameter_value(info, name, annotation))
@@ -1285,7 +1302,12 @@ class Interpreter(Evaluator):
         return body, leave
 
     def try_(self, node: Any, st: State) -> State:
-        body = self.suite(node.body, st.copy())
+        catches = _falls_back(node)
+        self.catching += catches
+        try:
+            body = self.suite(node.body, st.copy())
+        finally:
+            self.catching -= catches
         caught = join_states([st, body]) if body is not st else st
         outs = []
         for handler in node.handlers:
@@ -1481,7 +1503,8 @@ class Interpreter(Evaluator):
         sure = st.sure and not self.guessing and not func.gpu_world
         key = (id(info.node), tuple(args), tuple(sorted(kwargs.items(), key=lambda kv: kv[0])),
                accel, cpu, sure, self.no_grad > 0, self.rank_guard > 0, self.expect_raise > 0,
-               _origins(args, kwargs), id(st.past) if cpu and st.past is not None else None)
+               _origins(args, kwargs), id(st.past) if cpu and st.past is not None else None,
+               self.catching > 0)
         try:
             cached = self.memo.get(key)
         except TypeError:  # an unhashable value: compute without the memo
@@ -2900,6 +2923,32 @@ def _early_move(old: Optional[Value], loop: cst.For, enclosing: tuple) -> Any:
 
 def _entered(value: Value) -> Value:
     return value if type(value) in (Module, Tensor) else OPAQUE
+
+
+# What a failed CUDA call raises without a GPU (`RuntimeError`, `AssertionError: Torch not
+# compiled with CUDA enabled`), and the handlers that catch it.
+_CATCHING = frozenset({"Exception", "BaseException", "RuntimeError", "AssertionError"})
+_EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit"})
+
+
+def _falls_back(node: Any) -> bool:
+    """`try: scores.cuda() ... except: <the CPU way>`: a handler catches what a CUDA call
+    raises without a GPU and goes on (it neither raises again nor exits), so a machine without
+    one takes the handler instead of stopping."""
+    for handler in node.handlers:
+        kind = handler.type
+        names = [kind] if kind is None or type(kind) is not cst.Tuple else [e.value for e in kind.elements]
+        if not any(n is None or (dotted(n) or "").rsplit(".", 1)[-1] in _CATCHING for n in names):
+            continue
+        stops = False
+        for statement in handler.body.body if type(handler.body) is cst.IndentedBlock else ():
+            for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
+                if type(small) is cst.Raise or (type(small) is cst.Expr and type(small.value) is cst.Call
+                                                  and dotted(small.value.func) in _EXITS):
+                    stops = True
+        if not stops:
+            return True
+    return False
 
 
 def _first_statement(body: Any) -> Any:

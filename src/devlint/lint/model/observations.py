@@ -34,6 +34,8 @@ class Where:
     self_test: bool = False  # in the `__main__` block of a module inside a package
     # the CUDA placement that raised on every CPU path to here (`State.past`), or None
     past: Any = field(default=None, compare=False, repr=False)
+    # inside a `try` whose handler catches a failed CUDA call and goes on: no stop there
+    caught: bool = field(default=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

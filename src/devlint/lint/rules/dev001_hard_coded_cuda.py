@@ -35,8 +35,9 @@ class HardCodedCuda(Rule):
         nothing makes sure CUDA exists. One root cause, one finding: a file that never chooses a
         device with a CPU fallback hard-codes CUDA everywhere for the same reason, so it gets
         one finding, on the first literal a run reaches that no `# noqa` silences, which counts
-        the others; its fix moves them all to one `device` (in a notebook, whose cells run one at a time, one
-        finding per cell). A code base whose scripts never choose a device (a research
+        the others; its fix moves them all to one `device` (in a notebook, whose cells run one
+        at a time, one finding per cell, but for a cell a machine without a GPU reaches only
+        past an earlier cell's CUDA placement that stopped it there: that one counts it). A code base whose scripts never choose a device (a research
         project's `train_*.py`, each `.cuda()` everywhere, sharing its `networks` package) made
         that decision once: a run over several such files connected by their imports reports
         it once, at the first in path order, counting the others and naming the next (each
@@ -156,13 +157,13 @@ class HardCodedCuda(Rule):
                 # The file chooses the CPU somewhere: a function that bypasses that choice is a
                 # slip of its own, once for all its literals.
                 function = spec.where.function
-                crash = unit_at.get(id(spec.where.past)) if spec.where.past is not None else None
-                if crash is not None and crash[0] == unit:
-                    # reached without a GPU only past a CUDA placement that raised there (a
-                    # method the loop calls after its unguarded `.cuda()`): that one's consequence
-                    unit = crash
-                else:
-                    unit = (unit, id(function.node) if function is not None else None)
+                unit = (unit, id(function.node) if function is not None else None)
+            crash = unit_at.get(id(spec.where.past)) if spec.where.past is not None else None
+            if crash is not None:
+                # reached without a GPU only past a CUDA placement that raised there (a method
+                # the loop calls after its unguarded `.cuda()`, a notebook cell after the one
+                # that moved the model): that placement's consequence
+                unit = crash
             unit_at[id(spec.node)] = unit
             units.setdefault(unit, []).append(spec)
         for unit in units.values():
@@ -235,6 +236,8 @@ class HardCodedCuda(Rule):
                 continue
             if another_backend(spec):
                 continue  # 'mps', 'xpu', 'npu', 'hpu', 'xla': another backend, chosen on purpose
+            if spec.where.caught:
+                continue  # tried in a `try` whose handler goes on the CPU way: no machine stops
             reported.add(id(spec.node))
             past = pasts.get(id(spec.node))
             yield spec if past is spec.where.past else replace(spec, where=replace(spec.where, past=past))
@@ -274,6 +277,9 @@ class HardCodedCuda(Rule):
                          "reaches only past this line,")
         elif model.unit_of:
             where = "the notebook never chooses a device with a CPU fallback, and this cell"
+            if any(spec.where.past is not None for spec in rest):
+                where = ("a machine without a GPU stops here; this cell, and the cells a run "
+                         "reaches only past this line,")
         else:
             where = "the file never chooses a device with a CPU fallback and"
         verb = "hard-code" if where.endswith(",") else "hard-codes"

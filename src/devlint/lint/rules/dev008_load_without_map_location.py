@@ -66,7 +66,9 @@ class LoadWithoutMapLocation(Rule):
         for every user of the code, whose device devlint cannot know), for a load whose `except`
         handler loads again with `map_location` (the CPU's way in), and for the weights of a
         quantized model (under a test of a `quantized` flag, or read into a name saying so:
-        PyTorch's eager quantized modules live on the CPU only). A finding needs a file that holds a device's
+        PyTorch's eager quantized modules live on the CPU only), and past a CUDA placement that
+        has stopped a machine without a GPU on every path to the load (`model.cuda()` the line
+        before: DEV001's finding, and the load is never reached there). A finding needs a file that holds a device's
         state: one read into `load_state_dict` (also through `ckpt["model"]`), used as a module
         (`model = torch.load(f)`, then `model.eval()`), written by this code from device
         tensors, or named as a checkpoint (its path or the function reading it says `ckpt`,
@@ -191,6 +193,8 @@ class LoadWithoutMapLocation(Rule):
         writes somewhere (`save_publishable` writes `model.pth`, `upload` reads it) is its own."""
         if load.map_location or not load.where.cpu or load.where.in_test or not load.node.args:
             return False
+        if load.where.past is not None:
+            return False  # a machine without a GPU stopped at a CUDA placement before it (DEV001)
         if any((same_path(load.path, save.path) or same_folder_pattern(load, save)) and
                not save.if_missing for save in model.obs.saves):
             return False  # (one written only when missing may come from an earlier GPU run)
