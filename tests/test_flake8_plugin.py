@@ -460,3 +460,20 @@ def test_one_flake8_run_analyses_each_file_once(jobs: str, tmp_path: Path) -> No
     assert "DEV006" in result.stdout and "(reached from " in result.stdout, result
     analysed = log.read_text().split()
     assert sorted(analysed) == ["evaluate.py", "model.py", "train.py"], analysed
+
+
+def test_a_file_with_crlf_line_ends_is_the_file_flake8_read(tmp_path: Path) -> None:
+    """flake8 reads with universal newlines: a CRLF file reaches the plugin with `\\n` line ends.
+    It is still the file on disk, so its cached outcome stands (comparing the raw text analysed
+    every such file again on every warm run); an edited text is not."""
+    from devlint import flake8_plugin as plugin
+
+    path = tmp_path / "train.py"
+    path.write_bytes(BUGGY.replace("\n", "\r\n").encode())
+    with open(path, encoding="utf-8") as handle:  # universal newlines, as flake8 reads
+        read = handle.read()
+    assert "\r" not in read
+    outcome = plugin._through_cache(str(path), read)
+    assert outcome is not None
+    assert [(f.line, f.code) for f in outcome.findings] == [(2, "DEV001")]
+    assert plugin._through_cache(str(path), read.replace("cuda", "cpu")) is None
