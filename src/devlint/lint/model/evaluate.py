@@ -1334,6 +1334,15 @@ class Evaluator:
                           else Tensor(module.place, "param", node, assumed=module.assumed))
                 self.store(node.func.value, module.with_attr(key, buffer), st)
             return NONE
+        if name == "register_parameter" and module.cls is not None and type(node) is cst.Call:
+            # `self.register_parameter(name=f"{prefix}-{i}", param=p)` for each `p` of a listed
+            # layer's `parameters()` (pytorch_RVAE's `Highway`): the class registers what its
+            # plain lists hold by hand. A fresh `nn.Parameter(...)` registers nothing of them.
+            given = [a.value for a in node.args if a.keyword is None][1:2] + \
+                [a.value for a in node.args if a.keyword is not None and a.keyword.value == "param"]
+            if given and not (type(given[0]) is cst.Call and
+                              (dotted(given[0].func) or "").rsplit(".", 1)[-1] == "Parameter"):
+                module.cls.registers_by_hand = True
         if name in ("add_module", "register_module") and len(args) >= 2:
             self.note_attach(node, module, args[1][1], st)
             if module.cls is not None:

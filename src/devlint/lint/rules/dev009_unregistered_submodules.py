@@ -26,7 +26,9 @@ class UnregisteredSubmodules(Rule):
     silent = """
         When the container is handed to `nn.Sequential`, `nn.ModuleList` or `nn.ModuleDict` (whole,
         or item by item: `nn.Sequential(self.noisy[0], nn.ReLU(), self.noisy[1])`), when
-        the class registers modules by hand (`add_module`, `register_module`, `setattr`), when
+        the class registers modules by hand (`add_module`, `register_module`, `setattr`, or
+        `register_parameter` of a parameter it did not make there: each listed layer's
+        `parameters()`, as pytorch_RVAE's `Highway` does), when
         only `__init__` and the helpers only it calls read the container (candidate backbones
         in a dict, one picked and its layers registered: nothing that runs after the model's
         move uses the container), and for
