@@ -2932,23 +2932,38 @@ _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit"})
 
 
 def _falls_back(node: Any) -> bool:
-    """`try: scores.cuda() ... except: <the CPU way>`: a handler catches what a CUDA call
-    raises without a GPU and goes on (it neither raises again nor exits), so a machine without
-    one takes the handler instead of stopping."""
+    """`try: _, idx = torch.sort(scores.cuda()) except: _, idx = torch.sort(scores)`: a handler
+    catches what a CUDA call raises without a GPU and does the work the CPU way (it binds a name
+    the `try` body binds), or passes on (`except: pass`, the value left where it was), neither
+    raising again nor exiting: a machine without a GPU takes the handler instead of stopping.
+    A handler that only logs the failure is no fallback: the run goes on without the result."""
+    tried = _names_bound_in(node.body)
     for handler in node.handlers:
         kind = handler.type
         names = [kind] if kind is None or type(kind) is not cst.Tuple else [e.value for e in kind.elements]
         if not any(n is None or (dotted(n) or "").rsplit(".", 1)[-1] in _CATCHING for n in names):
             continue
-        stops = False
-        for statement in handler.body.body if type(handler.body) is cst.IndentedBlock else ():
-            for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
-                if type(small) is cst.Raise or (type(small) is cst.Expr and type(small.value) is cst.Call
-                                                  and dotted(small.value.func) in _EXITS):
-                    stops = True
-        if not stops:
+        smalls = [small for statement in (handler.body.body if type(handler.body) is cst.IndentedBlock else ())
+                  for small in (statement.body if type(statement) is cst.SimpleStatementLine else (None,))]
+        if any(type(small) is cst.Raise or (type(small) is cst.Expr and type(small.value) is cst.Call
+                                            and dotted(small.value.func) in _EXITS) for small in smalls):
+            continue
+        if all(type(small) in (cst.Pass, cst.Continue) for small in smalls) or \
+                tried & _names_bound_in(handler.body):
             return True
     return False
+
+
+def _names_bound_in(body: Any) -> set:
+    """The plain names a block assigns (`_, idx = ...`), in its nested blocks too."""
+    found: set = set()
+    for sub in walk(body):
+        kind = type(sub)
+        if kind is cst.AssignTarget or kind is cst.AugAssign or kind is cst.AnnAssign:
+            for name in walk(sub.target):
+                if type(name) is cst.Name:
+                    found.add(name.value)
+    return found
 
 
 def _first_statement(body: Any) -> Any:
