@@ -153,3 +153,15 @@ def test_a_run_from_the_cache_folds_the_same(tmp_path) -> None:
         runs.append([(f["path"], f["line"], f["message"]) for f in json.loads(done.stdout)["findings"]])
     assert any(cache.iterdir())
     assert runs[0] == runs[1] and len(runs[1]) == 2
+
+
+def test_a_module_calling_a_helper_that_follows_its_data_shares_the_code_bases_cause() -> None:
+    """siren (set 58): `loss_functions.py` never chooses a device, but calls a helper of another
+    file that makes its tensor on `y.device`. That is the helper's following its data, no device
+    the loss module was handed: the module shares the code base's root cause, and the run folds
+    its finding with the training script's into one, at the first file in path order."""
+    root = Path(__file__).resolve().parent.parent / "fixtures" / "projects" / \
+        "loss_module_calls_a_helper_that_follows_its_data"
+    _, found = check(root)
+    assert [(path, line, code) for path, line, code, _, _ in found] == [("loss_functions.py", 13, "DEV001")]
+    assert "1 more file of this code base never chooses a device" in found[0][3]

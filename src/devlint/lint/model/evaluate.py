@@ -216,6 +216,8 @@ class Evaluator:
             # data is, unknown (a settings object's or a model's `.device` keeps the convention
             # that it names the device the code chose)
             return Device(None, None, node, spelled=_spelled(node))
+        if kind is Namespace and attr in base.always:
+            return Flag(True, True)  # `--cuda` with `store_true` and `default=True`: always on
         if kind in (Namespace, Opaque):
             return Opaque(_spelled(node) or "")
         if kind is Seq and attr in ("x", "y", "edge_index", "input_ids", "labels"):
@@ -1184,7 +1186,7 @@ class Evaluator:
                               per_rank=_per_rank(*args, *kwargs.values()))
             return Scalar()
         if name in ("parse_args", "parse_known_args"):
-            return Namespace(node)
+            return Namespace(node, always=self.always_on_options(node))
         if kind is Device:
             return Scalar()
         if kind is Opaque and receiver.name and names.names_loss(receiver.name) and name == "forward":
@@ -1402,6 +1404,33 @@ class Evaluator:
 
     # --- moving things ----------------------------------------------------------------------
 
+    def always_on_options(self, call: Any) -> frozenset:
+        """The options of the parser `parser.parse_args()` reads that are on whatever the command
+        line says: `add_argument("--cuda", action="store_true", default=True)` of that parser,
+        in this module (Attention-OCR's `--cuda`, which no flag turns off, so it guards nothing)."""
+        if type(call) is not cst.Call or type(call.func) is not cst.Attribute:
+            return frozenset()
+        parser = dotted(call.func.value)
+        if parser is None:
+            return frozenset()
+        found = set()
+        for node in walk(self.module):
+            if type(node) is not cst.Call or type(node.func) is not cst.Attribute or \
+                    node.func.attr.value != "add_argument" or dotted(node.func.value) != parser:
+                continue
+            keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+            if string_value(keywords.get("action")) != "store_true" or \
+                    type(keywords.get("default")) is not cst.Name or keywords["default"].value != "True":
+                continue
+            dest = string_value(keywords["dest"]) if "dest" in keywords else None
+            if dest is None:
+                options = [string_value(a.value) for a in node.args if a.keyword is None]
+                longs = [o for o in options if o and o.startswith("--")]
+                dest = longs[0][2:].replace("-", "_") if longs else None
+            if dest:
+                found.add(dest)
+        return frozenset(found)
+
     def spec_node_of(self, device: Device) -> Any:
         """The node of the CUDA literal just reached with `device` (the last spec made with it):
         where a run without a GPU stops (`State.past`)."""
@@ -1541,6 +1570,16 @@ class Evaluator:
         found = self.device_target(target[0], target[1], st, "to")
         return _spelled_as(found, target[0])
 
+    def handed_a_device(self) -> None:
+        """This file places with a device it was handed: in its own code, or in a method its
+        objects run (a base class's `feed_data` placing with `self.device`), not in another
+        file's free function it calls (siren's `diff_operators.jacobian` makes its tensor on
+        `y.device`, which says nothing of whether `loss_functions.py` ever chooses a device)."""
+        function = self.frame.function
+        if function is None or function.owner is None or function.owner is self or \
+                function.cls is not None:
+            self.given_device = True
+
     def device_target(self, node: Any, value: Value, st: State, kind: str) -> Optional[tuple]:
         """What a value in a device position means: (place, Device), or None for a dtype or
         something unknown."""
@@ -1551,7 +1590,7 @@ class Evaluator:
             if value.fallback:
                 self.chose_fallback()  # a device chosen with a fallback, placing here
             elif value.accel is None:
-                self.given_device = True  # `.to(args.device)`: chosen where devlint cannot see
+                self.handed_a_device()  # `.to(args.device)`: chosen where devlint cannot see
             if value.node is not None and value.accel == "accel":
                 self.device_spec_from(value, node, kind, st)
             return {"host": HOST, "accel": DEVICE}.get(value.accel or "", Place.UNKNOWN), value
@@ -1584,7 +1623,7 @@ class Evaluator:
                 return Place.UNKNOWN, Device(None, None, node, spelled=value.name)
             if names.names_device(value.name) or value.name in ("gpu", "rank", "local_rank", "args.gpu"):
                 # a name is no literal: `cuda_device` may hold whatever its code chose there
-                self.given_device = True
+                self.handed_a_device()
                 device = Device("accel", None, node, spelled=value.name)
                 return DEVICE, device
         return None

@@ -329,6 +329,8 @@ class Namespace(Value):
     """`argparse`'s result or a config object: its attributes are the user's flags."""
 
     node: Any = field(default=None, compare=False, repr=False)
+    # options that are on whatever the command line says (`action="store_true", default=True`)
+    always: frozenset = field(default=frozenset(), compare=False, repr=False)
 
 
 def _set(attrs: tuple, name: str, value: Value) -> tuple:
