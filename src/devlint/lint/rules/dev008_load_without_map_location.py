@@ -62,8 +62,9 @@ class LoadWithoutMapLocation(Rule):
         `save_network` copy every tensor with `.cpu()` before `torch.save`: the weights they
         publish load anywhere), for the state of an LR scheduler (`scheduler.load_state_dict(torch.load(path))`: numbers,
         no tensors), for in-memory buffers, for a file this code downloads (`path =
-        load_file_from_url(url)`, `hf_hub_download(...)`: a publisher's release weights, written
-        for every user of the code, whose device devlint cannot know), for a load whose `except`
+        load_file_from_url(url)`, `hf_hub_download(...)`, or a file named the way torch.hub
+        names a published one, its hash in the name: `models/vgg16-00b39a1b.pth`: a publisher's
+        release weights, written for every user of the code, whose device devlint cannot know), for a load whose `except`
         handler loads again with `map_location` (the CPU's way in), and for the weights of a
         quantized model (under a test of a `quantized` flag, or read into a name saying so:
         PyTorch's eager quantized modules live on the CPU only), and past a CUDA placement that
@@ -328,6 +329,8 @@ def restoring_loads(module: cst.Module) -> set[int]:
 
 # Calls that fetch a published file and return where it landed.
 DOWNLOADS = re.compile(r"download|urlretrieve|cached_path|from_url$", re.I)
+# torch.hub's file names: `<name>-<first hex digits of its sha256>.pth` (`check_hash`)
+PUBLISHED = re.compile(r"[^/\\]-[0-9a-f]{8,64}\.(?:pth|pt)$")
 
 
 def downloaded(load: Load, module: cst.Module) -> bool:
@@ -340,6 +343,11 @@ def downloaded(load: Load, module: cst.Module) -> bool:
         return False
     arg = load.node.args[0].value
     if any(type(inner) is cst.Call and _downloads(inner) for inner in walk(arg)):
+        return True
+    path = unwrap(load.path)
+    if type(path) is Scalar and path.text is not None and PUBLISHED.search(path.text):
+        # `models/vgg16-00b39a1b.pth`: torch.hub's name for a published file, its hash in the
+        # name (torchvision's and timm's releases, downloaded by hand into the project)
         return True
     name = _root(arg)
     if not name:
