@@ -13,8 +13,10 @@ from typing import Any
 
 import libcst as cst
 
+from devlint.lint.model.conventions import TEST_NAME
 from devlint.lint.model.interpret import Interpreter, gpu_calls_in
 from devlint.lint.model.observations import Observations
+from devlint.lint.syntax import dotted
 
 
 def _on_disk(path: str) -> bool:
@@ -111,6 +113,30 @@ PREPARES = ("accelerate", ".prepare(", "setup_dataloaders", "Fabric")  # substri
 TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
 
 
+def holds_tests(path: str, module: cst.Module) -> bool:
+    """A module a test runner collects (`TEST_FILE`) that is a test module: under a `tests/`
+    folder, a `conftest.py`, or one that defines a test (`def test_...`, `class Test...`, a
+    `unittest.TestCase`). A `test_sdf.py` with none, whose module-level code parses options
+    and runs the model, is an evaluation script named "test": its devices are no test's
+    pinned choice (siren's `test_sdf.py`, set 58)."""
+    spelled = path.replace("\\", "/")
+    if TEST_FILE.search(spelled) is None:
+        return False
+    if TEST_FOLDER.search(spelled):
+        return True
+    for statement in module.body:
+        kind = type(statement)
+        if kind is cst.FunctionDef and TEST_NAME.search(statement.name.value):
+            return True
+        if kind is cst.ClassDef and (TEST_NAME.search(statement.name.value) or any(
+                (dotted(base.value) or "").endswith("TestCase") for base in statement.bases)):
+            return True
+    return False
+
+
+TEST_FOLDER = re.compile(r"(^|/)(tests?/|conftest\.py$)")
+
+
 def analyze(module: cst.Module, text: str = "", path: str = "", project=None,
             unit_of=None) -> Model:
     """The model of one file. With `project`, the files around it (a `summaries.ModuleFiles`,
@@ -119,7 +145,7 @@ def analyze(module: cst.Module, text: str = "", path: str = "", project=None,
     from devlint.lint.model.summaries import LEVELS, record, summaries_for
 
     interpreter = Interpreter(module, loader_prior=not any(word in text for word in PREPARES),
-                              test_file=TEST_FILE.search(path.replace("\\", "/")) is not None,
+                              test_file=holds_tests(path, module),
                               path=path if project and _on_disk(path) else "",
                               summaries=summaries_for(project) if project else None,
                               levels=LEVELS, gpu_calls=gpu_calls_in(text),

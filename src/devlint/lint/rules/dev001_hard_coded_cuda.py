@@ -70,7 +70,8 @@ class HardCodedCuda(Rule):
         Wherever a machine without a GPU never gets: under `if torch.cuda.is_available():` (or a
         flag derived from it, such as `args.cuda`), under a device switch set by hand
         (`use_cuda = True` at the top of a script, `use_gpu=True` handed to a call: like a
-        command-line flag's default, the user's to flip), behind a switch of a function that is off
+        command-line flag's default, the user's to flip; but not an option no command line turns
+        off, `store_true` with `default=True`: it guards nothing), behind a switch of a function that is off
         by default and that its caller does not turn on (`if use_class_weights:` of
         `def forward(self, x, use_class_weights=False)` run on its own), in a conditional expression with a
         CPU arm, in an if/elif/else fallback chain, in a function chosen on a GPU path and called
@@ -86,7 +87,8 @@ class HardCodedCuda(Rule):
         whose `__init__` or `__iter__` makes a `torch.cuda.Stream()` first, a `gpu_id`
         parameter, GPU markers such as `@gpu_test(...)`, `@RunIf(min_cuda_gpus=1)`,
         `@ray.remote(num_gpus=1)`), after `import setGPU` (it needs nvidia-smi), in tests (they
-        pin devices on purpose) and in the `if __name__ == "__main__":` block of a package's
+        pin devices on purpose; a `test_*.py` that defines no test is an evaluation script named
+        "test", not a test module) and in the `if __name__ == "__main__":` block of a package's
         module (an `__init__.py` beside it: the module is imported, and that block is its
         author's self-test or demo, run by hand), and in files that
         start an NCCL process group or compile CUDA kernels (`torch.utils.cpp_extension.load`
