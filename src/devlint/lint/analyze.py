@@ -29,7 +29,7 @@ from devlint.lint.parse import (PieceParser, SourceError, check_syntax, decode_s
                                 parse_module, parse_newer)
 from devlint.lint.positions import Span, spans_of
 from devlint.lint.prefilter import could_match
-from devlint.lint.syntax import forget_walks
+from devlint.lint.syntax import forget_walks, walk
 from devlint.lint.rules import ALL_RULES, PARSE_ERROR_CODE, Rule
 from devlint.core.selection import Selection
 from devlint.workspace.project import PROJECT_FILES
@@ -245,6 +245,7 @@ def run_rules(module: cst.Module, rules: list[Rule], text: str = "", path: str =
     model they were read from (None without rules)."""
     if not rules:
         return [], None, None
+    walk(module)  # record the whole tree's walk once: the model's walks of its parts are slices
     model = analyze(module, text, path, PROJECT_FILES if project else None, unit_of)
     raws = [raw for rule in rules for raw in rule.check(model)]
     owners = list(model.interpreter.foreign_owners.values())
