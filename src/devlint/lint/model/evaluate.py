@@ -1413,6 +1413,12 @@ class Evaluator:
         parser = dotted(call.func.value)
         if parser is None:
             return frozenset()
+        known = self.__dict__.setdefault("_always_on", {})  # per module and parser: one walk
+        if parser not in known:
+            known[parser] = self._always_on_options_of(parser)
+        return known[parser]
+
+    def _always_on_options_of(self, parser: str) -> frozenset:
         found = set()
         for node in walk(self.module):
             if type(node) is not cst.Call or type(node.func) is not cst.Attribute or \

@@ -2940,9 +2940,10 @@ def _falls_back(node: Any) -> bool:
     tried = _names_bound_in(node.body)
     for handler in node.handlers:
         kind = handler.type
-        names = [kind] if kind is None or type(kind) is not cst.Tuple else [e.value for e in kind.elements]
-        if not any(n is None or (dotted(n) or "").rsplit(".", 1)[-1] in _CATCHING for n in names):
+        caught = [kind] if kind is None or type(kind) is not cst.Tuple else [e.value for e in kind.elements]
+        if not any(t is None or (dotted(t) or "").rsplit(".", 1)[-1] in _CATCHING for t in caught):
             continue
+        # the handler's simple statements; a compound one stands as None (neither pass nor exit)
         smalls = [small for statement in (handler.body.body if type(handler.body) is cst.IndentedBlock else ())
                   for small in (statement.body if type(statement) is cst.SimpleStatementLine else (None,))]
         if any(type(small) is cst.Raise or (type(small) is cst.Expr and type(small.value) is cst.Call
