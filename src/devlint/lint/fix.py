@@ -194,15 +194,39 @@ def fix_files(files: list[Path], selection_for, args, fail: Callable[[str], None
     """Fixes run in this process, one file at a time, and never use the cache: they need the
     nodes the findings point at. Each file --fix replaces is listed in `result.rewritten` as
     soon as it is, so that Ctrl-C can say which files were already fixed."""
+    pending, checked = list(files), set()
+    for _ in range(MAX_ROUNDS):
+        written = _fix_pass(pending, selection_for, args, fail, result, sources, checked)
+        if not written or args.diff:
+            return
+        # A fix in one file may uncover a finding in another: a helper module's `.cuda()`,
+        # reached only past the script's own before (`Interpreter.reached_only_with_a_stop`).
+        # The files a rewritten one imports, and those importing it, are checked again, so that
+        # a second `--fix` finds nothing to do.
+        pending = _neighbours(written, files)
+        if not pending:
+            return
+    fail(f"fixes still changed the project's files after {MAX_ROUNDS} rounds; stopped there")
+
+
+def _fix_pass(files: list[Path], selection_for, args, fail: Callable[[str], None],
+              result: RunResult, sources: Mapping[Path, bytes], checked: set) -> list[Path]:
+    """One pass of `fix_files` over `files`; returns those it rewrote. A file checked in an
+    earlier pass is counted once, and its findings are the ones this pass leaves."""
     from devlint.workspace.source import ReadError, read_source
 
+    written = []
     for path in files:
         try:
             data = sources[path] if path in sources else read_source(path)
         except ReadError as exc:
             fail(f"{path}: {exc}")
             continue
-        result.files_checked += 1
+        if path in checked:
+            result.findings[:] = [f for f in result.findings if f.path != str(path)]
+        else:
+            checked.add(path)
+            result.files_checked += 1
         before = None if path in sources else _identity(path)
         try:
             check_and_fix(path, data, selection_for(path), args, fail, result)
@@ -211,20 +235,38 @@ def fix_files(files: list[Path], selection_for, args, fail: Callable[[str], None
         finally:
             # Also when Ctrl-C lands between the rename and the return: the file is replaced.
             if before is not None and not args.diff:
-                _record_if_replaced(path, before, result)
+                if _record_if_replaced(path, before, result):
+                    written.append(path)
+    return written
 
 
-def _record_if_replaced(path: Path, before: tuple, result: RunResult) -> None:
-    """List `path` as rewritten if --fix replaced it. A Ctrl-C that lands while this asks (the
-    file renamed, not yet listed) is answered first, then goes on: the list Ctrl-C prints
-    holds every replaced file."""
+def _neighbours(written: list[Path], files: list[Path]) -> list[Path]:
+    """The files of `files` (in their order) that a rewritten file imports or is imported by,
+    as the project's import lines say (`workspace.importers`)."""
+    from devlint.workspace.importers import importers_of, imports_of
+    from devlint.workspace.project import project_of, same_file
+
+    near: set = set()
+    for path in written:
+        near |= importers_of(str(path)) or frozenset()
+        near |= imports_of(str(path), project_of(str(path)))
+    return [path for path in files if same_file(path) in near and path.suffix == ".py"]
+
+
+def _record_if_replaced(path: Path, before: tuple, result: RunResult) -> bool:
+    """List `path` as rewritten if --fix replaced it (True). A Ctrl-C that lands while this
+    asks (the file renamed, not yet listed) is answered first, then goes on: the list Ctrl-C
+    prints holds every replaced file."""
     try:
         if _identity(path) != before:
-            result.rewritten.append(str(path))
+            if str(path) not in result.rewritten:
+                result.rewritten.append(str(path))
+            return True
     except KeyboardInterrupt:
         if str(path) not in result.rewritten and _identity(path) != before:
             result.rewritten.append(str(path))
         raise
+    return False
 
 
 def _identity(path: Path) -> Optional[tuple[int, int, int]]:
