@@ -54,6 +54,22 @@ def test_good_fixtures_are_byte_identical(fixed_copy: Path) -> None:
             assert (fixed_copy / path.relative_to(FIXTURES)).read_bytes() == path.read_bytes()
 
 
+def test_a_fix_that_uncovers_a_finding_in_another_file_fixes_that_too(tmp_path: Path) -> None:
+    """The loss module's `.cuda()` is reached only past the script's own (no finding there);
+    fixing the script uncovers it. One `--fix` run fixes both files, and a check after it finds
+    nothing: the files a rewritten one imports are checked again."""
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "projects" / "helper_module_reached_only_past_the_scripts_crash", root)
+    before = {p.name: p.read_text(encoding="utf-8") for p in root.glob("*.py")}
+    result = devlint("check", "--fix", "--no-cache", ".", cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    after = {p.name: p.read_text(encoding="utf-8") for p in root.glob("*.py")}
+    assert all(after[name] != before[name] for name in ("losses.py", "train.py"))
+    assert "[0.3]).cuda()" not in after["losses.py"]
+    again = devlint("check", "--no-cache", ".", cwd=root)
+    assert again.returncode == 0 and "No findings" in again.stdout, again.stdout
+
+
 def test_second_fix_changes_nothing(fixed_copy: Path) -> None:
     before = {p: p.read_bytes() for p in fixed_copy.rglob("*.py")}
     result = devlint("check", "--fix", "--unsafe-fixes", ".", cwd=fixed_copy)

@@ -109,6 +109,13 @@ PREPARES = ("accelerate", ".prepare(", "setup_dataloaders", "Fabric")  # substri
 # alternation over a large file costs more than the interpreter's own work on it
 
 
+def loader_prior_of(text) -> bool:
+    """Whether a loader named like one is taken for a DataLoader of CPU batches in a file of
+    this text (str or bytes): not where it hands its loaders to accelerate or Fabric."""
+    words = PREPARES if isinstance(text, str) else tuple(w.encode() for w in PREPARES)
+    return not any(word in text for word in words)
+
+
 # Test files pin devices on purpose: a test marked for GPUs runs only where one is.
 TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
 
@@ -144,7 +151,7 @@ def analyze(module: cst.Module, text: str = "", path: str = "", project=None,
     `summaries.py`)."""
     from devlint.lint.model.summaries import LEVELS, record, summaries_for
 
-    interpreter = Interpreter(module, loader_prior=not any(word in text for word in PREPARES),
+    interpreter = Interpreter(module, loader_prior=loader_prior_of(text),
                               test_file=holds_tests(path, module),
                               path=path if project and _on_disk(path) else "",
                               summaries=summaries_for(project) if project else None,
@@ -153,4 +160,6 @@ def analyze(module: cst.Module, text: str = "", path: str = "", project=None,
     observations = interpreter.run()
     if project:
         record(interpreter)
+        if interpreter.path and not interpreter.notebook:
+            interpreter.summaries.keep_reach(interpreter.path, text, interpreter)
     return Model(module, observations, interpreter, text=text, path=path, unit_of=unit_of)

@@ -28,6 +28,7 @@ from devlint.lint.model.evaluate import (
     NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, holds_nothing,
     host_input, not_a_tensor, tensor_kinds, trainer_class)
 from devlint.lint.model.liveness import dead_nodes, identifier_counts
+from devlint.lint.model.summaries import record_elsewhere
 from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
@@ -61,6 +62,9 @@ MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall th
 # not, and interpreting them from every importer made project mode 2.6x a per-file run.
 MAX_FOREIGN_DEPTH = 2
 _CPU_WORLD_WORDS = re.compile(rb"cuda|load\(")
+# Importers of a helper module whose runs `reached_only_with_a_stop` asks for, at most: more
+# is a library module, whose callers are not all in the project anyway.
+MAX_IMPORTERS_RUN = 8
 MAX_FOREIGN_CALLS = 200  # per file
 
 
@@ -181,6 +185,19 @@ def _is_dataclass(node: Any) -> bool:
         .rsplit(".", 1)[-1] == "dataclass" for d in node.decorators)
 
 
+def _stops_a_cpu_machine(spec: Any) -> bool:
+    """A CUDA device a machine without a GPU reaches outside a test: what DEV001 asks of."""
+    where = spec.where
+    return where.cpu and not where.in_test and not where.self_test and not where.expect_raise \
+        and (spec.device.cpu == "accel" or spec.kind == ".cuda(device)")
+
+
+def _absolute(path: str) -> str:
+    import os
+
+    return os.path.normcase(os.path.abspath(path))
+
+
 _BATCH_END = re.compile(r"on_(train|validation|test|predict)_batch_end$")
 
 
@@ -291,6 +308,12 @@ class Interpreter(Evaluator):
         # for each node observed there, the call at this file's own line that reached it.
         self.foreign_owners: dict[int, Any] = {}
         self.reached: dict[int, Any] = {}
+        # (path, name) of another file's top-level function, method (`Cls.name`) or class this
+        # run entered -> whether a path of the CPU world reached it before any crash
+        # (`reached_only_with_a_stop`: what a helper module's own check asks its importers)
+        self.reach: dict[tuple, bool] = {}
+        self.reaching = False  # run for its `reach` only: it asks no importer's run of its own
+        self._top_names: Optional[dict] = None  # id(def node) -> its name (`top_names`)
         self.test_depth = int(test_file)  # a test pins devices on purpose
         self.self_test = 0  # inside a package module's `__main__` block (its author's self-test)
         self.self_test_nodes: set = set()  # ids of the nodes of such blocks
@@ -401,6 +424,68 @@ class Interpreter(Evaluator):
         return False
 
     def run_alone(self, info: FuncInfo) -> None:
+        devices, loads = len(self.obs.devices), len(self.obs.loads)
+        self._run_alone(info)
+        # What a machine without a GPU would trip on here (DEV001, DEV008), in a function the
+        # project's own scripts reach only past a stop or only with a GPU: their runs are every
+        # caller it has, so no such machine gets here. The root cause is theirs.
+        if (any(_stops_a_cpu_machine(spec) for spec in self.obs.devices[devices:]) or any(
+                load.where.cpu and not load.map_location and load.tensors
+                for load in self.obs.loads[loads:])) and self.reached_only_with_a_stop(info):
+            self.obs.devices[devices:] = [
+                replace(spec, where=replace(spec.where, cpu=False)) if spec.where.cpu else spec
+                for spec in self.obs.devices[devices:]]
+            self.obs.loads[loads:] = [
+                replace(load, where=replace(load.where, cpu=False)) if load.where.cpu else load
+                for load in self.obs.loads[loads:]]
+
+    def reached_only_with_a_stop(self, info: FuncInfo) -> bool:
+        """Whether this file's importers' runs reach the function `info` (its class, for a
+        method: no object of it exists otherwise) only where the CPU world has stopped (past an
+        unguarded CUDA placement that raised, or behind a GPU test). Proven only where every
+        importer is a file devlint runs, at least one reaches it, none reaches it before a stop,
+        and every one that names it is seen to reach it (a call devlint does not follow may be
+        a path of the CPU world's)."""
+        if self.reaching or self.summarising or self.notebook or self.summaries is None:
+            return False
+        name = self.top_names().get(id(info.node))
+        importers = self.importers()
+        if name is None or not importers or not self._importers_known or \
+                len(importers) > MAX_IMPORTERS_RUN:
+            return False
+        here = _absolute(self.path)
+        keys = [(here, name)]
+        if info.cls is not None:
+            keys.append((here, info.cls.name))
+        word = re.compile(rb"\b%s\b" % re.escape(name.split(".")[0].encode()))
+        naming = set()
+        for importer in importers:
+            data = self.files.read(importer) if self.files is not None else None
+            if data is None or not importer.endswith(".py"):
+                return False
+            if word.search(data):
+                if importer.endswith("__init__.py"):
+                    return False  # a package re-exports it: its callers are its importers'
+                naming.add(importer)
+        reached = False
+        # (those that name it first: each must be seen to reach it, the cheapest way to no)
+        for importer in sorted(importers, key=lambda path: (path not in naming, path)):
+            found = self.summaries.reach_of(importer)
+            if found is None:
+                return False
+            reach, files, probes = found
+            record_elsewhere(files, probes)
+            seen = [reach[key] for key in keys if key in reach]
+            if any(seen):
+                return False
+            if not seen:
+                if importer in naming:
+                    return False  # it names it, and its run was not seen to get there
+                continue
+            reached = True
+        return reached
+
+    def _run_alone(self, info: FuncInfo) -> None:
         self.run_starts.append(next(CLOCK))
         # A module-level function the file names only where the CPU world never gets (handed to
         # `pool.map` past `assert use_cuda`) runs only on a machine with a GPU.
@@ -1498,6 +1583,8 @@ class Interpreter(Evaluator):
         self.analyzed.add(id(info))
         if info.never_runs:
             return OPAQUE, None
+        if info.owner is not self and info.owner is not None and not self.summarising:
+            self.note_reach(info.owner, info.node, st)
         accel = st.accel
         cpu = st.cpu and not info.needs_cuda and info.defined_cpu
         sure = st.sure and not self.guessing and not func.gpu_world
@@ -1957,6 +2044,8 @@ class Interpreter(Evaluator):
                   unknown_args: bool = False) -> Value:
         """`Cls(...)`: the object `__init__` leaves behind."""
         self.note_foreign_class(node, info)
+        if info.owner is not self and info.owner is not None and not self.summarising:
+            self.note_reach(info.owner, info.node, st)
         ident = id(node)
         if info.is_module:
             obj: Value = Module(Place.DEVICE if self.builds_on_device() else Place.HOST, node,
@@ -2046,6 +2135,32 @@ class Interpreter(Evaluator):
                                                 callee.qualname in api.DDP and gpu_device_ids(sub)):
                         return True
         return False
+
+    def note_reach(self, owner: Any, definition: Any, st: State) -> None:
+        """Another file's function, method or class entered here: whether the CPU world's
+        path got there before any crash (`State.past`) is kept under its name in its file."""
+        name = owner.top_names().get(id(definition)) if owner.path else None
+        if name is not None:
+            key = (_absolute(owner.path), name)
+            self.reach[key] = self.reach.get(key, False) or (st.cpu and st.past is None)
+
+    def top_names(self) -> dict:
+        """id(node) -> name of this module's top-level functions and classes, and `Cls.name` of
+        those classes' methods: what a run of another file can name them by. A nested function
+        has no such name, and is left out."""
+        if self._top_names is None:
+            found: dict = {}
+            for statement in self.module.body:
+                if type(statement) is cst.FunctionDef:
+                    found[id(statement)] = statement.name.value
+                elif type(statement) is cst.ClassDef:
+                    found[id(statement)] = statement.name.value
+                    if type(statement.body) is cst.IndentedBlock:
+                        for member in statement.body.body:
+                            if type(member) is cst.FunctionDef:
+                                found[id(member)] = f"{statement.name.value}.{member.name.value}"
+            self._top_names = found
+        return self._top_names
 
     def note_foreign_class(self, node: Any, info: ClassInfo) -> None:
         """An object of another file's class (a config dataclass): the devices its class body

@@ -146,6 +146,15 @@ def record(interpreter) -> None:
         found.probes.update(interpreter.probes)
 
 
+def record_elsewhere(files, probes) -> None:
+    """What an answer about other files' runs stood on (`reach_of`), for the cache only: not
+    the file's own dependencies, which tell its run and the runs of those who ask it."""
+    found = _RECORDING.get()
+    if found is not None:
+        found.files.update(files)
+        found.probes.update(probes)
+
+
 def record_probe(probe: tuple) -> None:
     """A probe a rule's question made after the run was recorded (DEV008 asks how the project
     writes its weights only for a load it would report)."""
@@ -164,6 +173,8 @@ class Summaries:
         self._binds: dict = {}  # digest -> `module_bindings` of those bytes
         self._relative: dict = {}  # digest -> `_imports_relatively` of those bytes
         self._project: Optional[str] = None  # the root of the project of the files checked now
+        self._reach: dict = {}  # path -> (its digest, `reach_of`'s answer)
+        self._reaching: set = set()  # files whose `reach_of` runs now
 
     def checking(self, path: str) -> None:
         """A file is checked next. When it is of another project than the file before (a run
@@ -180,6 +191,7 @@ class Summaries:
             self._cache.clear()
             self._trees.clear()
             self._gpu_imports.clear()
+            self._reach.clear()
         self._project = root
 
     def get(self, path: str, level: int = LEVELS - 1) -> Optional[Summary]:
@@ -269,6 +281,67 @@ class Summaries:
         result = (found, frozenset(files), frozenset(probes))
         self._gpu_imports[key] = result
         return result
+
+    def reach_of(self, path: str) -> Optional[tuple]:
+        """What a run of the project file at `path`, as `devlint check` runs it, reaches of
+        other files' code (`Interpreter.reach`: (path, name) -> whether the CPU world got there
+        before any crash), or None where it cannot be run (a notebook, a file that does not
+        parse). Returns (the reach, the (path, digest) pairs and the probes it stood on); kept
+        per process by the file's bytes, and re-run where a file it stood on changed."""
+        import os
+
+        if not path.endswith(".py"):
+            return None
+        path = os.path.abspath(path)
+        data = self.files.read(path)
+        if data is None:
+            return None
+        digest = self.files.digest(data)
+        known = self._reach.get(path)
+        if known is not None and known[0] == digest and \
+                all(self._digest(p) == d for p, d in known[1][1] if p != path):
+            return known[1]
+        if path in self._reaching:
+            return None  # its own run asked again (an import cycle): not known
+        from devlint.lint.model import holds_tests, loader_prior_of
+        from devlint.lint.model.interpret import Interpreter, gpu_calls_in
+
+        module = self._tree(data, digest)
+        if module is None:
+            return None
+        interpreter = Interpreter(module, loader_prior=loader_prior_of(data),
+                                  test_file=holds_tests(path, module), path=path, summaries=self,
+                                  levels=LEVELS, gpu_calls=gpu_calls_in(data))
+        interpreter.reaching = True
+        self._reaching.add(path)
+        try:
+            interpreter.run()
+        except RecursionError:
+            return None
+        finally:
+            self._reaching.discard(path)
+        files = frozenset({(path, digest)} | interpreter.dependencies)
+        found = (dict(interpreter.reach), files, frozenset(interpreter.probes))
+        self._reach[path] = (digest, found)
+        return found
+
+    def keep_reach(self, path: str, text: str, interpreter) -> None:
+        """A checked file's run is the run `reach_of` makes of it (the same settings, and what
+        a run asks its own importers changes only its observations, never its reach): its
+        reach is kept, where the text checked is the file's bytes on disk."""
+        import os
+
+        from devlint.lint.model import holds_tests
+
+        data = self.files.read(path) if path.endswith(".py") else None
+        if data is None or data != text.encode("utf-8", "surrogatepass"):
+            return
+        path = os.path.abspath(path)
+        if holds_tests(path, interpreter.module) != interpreter.test_file:
+            return  # (a folder above named `tests/`: `reach_of` would run it as a test)
+        digest = self.files.digest(data)
+        files = frozenset({(path, digest)} | interpreter.dependencies)
+        self._reach[path] = (digest, (dict(interpreter.reach), files, frozenset(interpreter.probes)))
 
     def _digest(self, path: str) -> Optional[str]:
         data = self.files.read(path) if path.endswith(".py") else None
