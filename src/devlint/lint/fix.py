@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
 
 from devlint.core.findings import Applicability, Finding, TextEdit
 from devlint.workspace.discovery import is_notebook
+from devlint.lint.model.summaries import forget_summaries
 from devlint.workspace.importers import new_run
 
 if TYPE_CHECKING:
@@ -240,16 +241,26 @@ def _fix_pass(files: list[Path], selection_for, args, fail: Callable[[str], None
     return written
 
 
+# How many imports away from a rewritten file a finding may be uncovered: as far as a helper
+# module asks its importers' runs (`Interpreter.reached_only_with_a_stop`, two importers up).
+NEIGHBOUR_STEPS = 2
+
+
 def _neighbours(written: list[Path], files: list[Path]) -> list[Path]:
-    """The files of `files` (in their order) that a rewritten file imports or is imported by,
-    as the project's import lines say (`workspace.importers`)."""
+    """The files of `files` (in their order) within NEIGHBOUR_STEPS imports of a rewritten
+    file, either way, as the project's import lines say (`workspace.importers`)."""
     from devlint.workspace.importers import importers_of, imports_of
     from devlint.workspace.project import project_of, same_file
 
-    near: set = set()
-    for path in written:
-        near |= importers_of(str(path)) or frozenset()
-        near |= imports_of(str(path), project_of(str(path)))
+    near: set = {same_file(path) for path in written}
+    frontier = [str(path) for path in written]
+    for _ in range(NEIGHBOUR_STEPS):
+        found: set = set()
+        for path in frontier:
+            found |= importers_of(path) or frozenset()
+            found |= imports_of(path, project_of(path))
+        frontier = [str(path) for path in found - near]
+        near |= found
     return [path for path in files if same_file(path) in near and path.suffix == ".py"]
 
 
@@ -369,6 +380,7 @@ def write_fix(path: Path, before: bytes, data: bytes, args, fail: Callable[[str]
         try:
             write_atomically(path, data, expected=before)
             new_run()  # a file changed: what the next file's analysis asks of it is asked again
+            forget_summaries()  # and what its importers' summaries hold of it
             return True
         except NotWritten as exc:
             reason = str(exc)

@@ -62,9 +62,7 @@ MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall th
 # not, and interpreting them from every importer made project mode 2.6x a per-file run.
 MAX_FOREIGN_DEPTH = 2
 _CPU_WORLD_WORDS = re.compile(rb"cuda|load\(")
-# Importers of a helper module whose runs `reached_only_with_a_stop` asks for, at most: more
-# is a library module, whose callers are not all in the project anyway.
-MAX_IMPORTERS_RUN = 8
+
 MAX_FOREIGN_CALLS = 200  # per file
 
 
@@ -312,7 +310,10 @@ class Interpreter(Evaluator):
         # run entered -> whether a path of the CPU world reached it before any crash
         # (`reached_only_with_a_stop`: what a helper module's own check asks its importers)
         self.reach: dict[tuple, bool] = {}
-        self.reaching = False  # run for its `reach` only: it asks no importer's run of its own
+        # (path, name) -> where its clean reaches came from: the name of this file's top-level
+        # function or method run on its own then, or None for the module's own code
+        self.reach_origins: dict[tuple, set] = {}
+        self.alone_origin: Optional[str] = None  # that name, while one runs on its own
         self._top_names: Optional[dict] = None  # id(def node) -> its name (`top_names`)
         self.test_depth = int(test_file)  # a test pins devices on purpose
         self.self_test = 0  # inside a package module's `__main__` block (its author's self-test)
@@ -425,13 +426,18 @@ class Interpreter(Evaluator):
 
     def run_alone(self, info: FuncInfo) -> None:
         devices, loads = len(self.obs.devices), len(self.obs.loads)
-        self._run_alone(info)
+        origin, self.alone_origin = self.alone_origin, self.top_names().get(id(info.node))
+        try:
+            self._run_alone(info)
+        finally:
+            self.alone_origin = origin
         # What a machine without a GPU would trip on here (DEV001, DEV008), in a function the
         # project's own scripts reach only past a stop or only with a GPU: their runs are every
         # caller it has, so no such machine gets here. The root cause is theirs.
         if (any(_stops_a_cpu_machine(spec) for spec in self.obs.devices[devices:]) or any(
                 load.where.cpu and not load.map_location and load.tensors
-                for load in self.obs.loads[loads:])) and self.reached_only_with_a_stop(info):
+                for load in self.obs.loads[loads:])) and \
+                self.reached_only_with_a_stop(info):
             self.obs.devices[devices:] = [
                 replace(spec, where=replace(spec.where, cpu=False)) if spec.where.cpu else spec
                 for spec in self.obs.devices[devices:]]
@@ -442,48 +448,17 @@ class Interpreter(Evaluator):
     def reached_only_with_a_stop(self, info: FuncInfo) -> bool:
         """Whether this file's importers' runs reach the function `info` (its class, for a
         method: no object of it exists otherwise) only where the CPU world has stopped (past an
-        unguarded CUDA placement that raised, or behind a GPU test). Proven only where every
-        importer is a file devlint runs, at least one reaches it, none reaches it before a stop,
-        and every one that names it is seen to reach it (a call devlint does not follow may be
-        a path of the CPU world's)."""
-        if self.reaching or self.summarising or self.notebook or self.summaries is None:
+        unguarded CUDA placement that raised, or behind a GPU test), following
+        `summaries.REACH_LEVELS` importers up (`Summaries.stopped_before`)."""
+        if self.summarising or self.notebook or self.summaries is None or not self.path:
             return False
         name = self.top_names().get(id(info.node))
-        importers = self.importers()
-        if name is None or not importers or not self._importers_known or \
-                len(importers) > MAX_IMPORTERS_RUN:
+        if name is None:
             return False
-        here = _absolute(self.path)
-        keys = [(here, name)]
-        if info.cls is not None:
-            keys.append((here, info.cls.name))
-        word = re.compile(rb"\b%s\b" % re.escape(name.split(".")[0].encode()))
-        naming = set()
-        for importer in importers:
-            data = self.files.read(importer) if self.files is not None else None
-            if data is None or not importer.endswith(".py"):
-                return False
-            if word.search(data):
-                if importer.endswith("__init__.py"):
-                    return False  # a package re-exports it: its callers are its importers'
-                naming.add(importer)
-        reached = False
-        # (those that name it first: each must be seen to reach it, the cheapest way to no)
-        for importer in sorted(importers, key=lambda path: (path not in naming, path)):
-            found = self.summaries.reach_of(importer)
-            if found is None:
-                return False
-            reach, files, probes = found
-            record_elsewhere(files, probes)
-            seen = [reach[key] for key in keys if key in reach]
-            if any(seen):
-                return False
-            if not seen:
-                if importer in naming:
-                    return False  # it names it, and its run was not seen to get there
-                continue
-            reached = True
-        return reached
+        found, files, probes = self.summaries.stopped_before(
+            _absolute(self.path), name, info.cls.name if info.cls is not None else None)
+        record_elsewhere(files, probes)
+        return found
 
     def _run_alone(self, info: FuncInfo) -> None:
         self.run_starts.append(next(CLOCK))
@@ -2142,7 +2117,10 @@ class Interpreter(Evaluator):
         name = owner.top_names().get(id(definition)) if owner.path else None
         if name is not None:
             key = (_absolute(owner.path), name)
-            self.reach[key] = self.reach.get(key, False) or (st.cpu and st.past is None)
+            clean = st.cpu and st.past is None
+            self.reach[key] = self.reach.get(key, False) or clean
+            if clean:
+                self.reach_origins.setdefault(key, set()).add(self.alone_origin)
 
     def top_names(self) -> dict:
         """id(node) -> name of this module's top-level functions and classes, and `Cls.name` of

@@ -37,6 +37,12 @@ GPU_IMPORT_DEPTH = 4
 _TOP_IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
 # What compiling CUDA kernels on import needs in the text (confirmed by interpreting the file).
 _BUILDS_KERNELS = re.compile(rb"cpp_extension")
+# Importers of a helper module whose runs `Summaries.stopped_before` asks, at most: more is a
+# library module, whose callers are not all in the project anyway.
+MAX_IMPORTERS_RUN = 8
+# How many importers up `stopped_before` follows: a helper's importer, and that importer's own
+# (a script -> its model module -> the model's helper).
+REACH_LEVELS = 2
 MAX_SUMMARIES = 512  # per process and level: the trees behind them are what costs memory
 LEVELS = IMPORT_LEVELS  # imports followed from a checked file (the importers walk reads the same)
 # Parsed modules kept to summarise them at another level, or to check them. As many as the
@@ -282,12 +288,75 @@ class Summaries:
         self._gpu_imports[key] = result
         return result
 
+    def stopped_before(self, path: str, name: str, cls: Optional[str],
+                       level: int = REACH_LEVELS - 1) -> tuple:
+        """Whether the importers' runs of the project file at `path` reach its top-level
+        function or method `name` (of class `cls`: no object of it exists otherwise) only where
+        the CPU world has stopped: past an unguarded CUDA placement that raised, or behind a GPU
+        test. Proven only where every importer is a Python file devlint runs (at most
+        MAX_IMPORTERS_RUN), at least one reaches it, and every one that names it is seen to:
+        a package `__init__.py` re-exporting it, or a call devlint does not follow, may be a
+        path of the CPU world's. A clean reach made while the importer ran one of its own
+        functions alone counts as no reach where that function is, in turn, reached only past
+        a stop (`level` importers further up: a script, its model module, the model's helper).
+        Returns (the answer, the (path, digest) pairs and the probes it stood on)."""
+        import os
+
+        path = os.path.normcase(os.path.abspath(path))
+        files: set = set()
+        probes: set = set()
+        importers = self.files.importers(path)
+        probes.add(("importers", path, importers))
+        if not importers or len(importers) > MAX_IMPORTERS_RUN:
+            return False, files, probes
+        keys = [(path, name)] + ([(path, cls)] if cls is not None else [])
+        word = re.compile(rb"\b%s\b" % re.escape(name.split(".")[0].encode()))
+        naming = set()
+        for importer in importers:
+            data = self.files.read(importer) if importer.endswith(".py") else None
+            if data is None:
+                return False, files, probes
+            if word.search(data):
+                if importer.endswith("__init__.py"):
+                    # a package re-exports it: its callers are its importers'
+                    return False, files, probes
+                naming.add(importer)
+        reached = False
+        # (those that name it first: each must be seen to reach it, the cheapest way to no)
+        for importer in sorted(importers, key=lambda p: (p not in naming, p)):
+            found = self.reach_of(importer)
+            if found is None:
+                return False, files, probes
+            reach, origins, stood, asked = found
+            files |= stood
+            probes |= asked
+            seen = [reach[key] for key in keys if key in reach]
+            if not seen:
+                if importer in naming:
+                    return False, files, probes  # it names it, and its run was not seen to get there
+                continue
+            if any(seen):
+                starts = set().union(*(origins.get(key, ()) for key in keys))
+                if level <= 0 or None in starts:
+                    return False, files, probes  # reached from code its module runs
+                for start in sorted(starts):
+                    function, _, method = start.partition(".")
+                    answer = self.stopped_before(importer, start, function if method else None,
+                                                 level - 1)
+                    files |= answer[1]
+                    probes |= answer[2]
+                    if not answer[0]:
+                        return False, files, probes
+            reached = True
+        return reached, files, probes
+
     def reach_of(self, path: str) -> Optional[tuple]:
         """What a run of the project file at `path`, as `devlint check` runs it, reaches of
         other files' code (`Interpreter.reach`: (path, name) -> whether the CPU world got there
-        before any crash), or None where it cannot be run (a notebook, a file that does not
-        parse). Returns (the reach, the (path, digest) pairs and the probes it stood on); kept
-        per process by the file's bytes, and re-run where a file it stood on changed."""
+        before any crash; `Interpreter.reach_origins`: where its clean reaches came from), or
+        None where it cannot be run (a notebook, a file that does not parse). Returns (the
+        reach, the origins, the (path, digest) pairs and the probes it stood on); kept per
+        process by the file's bytes, and re-run where a file it stood on changed."""
         import os
 
         if not path.endswith(".py"):
@@ -299,7 +368,7 @@ class Summaries:
         digest = self.files.digest(data)
         known = self._reach.get(path)
         if known is not None and known[0] == digest and \
-                all(self._digest(p) == d for p, d in known[1][1] if p != path):
+                all(self._digest(p) == d for p, d in known[1][2] if p != path):
             return known[1]
         if path in self._reaching:
             return None  # its own run asked again (an import cycle): not known
@@ -312,7 +381,6 @@ class Summaries:
         interpreter = Interpreter(module, loader_prior=loader_prior_of(data),
                                   test_file=holds_tests(path, module), path=path, summaries=self,
                                   levels=LEVELS, gpu_calls=gpu_calls_in(data))
-        interpreter.reaching = True
         self._reaching.add(path)
         try:
             interpreter.run()
@@ -320,10 +388,13 @@ class Summaries:
             return None
         finally:
             self._reaching.discard(path)
+        self._keep(path, digest, interpreter)
+        return self._reach[path][1]
+
+    def _keep(self, path: str, digest: str, interpreter) -> None:
         files = frozenset({(path, digest)} | interpreter.dependencies)
-        found = (dict(interpreter.reach), files, frozenset(interpreter.probes))
-        self._reach[path] = (digest, found)
-        return found
+        self._reach[path] = (digest, (dict(interpreter.reach), dict(interpreter.reach_origins),
+                                      files, frozenset(interpreter.probes)))
 
     def keep_reach(self, path: str, text: str, interpreter) -> None:
         """A checked file's run is the run `reach_of` makes of it (the same settings, and what
@@ -339,9 +410,7 @@ class Summaries:
         path = os.path.abspath(path)
         if holds_tests(path, interpreter.module) != interpreter.test_file:
             return  # (a folder above named `tests/`: `reach_of` would run it as a test)
-        digest = self.files.digest(data)
-        files = frozenset({(path, digest)} | interpreter.dependencies)
-        self._reach[path] = (digest, (dict(interpreter.reach), files, frozenset(interpreter.probes)))
+        self._keep(path, self.files.digest(data), interpreter)
 
     def _digest(self, path: str) -> Optional[str]:
         data = self.files.read(path) if path.endswith(".py") else None
@@ -404,6 +473,18 @@ class Summaries:
 
 _SUMMARIES: dict = {}  # id(files) -> (files, its summaries): one per process and workspace
 # (workers fork with what the parent had)
+
+
+def forget_summaries() -> None:
+    """A file of the project changed on disk under this process (`check --fix` wrote it): a
+    summary is checked against its own file's bytes only, so every one is let go, and what
+    was reached through them (`reach_of`, `gpu_on_import`) with them."""
+    for _, summaries in _SUMMARIES.values():
+        if summaries._cache:
+            dropped(len(summaries._cache))
+        summaries._cache.clear()
+        summaries._gpu_imports.clear()
+        summaries._reach.clear()
 
 
 def summaries_for(files: ModuleFiles) -> Summaries:

@@ -354,6 +354,13 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     # A loader or a list of batches or None (`get_loader(val) if val is not None else None`) is
     # the loader wherever it is iterated.
     kinds = (Tensor, Module, Device, Func, Partial, Seq, Iterable)
+    # `path = None`, then `path = 'state_dict/{0}_{1}'.format(...)` where the best epoch is saved:
+    # a formatted path or None is that path wherever a file is opened (None opens nothing), so a
+    # load of it reads what the save wrote
+    if _is_none(a) and _formatted(b):
+        return b
+    if _is_none(b) and _formatted(a):
+        return a
     if _is_none(a) and type(b) in kinds:
         return _nullable(b)
     if _is_none(b) and type(a) in kinds:
@@ -391,6 +398,11 @@ def _tensor_or_tuple(a: Value, b: Value) -> Optional[Value]:
         return None
     return Tensor(tensor.place, "output", tensor.node, plain=False, device=tensor.device,
                   assumed=tensor.assumed or any(i.assumed for i in items))
+
+
+def _formatted(value: Value) -> bool:
+    """A string made from a template (`'{}_best.pth'.format(name)`), of no known text."""
+    return type(value) is Scalar and value.template is not None and value.text is None
 
 
 def _is_none(value: Value) -> bool:
