@@ -196,6 +196,7 @@ def fix_files(files: list[Path], selection_for, args, fail: Callable[[str], None
     nodes the findings point at. Each file --fix replaces is listed in `result.rewritten` as
     soon as it is, so that Ctrl-C can say which files were already fixed."""
     pending, checked = list(files), set()
+    _WRITES.clear()
     for _ in range(MAX_ROUNDS):
         written = _fix_pass(pending, selection_for, args, fail, result, sources, checked)
         if not written or args.diff:
@@ -229,6 +230,7 @@ def _fix_pass(files: list[Path], selection_for, args, fail: Callable[[str], None
             checked.add(path)
             result.files_checked += 1
         before = None if path in sources else _identity(path)
+        writes = len(_WRITES)
         try:
             check_and_fix(path, data, selection_for(path), args, fail, result)
         except Exception as exc:  # a bug in devlint must not hide the other files' findings
@@ -236,8 +238,9 @@ def _fix_pass(files: list[Path], selection_for, args, fail: Callable[[str], None
         finally:
             # Also when Ctrl-C lands between the rename and the return: the file is replaced.
             if before is not None and not args.diff:
-                if _record_if_replaced(path, before, result):
-                    written.append(path)
+                _record_if_replaced(path, before, result)
+        if len(_WRITES) > writes:
+            written.append(path)  # (not one the user edited meanwhile: that is no fix's)
     return written
 
 
@@ -264,20 +267,17 @@ def _neighbours(written: list[Path], files: list[Path]) -> list[Path]:
     return [path for path in files if same_file(path) in near and path.suffix == ".py"]
 
 
-def _record_if_replaced(path: Path, before: tuple, result: RunResult) -> bool:
-    """List `path` as rewritten if --fix replaced it (True). A Ctrl-C that lands while this
-    asks (the file renamed, not yet listed) is answered first, then goes on: the list Ctrl-C
-    prints holds every replaced file."""
+def _record_if_replaced(path: Path, before: tuple, result: RunResult) -> None:
+    """List `path` as rewritten if --fix replaced it. A Ctrl-C that lands while this asks (the
+    file renamed, not yet listed) is answered first, then goes on: the list Ctrl-C prints
+    holds every replaced file."""
     try:
-        if _identity(path) != before:
-            if str(path) not in result.rewritten:
-                result.rewritten.append(str(path))
-            return True
+        if _identity(path) != before and str(path) not in result.rewritten:
+            result.rewritten.append(str(path))
     except KeyboardInterrupt:
         if str(path) not in result.rewritten and _identity(path) != before:
             result.rewritten.append(str(path))
         raise
-    return False
 
 
 def _identity(path: Path) -> Optional[tuple[int, int, int]]:
@@ -289,6 +289,7 @@ def _identity(path: Path) -> Optional[tuple[int, int, int]]:
 
 
 MAX_ROUNDS = 10
+_WRITES: list = []  # the files `write_fix` wrote, in order (what a pass of `fix_files` rewrote)
 
 
 @dataclass
@@ -379,6 +380,7 @@ def write_fix(path: Path, before: bytes, data: bytes, args, fail: Callable[[str]
     if reason is None:
         try:
             write_atomically(path, data, expected=before)
+            _WRITES.append(path)
             new_run()  # a file changed: what the next file's analysis asks of it is asked again
             forget_summaries()  # and what its importers' summaries hold of it
             return True
