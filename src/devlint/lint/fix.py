@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
 
 from devlint.core.findings import Applicability, Finding, TextEdit
 from devlint.workspace.discovery import is_notebook
-from devlint.lint.model.summaries import forget_summaries
+from devlint.lint.model.summaries import REACH_LEVELS, forget_summaries
 from devlint.workspace.importers import new_run
 
 if TYPE_CHECKING:
@@ -196,7 +196,6 @@ def fix_files(files: list[Path], selection_for, args, fail: Callable[[str], None
     nodes the findings point at. Each file --fix replaces is listed in `result.rewritten` as
     soon as it is, so that Ctrl-C can say which files were already fixed."""
     pending, checked = list(files), set()
-    _WRITES.clear()
     for _ in range(MAX_ROUNDS):
         written = _fix_pass(pending, selection_for, args, fail, result, sources, checked)
         if not written or args.diff:
@@ -230,34 +229,28 @@ def _fix_pass(files: list[Path], selection_for, args, fail: Callable[[str], None
             checked.add(path)
             result.files_checked += 1
         before = None if path in sources else _identity(path)
-        writes = len(_WRITES)
         try:
-            check_and_fix(path, data, selection_for(path), args, fail, result)
+            if check_and_fix(path, data, selection_for(path), args, fail, result):
+                written.append(path)  # (not one the user edited meanwhile: that is no fix's)
         except Exception as exc:  # a bug in devlint must not hide the other files' findings
             fail(f"{path}: internal error: {type(exc).__name__}: {exc}")
         finally:
             # Also when Ctrl-C lands between the rename and the return: the file is replaced.
             if before is not None and not args.diff:
                 _record_if_replaced(path, before, result)
-        if len(_WRITES) > writes:
-            written.append(path)  # (not one the user edited meanwhile: that is no fix's)
     return written
 
 
-# How many imports away from a rewritten file a finding may be uncovered: as far as a helper
-# module asks its importers' runs (`Interpreter.reached_only_with_a_stop`, two importers up).
-NEIGHBOUR_STEPS = 2
-
-
 def _neighbours(written: list[Path], files: list[Path]) -> list[Path]:
-    """The files of `files` (in their order) within NEIGHBOUR_STEPS imports of a rewritten
-    file, either way, as the project's import lines say (`workspace.importers`)."""
+    """The files of `files` (in their order) within REACH_LEVELS imports of a rewritten file,
+    either way, as the project's import lines say (`workspace.importers`): as far as a finding
+    a fix uncovers may lie (a helper module asks that many importers up, `stopped_before`)."""
     from devlint.workspace.importers import importers_of, imports_of
     from devlint.workspace.project import project_of, same_file
 
     near: set = {same_file(path) for path in written}
     frontier = [str(path) for path in written]
-    for _ in range(NEIGHBOUR_STEPS):
+    for _ in range(REACH_LEVELS):
         found: set = set()
         for path in frontier:
             found |= importers_of(path) or frozenset()
@@ -289,7 +282,6 @@ def _identity(path: Path) -> Optional[tuple[int, int, int]]:
 
 
 MAX_ROUNDS = 10
-_WRITES: list = []  # the files `write_fix` wrote, in order (what a pass of `fix_files` rewrote)
 
 
 @dataclass
@@ -323,19 +315,19 @@ def settle(fix_round: Callable, content) -> Settled:
     return Settled(content, first or [], findings, errors, changed)
 
 
-def check_and_fix(path: Path, data: bytes, selection, args, fail, result: RunResult) -> None:
-    """Fix one file: only findings that `noqa` left and `--select` chose are ever fixed."""
+def check_and_fix(path: Path, data: bytes, selection, args, fail, result: RunResult) -> bool:
+    """Fix one file: only findings that `noqa` left and `--select` chose are ever fixed.
+    Returns whether a fix was written (or, with `--diff`, shown)."""
     from devlint.lint.analyze import analyze_bytes, analyze_source
     from devlint.lint.parse import SourceError, decode_source_with_encoding
 
     if is_notebook(path):
-        fix_notebook_file(path, data, selection, args, fail, result)
-        return
+        return fix_notebook_file(path, data, selection, args, fail, result)
     try:
         text, encoding = decode_source_with_encoding(data)
     except SourceError:
         result.findings.extend(analyze_bytes(data, str(path), selection))
-        return
+        return False
 
     def fix_round(current: str):
         findings = analyze_source(current, str(path), selection)
@@ -344,18 +336,22 @@ def check_and_fix(path: Path, data: bytes, selection, args, fail, result: RunRes
 
     settled = settle(fix_round, text)
     new = settled.content.encode(encoding) if settled.changed else None
-    if finish(path, data, new, settled, args, fail, result) and args.diff:
+    fixed = finish(path, data, new, settled, args, fail, result)
+    if fixed and args.diff:
         result.diffs.append(unified_diff(str(path), text, settled.content))
+    return fixed
 
 
-def fix_notebook_file(path: Path, data: bytes, selection, args, fail, result: RunResult) -> None:
+def fix_notebook_file(path: Path, data: bytes, selection, args, fail, result: RunResult) -> bool:
     """Only the cells a fix changed are rewritten; outputs and metadata stay as they were."""
     from devlint.lint.notebooks import fix_round
 
     settled = settle(lambda current: fix_round(current, str(path), selection, args.unsafe_fixes), data)
     new = settled.content if settled.changed else None
-    if finish(path, data, new, settled, args, fail, result) and args.diff:
+    fixed = finish(path, data, new, settled, args, fail, result)
+    if fixed and args.diff:
         result.diffs.append(unified_diff(str(path), data.decode("utf-8-sig"), new.decode("utf-8")))
+    return fixed
 
 
 def finish(path: Path, data: bytes, new: Optional[bytes], settled: Settled, args, fail,
@@ -380,7 +376,6 @@ def write_fix(path: Path, before: bytes, data: bytes, args, fail: Callable[[str]
     if reason is None:
         try:
             write_atomically(path, data, expected=before)
-            _WRITES.append(path)
             new_run()  # a file changed: what the next file's analysis asks of it is asked again
             forget_summaries()  # and what its importers' summaries hold of it
             return True

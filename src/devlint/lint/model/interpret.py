@@ -28,7 +28,7 @@ from devlint.lint.model.evaluate import (
     NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, holds_nothing,
     host_input, not_a_tensor, tensor_kinds, trainer_class)
 from devlint.lint.model.liveness import dead_nodes, identifier_counts
-from devlint.lint.model.summaries import record_elsewhere
+from devlint.lint.model.summaries import absolute, record_elsewhere
 from devlint.lint.model.undefined import raising_statements
 from devlint.lint.model.observations import CLOCK, Event, ModuleContainer, Observations, observed_nodes
 from devlint.lint.model.state import (
@@ -62,7 +62,6 @@ MAX_CALLS = 4000  # interpreted calls per file: a generated file cannot stall th
 # not, and interpreting them from every importer made project mode 2.6x a per-file run.
 MAX_FOREIGN_DEPTH = 2
 _CPU_WORLD_WORDS = re.compile(rb"cuda|load\(")
-
 MAX_FOREIGN_CALLS = 200  # per file
 
 
@@ -190,12 +189,6 @@ def _stops_a_cpu_machine(spec: Any) -> bool:
         and (spec.device.cpu == "accel" or spec.kind == ".cuda(device)")
 
 
-def _absolute(path: str) -> str:
-    import os
-
-    return os.path.normcase(os.path.abspath(path))
-
-
 _BATCH_END = re.compile(r"on_(train|validation|test|predict)_batch_end$")
 
 
@@ -307,12 +300,10 @@ class Interpreter(Evaluator):
         self.foreign_owners: dict[int, Any] = {}
         self.reached: dict[int, Any] = {}
         # (path, name) of another file's top-level function, method (`Cls.name`) or class this
-        # run entered -> whether a path of the CPU world reached it before any crash
-        # (`reached_only_with_a_stop`: what a helper module's own check asks its importers)
-        self.reach: dict[tuple, bool] = {}
-        # (path, name) -> where its clean reaches came from: the name of this file's top-level
-        # function or method run on its own then, or None for the module's own code
-        self.reach_origins: dict[tuple, set] = {}
+        # run entered -> where a path of the CPU world reached it before any crash: the name of
+        # this file's function run on its own then, or None for the module's own code (empty:
+        # only past a stop). What a helper module's own check asks (`reached_only_with_a_stop`).
+        self.reach: dict[tuple, set] = {}
         self.alone_origin: Optional[str] = None  # that name, while one runs on its own
         self._top_names: Optional[dict] = None  # id(def node) -> its name (`top_names`)
         self.test_depth = int(test_file)  # a test pins devices on purpose
@@ -456,7 +447,7 @@ class Interpreter(Evaluator):
         if name is None:
             return False
         found, files, probes = self.summaries.stopped_before(
-            _absolute(self.path), name, info.cls.name if info.cls is not None else None)
+            absolute(self.path), name, info.cls.name if info.cls is not None else None)
         record_elsewhere(files, probes)
         return found
 
@@ -1558,8 +1549,7 @@ class Interpreter(Evaluator):
         self.analyzed.add(id(info))
         if info.never_runs:
             return OPAQUE, None
-        if info.owner is not self and info.owner is not None and not self.summarising:
-            self.note_reach(info.owner, info.node, st)
+        self.note_reach(info.owner, info.node, st)
         accel = st.accel
         cpu = st.cpu and not info.needs_cuda and info.defined_cpu
         sure = st.sure and not self.guessing and not func.gpu_world
@@ -2019,8 +2009,7 @@ class Interpreter(Evaluator):
                   unknown_args: bool = False) -> Value:
         """`Cls(...)`: the object `__init__` leaves behind."""
         self.note_foreign_class(node, info)
-        if info.owner is not self and info.owner is not None and not self.summarising:
-            self.note_reach(info.owner, info.node, st)
+        self.note_reach(info.owner, info.node, st)
         ident = id(node)
         if info.is_module:
             obj: Value = Module(Place.DEVICE if self.builds_on_device() else Place.HOST, node,
@@ -2113,14 +2102,15 @@ class Interpreter(Evaluator):
 
     def note_reach(self, owner: Any, definition: Any, st: State) -> None:
         """Another file's function, method or class entered here: whether the CPU world's
-        path got there before any crash (`State.past`) is kept under its name in its file."""
-        name = owner.top_names().get(id(definition)) if owner.path else None
+        path got there before any crash (`State.past`), and from where, is kept under its name
+        in its file."""
+        if owner is self or owner is None or self.summarising or not owner.path:
+            return
+        name = owner.top_names().get(id(definition))
         if name is not None:
-            key = (_absolute(owner.path), name)
-            clean = st.cpu and st.past is None
-            self.reach[key] = self.reach.get(key, False) or clean
-            if clean:
-                self.reach_origins.setdefault(key, set()).add(self.alone_origin)
+            starts = self.reach.setdefault((absolute(owner.path), name), set())
+            if st.cpu and st.past is None:
+                starts.add(self.alone_origin)
 
     def top_names(self) -> dict:
         """id(node) -> name of this module's top-level functions and classes, and `Cls.name` of

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Protocol
+from typing import Iterator, NamedTuple, Optional, Protocol
 
 from devlint.core.collector import dropped
 from devlint.lint.model import torch_api as api
@@ -122,6 +122,24 @@ class Summary:
     gpu_only: bool = False
 
 
+class Reach(NamedTuple):
+    """What one run of a project file reached of other files' code (`Summaries.reach_of`)."""
+
+    # (path, name) of a top-level function, method (`Cls.name`) or class it entered -> where
+    # its reaches before any stop came from: the name of the file's own function run on its
+    # own then, or None for the module's code; empty where every path had stopped
+    entered: dict
+    files: frozenset  # the (path, digest) pairs it stood on
+    probes: frozenset
+
+
+def absolute(path: str) -> str:
+    """The one spelling of a file's path that reaches are kept under."""
+    import os
+
+    return os.path.normcase(os.path.abspath(path))
+
+
 @dataclass
 class Dependencies:
     """What one file's analysis stood on: the project files it read summaries of, by digest
@@ -182,6 +200,14 @@ class Summaries:
         self._reach: dict = {}  # path -> (its digest, `reach_of`'s answer)
         self._reaching: set = set()  # files whose `reach_of` runs now
 
+    def forget(self) -> None:
+        """Let go of every summary, and of what was reached through them."""
+        if self._cache:
+            dropped(len(self._cache))
+        self._cache.clear()
+        self._gpu_imports.clear()
+        self._reach.clear()
+
     def checking(self, path: str) -> None:
         """A file is checked next. When it is of another project than the file before (a run
         over a folder of many projects, which discovery lists one after the other), nothing
@@ -193,11 +219,8 @@ class Summaries:
         if root == self._project:
             return
         if self._project is not None and self._cache:
-            dropped(len(self._cache))
-            self._cache.clear()
+            self.forget()
             self._trees.clear()
-            self._gpu_imports.clear()
-            self._reach.clear()
         self._project = root
 
     def get(self, path: str, level: int = LEVELS - 1) -> Optional[Summary]:
@@ -300,9 +323,7 @@ class Summaries:
         functions alone counts as no reach where that function is, in turn, reached only past
         a stop (`level` importers further up: a script, its model module, the model's helper).
         Returns (the answer, the (path, digest) pairs and the probes it stood on)."""
-        import os
-
-        path = os.path.normcase(os.path.abspath(path))
+        path = absolute(path)
         files: set = set()
         probes: set = set()
         importers = self.files.importers(path)
@@ -327,16 +348,15 @@ class Summaries:
             found = self.reach_of(importer)
             if found is None:
                 return False, files, probes
-            reach, origins, stood, asked = found
-            files |= stood
-            probes |= asked
-            seen = [reach[key] for key in keys if key in reach]
+            files |= found.files
+            probes |= found.probes
+            seen = [found.entered[key] for key in keys if key in found.entered]
             if not seen:
                 if importer in naming:
                     return False, files, probes  # it names it, and its run was not seen to get there
                 continue
-            if any(seen):
-                starts = set().union(*(origins.get(key, ()) for key in keys))
+            starts = set().union(*seen)  # where it was reached before any stop
+            if starts:
                 if level <= 0 or None in starts:
                     return False, files, probes  # reached from code its module runs
                 for start in sorted(starts):
@@ -350,25 +370,21 @@ class Summaries:
             reached = True
         return reached, files, probes
 
-    def reach_of(self, path: str) -> Optional[tuple]:
+    def reach_of(self, path: str) -> Optional[Reach]:
         """What a run of the project file at `path`, as `devlint check` runs it, reaches of
-        other files' code (`Interpreter.reach`: (path, name) -> whether the CPU world got there
-        before any crash; `Interpreter.reach_origins`: where its clean reaches came from), or
-        None where it cannot be run (a notebook, a file that does not parse). Returns (the
-        reach, the origins, the (path, digest) pairs and the probes it stood on); kept per
-        process by the file's bytes, and re-run where a file it stood on changed."""
-        import os
-
+        other files' code (`Interpreter.reach`), or None where it cannot be run (a notebook, a
+        file that does not parse); kept per process by the file's bytes, and re-run where a
+        file it stood on changed."""
         if not path.endswith(".py"):
             return None
-        path = os.path.abspath(path)
+        path = absolute(path)
         data = self.files.read(path)
         if data is None:
             return None
         digest = self.files.digest(data)
         known = self._reach.get(path)
         if known is not None and known[0] == digest and \
-                all(self._digest(p) == d for p, d in known[1][2] if p != path):
+                all(self._digest(p) == d for p, d in known[1].files if p != path):
             return known[1]
         if path in self._reaching:
             return None  # its own run asked again (an import cycle): not known
@@ -393,21 +409,19 @@ class Summaries:
 
     def _keep(self, path: str, digest: str, interpreter) -> None:
         files = frozenset({(path, digest)} | interpreter.dependencies)
-        self._reach[path] = (digest, (dict(interpreter.reach), dict(interpreter.reach_origins),
-                                      files, frozenset(interpreter.probes)))
+        self._reach[path] = (digest, Reach(dict(interpreter.reach), files,
+                                           frozenset(interpreter.probes)))
 
     def keep_reach(self, path: str, text: str, interpreter) -> None:
         """A checked file's run is the run `reach_of` makes of it (the same settings, and what
         a run asks its own importers changes only its observations, never its reach): its
         reach is kept, where the text checked is the file's bytes on disk."""
-        import os
-
         from devlint.lint.model import holds_tests
 
         data = self.files.read(path) if path.endswith(".py") else None
         if data is None or data != text.encode("utf-8", "surrogatepass"):
             return
-        path = os.path.abspath(path)
+        path = absolute(path)
         if holds_tests(path, interpreter.module) != interpreter.test_file:
             return  # (a folder above named `tests/`: `reach_of` would run it as a test)
         self._keep(path, self.files.digest(data), interpreter)
@@ -480,11 +494,7 @@ def forget_summaries() -> None:
     summary is checked against its own file's bytes only, so every one is let go, and what
     was reached through them (`reach_of`, `gpu_on_import`) with them."""
     for _, summaries in _SUMMARIES.values():
-        if summaries._cache:
-            dropped(len(summaries._cache))
-        summaries._cache.clear()
-        summaries._gpu_imports.clear()
-        summaries._reach.clear()
+        summaries.forget()
 
 
 def summaries_for(files: ModuleFiles) -> Summaries:
