@@ -100,7 +100,8 @@ def unnamed_elsewhere(path: str) -> Optional[tuple]:
     # A Python file names what its code names: a comment (`# from attack_tester import
     # AttacksTester`, commented out) runs nothing.
     for name, files in list(namers.items()):
-        files = [source for source in files if _names_in_code(source, name)]
+        files = [source for source in files if _names_in_code(source, name)
+                 and _may_name_ours(source, name, path, importers)]
         if files:
             namers[name] = files
         else:
@@ -115,6 +116,81 @@ def unnamed_elsewhere(path: str) -> Optional[tuple]:
             if all(_only_dead_code_names(source, name, everything) for source in files):
                 left.add(name)
     return tuple(sorted(left))
+
+
+_BINDINGS: dict = {}  # (path, size, mtime) -> a Python file's top-level bindings and uses
+
+
+def _may_name_ours(source, name: str, path, importers: frozenset) -> bool:
+    """Whether a Python file's mentions of `name` can be `path`'s definition of it. One that
+    defines its own `name` at its top level, or imports `name` from another project module
+    that defines it (LightGCL's `old_setting/model.py`, whose `from utils import spmm` is
+    `old_setting/utils.py`'s copy), names that one. An importer of `path` that binds `name` by
+    `from ... import name` and uses it only as an attribute of something else (`torch.spmm`)
+    never calls ours. Any other file, or one that does not parse, may name it."""
+    from devlint.workspace.importers import file_facts
+
+    text = str(source)
+    if not text.endswith(".py"):
+        return True
+    facts = next(file_facts([source], _BINDINGS, _bindings, SCAN_BUDGET), None)
+    if facts is None:
+        return True
+    own, imported, bare, strings = facts
+    if name in strings:
+        return True
+    found = None
+    if name in imported:
+        module, level = imported[name]
+        found = project_of(text).resolve(text, module, level) if module or level else None
+    if same_file(text) in importers:
+        ours = found is not None and same_file(found) == same_file(str(path))
+        return not ours or name in bare
+    if name in own:
+        return False
+    if found is not None:
+        if same_file(found) != same_file(str(path)) and not found.endswith("__init__.py"):
+            data = readable_source(found)
+            defined = {m.group(1).decode("ascii") for m in TOP_LEVEL.finditer(data or b"")}
+            return name not in defined
+    return True
+
+
+def _parsed(data: Optional[bytes]):
+    """The file's `ast` tree; None where there is no text or it does not parse."""
+    import ast
+
+    if data is None:
+        return None
+    try:
+        return ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
+def _bindings(data: Optional[bytes]) -> Optional[tuple]:
+    """(names defined at top level, {name: (module, level)} of `from module import name`
+    anywhere, names used bare outside import lines, identifier strings); None where the file
+    does not parse."""
+    import ast
+
+    tree = _parsed(data)
+    if tree is None:
+        return None
+    own = {s.name for s in tree.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)}
+    imported: dict = {}
+    bare: set = set()
+    strings: set = set()
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.ImportFrom:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = (node.module or "", node.level)
+        elif kind is ast.Name:
+            bare.add(node.id)
+        elif kind is ast.Constant and type(node.value) is str and node.value.isidentifier():
+            strings.add(node.value)
+    return frozenset(own), imported, frozenset(bare), frozenset(strings)
 
 
 _CODE_WORDS: dict = {}  # (path, size, mtime) -> the words of a Python file outside its comments
@@ -186,11 +262,8 @@ def _live_words(data: Optional[bytes]) -> Optional[frozenset]:
     through each other. None where it does not parse, or may look its own names up."""
     import ast
 
-    if data is None:
-        return None
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    tree = _parsed(data)
+    if tree is None:
         return None
 
     def words(node) -> set:

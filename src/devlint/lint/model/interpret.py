@@ -138,6 +138,31 @@ def _has_cpu_arm(node: Any) -> bool:
     return False
 
 
+def _cuda_straight(method: Any) -> bool:
+    """`method` calls `.cuda()` before anything may return or raise, outside any condition: a
+    statement whose own value is (a chain through) `x.cuda(...)`, not one arm of `a if c else b`."""
+    if type(method.body) is not cst.IndentedBlock:
+        return False
+    for statement in method.body.body:
+        if type(statement) is not cst.SimpleStatementLine:
+            if any(type(n) in (cst.Return, cst.Raise, cst.Yield) for n in walk(statement)):
+                return False  # what follows may be skipped
+            continue
+        for small in statement.body:
+            value = getattr(small, "value", None) if type(small) in (
+                cst.Expr, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return) else None
+            while type(value) in (cst.Call, cst.Attribute, cst.Subscript):
+                if type(value) is cst.Call:
+                    if type(value.func) is cst.Attribute and value.func.attr.value == "cuda":
+                        return True
+                    value = value.func
+                else:
+                    value = value.value
+            if type(small) is cst.Raise:
+                return False
+    return False
+
+
 def _one_gpu_unwrapped(joined: State, single: State) -> State:
     """`if torch.cuda.device_count() > 1: model = nn.DataParallel(model)`: on a machine with one
     GPU, a world as real as any, the model is the plain one, which does not scatter its inputs
@@ -1072,8 +1097,20 @@ class Interpreter(Evaluator):
             found = self.files.child(place, "__init__")
             self.probes.add(("child", place, "__init__", found))
             if found is not None:
-                return True
+                # EpipolarPose's `refiner/main.py`, which parses its command line and which no
+                # file imports: a script kept in a package folder, run as `python
+                # refiner/main.py --exp ...`; its `__main__` block is the program
+                return not (self.reads_command_line() and not self.importers() and self._importers_known)
         return any(os.path.dirname(os.path.abspath(p)) != folder for p in self.importers())
+
+    def reads_command_line(self) -> bool:
+        """Whether the module's code parses its command line (`parser.parse_args()`,
+        `parse_known_args()`) or reads `sys.argv`: what a program does, not a module."""
+        for node in walk(self.module):
+            if type(node) is cst.Attribute and node.attr.value in ("parse_args", "parse_known_args", "argv") \
+                    and (node.attr.value != "argv" or dotted(node) == "sys.argv"):
+                return True
+        return False
 
     def starts_process_group(self, arm: Any, st: State) -> bool:
         """Whether an arm of an `if` starts the process group: it calls
@@ -1461,8 +1498,12 @@ class Interpreter(Evaluator):
         # A function whose every run makes a call that raises without a GPU (`torch.cuda.
         # synchronize()`, `nn.parallel.data_parallel`) runs only with one: its CUDA literals are
         # its purpose, and a run without a GPU that calls it stops there.
-        info.straight_gpu_call = type(node) is cst.FunctionDef and not info.is_test and \
+        info.straight_gpu_call = type(node) is cst.FunctionDef and not info.is_test and (
             self.gpu_calls is not False and self.needs_cuda_straight(node, State(self.module_env, True, False))
+            # DRIT's `def setgpu(self, gpu): self.disA.cuda(self.gpu)`, which every script calls
+            # first: CUDA-specific by purpose, so its `.cuda()` is no finding, and a run
+            # without a GPU that calls it stops there all the same
+            or info.needs_cuda and _cuda_straight(node))
         if type(node) is cst.FunctionDef and info.cls is not None and name in MOVE_OVERRIDES:
             info.cls.moves_itself = True
         self.functions[id(node)] = info

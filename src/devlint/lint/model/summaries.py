@@ -330,7 +330,7 @@ class Summaries:
         probes.add(("importers", path, importers))
         if not importers or len(importers) > MAX_IMPORTERS_RUN:
             return False, files, probes
-        keys = [(path, name)] + ([(path, cls)] if cls is not None else [])
+        keys = ((path, name), (path, cls) if cls is not None else None)
         word = re.compile(rb"\b%s\b" % re.escape(name.split(".")[0].encode()))
         naming = set()
         for importer in importers:
@@ -350,7 +350,7 @@ class Summaries:
                 return False, files, probes
             files |= found.files
             probes |= found.probes
-            seen = [found.entered[key] for key in keys if key in found.entered]
+            seen = _seen(found.entered, keys)
             if not seen:
                 if importer in naming:
                     return False, files, probes  # it names it, and its run was not seen to get there
@@ -560,3 +560,19 @@ def module_bindings(data: bytes) -> Optional[frozenset]:
             elif type(child) in _CAPTURES and getattr(child, "name", None):
                 names.add(child.name)  # `except E as e`, a `case` pattern's capture (3.10+)
     return frozenset(names)
+
+
+def _seen(entered: dict, keys: tuple) -> list:
+    """Where an importer's run reached a function or method (`keys`: its own key, and its
+    class's), as a list of origin sets (empty list: not reached). A method is reached where
+    its run entered it; a class built only past a stop has no object before it, so neither has
+    any of its methods; a method never entered (reached by a call devlint does not follow) is
+    reached wherever an object of its class is."""
+    own, cls = keys
+    built = entered.get(cls) if cls is not None else None
+    if built is not None and not built:
+        return [built]
+    if own in entered:
+        return [entered[own]]
+    return [built] if built is not None else []
+
