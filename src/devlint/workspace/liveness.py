@@ -125,9 +125,10 @@ def _may_name_ours(source, name: str, path, importers: frozenset) -> bool:
     """Whether a Python file's mentions of `name` can be `path`'s definition of it. One that
     defines its own `name` at its top level, or imports `name` from another project module
     that defines it (LightGCL's `old_setting/model.py`, whose `from utils import spmm` is
-    `old_setting/utils.py`'s copy), names that one. An importer of `path` that binds `name` by
-    `from ... import name` and uses it only as an attribute of something else (`torch.spmm`)
-    never calls ours. Any other file, or one that does not parse, may name it."""
+    `old_setting/utils.py`'s copy), names that one, whether or not it imports other names of
+    `path` (SincNet's training script keeps its own `create_batches_rnd`). An importer of
+    `path` that binds `name` by `from ... import name` and uses it only as an attribute of
+    something else (`torch.spmm`) never calls ours. Any other file, or one that does not parse, may name it."""
     from devlint.workspace.importers import file_facts
 
     text = str(source)
@@ -143,11 +144,11 @@ def _may_name_ours(source, name: str, path, importers: frozenset) -> bool:
     if name in imported:
         module, level = imported[name]
         found = project_of(text).resolve(text, module, level) if module or level else None
+    ours = found is not None and same_file(found) == same_file(str(path))
+    if name in own and not ours:
+        return False  # SincNet's `speaker_id.py` defines its own `create_batches_rnd`
     if same_file(text) in importers:
-        ours = found is not None and same_file(found) == same_file(str(path))
         return not ours or name in bare
-    if name in own:
-        return False
     if found is not None:
         if same_file(found) != same_file(str(path)) and not found.endswith("__init__.py"):
             data = readable_source(found)

@@ -1865,7 +1865,16 @@ class Evaluator:
             return Iterable(Seq("tuple", items, OPAQUE), node=node)
         if (qualname in api.LOAD or qualname in api.PROGRAM_LOAD) and "map_location" in kwargs:
             # (`torch.jit.load(path, map_location="cuda")` puts the scripted model there)
-            self.device_target(kwargs["map_location"][0], kwargs["map_location"][1], st, "map_location=")
+            target = self.device_target(kwargs["map_location"][0], kwargs["map_location"][1], st,
+                                        "map_location=")
+            device = target[1] if target is not None else None
+            if type(device) is Device and device.cpu == "accel" and self.where(st).cpu and \
+                    not self.ifexp_depth and not self.catching:
+                # `torch.load(path, map_location=torch.device("cuda"))` raises without a GPU, as
+                # `.cuda()` does: what the run reaches past it is that literal's consequence
+                self.frame.crashes_on_cpu = True
+                if self.frame.crash_here is None:
+                    self.frame.crash_here = self.spec_node_of(device)
         if qualname in api.LOAD:
             self.bound_here(node, st)
             self.obs.loads.append(Load(node, args[0][1] if args else OPAQUE, self.where(st),
