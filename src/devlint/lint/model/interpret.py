@@ -2144,13 +2144,15 @@ class Interpreter(Evaluator):
     def note_reach(self, owner: Any, definition: Any, st: State) -> None:
         """Another file's function, method or class entered here: whether the CPU world's
         path got there before any crash (`State.past`), and from where, is kept under its name
-        in its file."""
+        in its file. A path DEV001 would not follow (one it cannot rule out, as the arm of
+        Proxy-Anchor's `if args.gpu_id != -1: torch.cuda.set_device(...)` that the option's
+        default does not take) gets there only as the GPU world does."""
         if owner is self or owner is None or self.summarising or not owner.path:
             return
         name = owner.top_names().get(id(definition))
         if name is not None:
             starts = self.reach.setdefault((absolute(owner.path), name), set())
-            if st.cpu and st.past is None:
+            if self.where(st).cpu and st.past is None:
                 starts.add(self.alone_origin)
 
     def top_names(self) -> dict:

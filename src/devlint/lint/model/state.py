@@ -105,11 +105,13 @@ def join_states(states: list) -> State:
 
 
 def common_past(states: list) -> Any:
-    """The crash every one of the CPU world's paths has passed (`State.past`), or None."""
+    """The crash every one of the CPU world's paths has passed (`State.past`), or None. Where
+    each path crashed at a literal of its own (MetaOptNet's `get_model`, whose every arm builds
+    its network with `.cuda()`), no CPU path goes on: the first path's crash stands for them."""
     if not states:
         return None
     past = states[0].past
-    return past if past is not None and all(s.past is past for s in states[1:]) else None
+    return past if past is not None and all(s.past is not None for s in states[1:]) else None
 
 
 def _join_two(a: dict, b: dict) -> dict:

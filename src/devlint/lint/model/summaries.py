@@ -312,7 +312,7 @@ class Summaries:
         return result
 
     def stopped_before(self, path: str, name: str, cls: Optional[str],
-                       level: int = REACH_LEVELS - 1) -> tuple:
+                       level: int = REACH_LEVELS - 1, asked: frozenset = frozenset()) -> tuple:
         """Whether the importers' runs of the project file at `path` reach its top-level
         function or method `name` (of class `cls`: no object of it exists otherwise) only where
         the CPU world has stopped: past an unguarded CUDA placement that raised, or behind a GPU
@@ -322,6 +322,9 @@ class Summaries:
         path of the CPU world's. A clean reach made while the importer ran one of its own
         functions alone counts as no reach where that function is, in turn, reached only past
         a stop (`level` importers further up: a script, its model module, the model's helper).
+        A top-level function that no importer names nor enters is reached through its own
+        module's definitions that name it (MetaOptNet's `binv`, called by `R2D2Head`, which
+        the heads' class picks): where each of them is reached only past a stop, so is it.
         Returns (the answer, the (path, digest) pairs and the probes it stood on)."""
         path = absolute(path)
         files: set = set()
@@ -341,7 +344,8 @@ class Summaries:
                 if importer.endswith("__init__.py"):
                     # a package re-exports it: its callers are its importers'
                     return False, files, probes
-                naming.add(importer)
+                if not _defines_its_own(data, name.split(".")[0]):
+                    naming.add(importer)
         reached = False
         # (those that name it first: each must be seen to reach it, the cheapest way to no)
         for importer in sorted(importers, key=lambda p: (p not in naming, p)):
@@ -368,6 +372,16 @@ class Summaries:
                     if not answer[0]:
                         return False, files, probes
             reached = True
+        if not reached and not naming and cls is None and "." not in name:
+            callers = _callers_in_module(self.files.read(path), name)
+            if callers and not set(callers) & asked:
+                for caller in callers:
+                    answer = self.stopped_before(path, caller, None, level, asked | {name})
+                    files |= answer[1]
+                    probes |= answer[2]
+                    if not answer[0]:
+                        return False, files, probes
+                return True, files, probes
         return reached, files, probes
 
     def reach_of(self, path: str) -> Optional[Reach]:
@@ -575,4 +589,44 @@ def _seen(entered: dict, keys: tuple) -> list:
     if own in entered:
         return [entered[own]]
     return [built] if built is not None else []
+
+
+def _callers_in_module(data: Optional[bytes], name: str) -> tuple:
+    """The module's other top-level functions and classes whose code names `name`; empty
+    where its own module-level code names it (an import runs that), a decorator may register
+    it, or the text does not parse."""
+    if not data:
+        return ()
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return ()
+
+    def names(node) -> bool:
+        return any(type(sub) is ast.Name and sub.id == name or
+                   type(sub) is ast.Attribute and sub.attr == name or
+                   type(sub) is ast.Constant and sub.value == name for sub in ast.walk(node))
+
+    callers = []
+    for statement in tree.body:
+        kind = type(statement)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if statement.name == name:
+                if statement.decorator_list:
+                    return ()
+            elif names(statement):
+                if statement.decorator_list:
+                    return ()  # a decorated caller may be registered and run by name
+                callers.append(statement.name)
+        elif names(statement):
+            return ()
+    return tuple(callers)
+
+
+def _defines_its_own(data: bytes, name: str) -> bool:
+    """Whether a file defines a top-level `name` of its own and imports no `name`: its
+    mentions are its own (MetaOptNet's `train.py` keeps its own `one_hot`)."""
+    word = re.escape(name.encode())
+    return re.search(rb"^(?:async[ \t]+def|def|class)[ \t]+" + word + rb"\b", data, re.M) is not None and \
+        re.search(rb"^[ \t]*(?:from[ \t][^\n]*)?import[^\n]*\b" + word + rb"\b", data, re.M) is None
 
