@@ -480,3 +480,15 @@ def append_keyword(call: cst.Call, text: str) -> Optional[tuple[cst.CSTNode, str
         return None
     last = call.args[-1].value
     return last, cst.Module([]).code_for_node(last) + f", {text}"
+
+
+def is_main_test(test: Any) -> bool:
+    """`__name__ == "__main__"`, either way round."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return False
+    target = test.comparisons[0]
+    if type(target.operator) is not cst.Equal:
+        return False
+    sides = (test.left, target.comparator)
+    return any(type(side) is cst.Name and side.value == "__name__" for side in sides) and \
+        any(string_value(side) == "__main__" for side in sides)

@@ -102,6 +102,11 @@ def version(path) -> Optional[tuple]:
     return found
 
 
+def current_run() -> int:
+    """Which run the questions asked now belong to (`new_run` starts the next)."""
+    return _RUN[0]
+
+
 def new_run() -> None:
     """Files may have changed since the last question: the next one looks at every file's
     version again (a check run, each analysis of the editor's server). Within a run the

@@ -128,7 +128,9 @@ def _may_name_ours(source, name: str, path, importers: frozenset) -> bool:
     `old_setting/utils.py`'s copy), names that one, whether or not it imports other names of
     `path` (SincNet's training script keeps its own `create_batches_rnd`). An importer of
     `path` that binds `name` by `from ... import name` and uses it only as an attribute of
-    something else (`torch.spmm`) never calls ours. Any other file, or one that does not parse, may name it."""
+    something else (`torch.spmm`) never calls ours; where no file imports `path`, no Python
+    file's code names its definitions (a dynamic loader makes the answer unknown before this is
+    asked). Any other file, or one that does not parse, may name it."""
     from devlint.workspace.importers import file_facts
 
     text = str(source)
@@ -140,10 +142,15 @@ def _may_name_ours(source, name: str, path, importers: frozenset) -> bool:
     own, imported, bare, strings = facts
     if name in strings:
         return True
+    if not importers:
+        # no file imports `path` (nor re-exports it): a Python file's code reaches its
+        # definitions only by importing it (an old `old_code/model.py` a script beside it
+        # names without importing: a NameError there, not a call of ours)
+        return False
     found = None
     if name in imported:
         module, level = imported[name]
-        found = project_of(text).resolve(text, module, level) if module or level else None
+        found = _resolved(text, module, level) if module or level else None
     ours = found is not None and same_file(found) == same_file(str(path))
     if name in own and not ours:
         return False  # SincNet's `speaker_id.py` defines its own `create_batches_rnd`
@@ -151,10 +158,34 @@ def _may_name_ours(source, name: str, path, importers: frozenset) -> bool:
         return not ours or name in bare
     if found is not None:
         if same_file(found) != same_file(str(path)) and not found.endswith("__init__.py"):
-            data = readable_source(found)
-            defined = {m.group(1).decode("ascii") for m in TOP_LEVEL.finditer(data or b"")}
-            return name not in defined
+            defined = next(file_facts([Path(found)], _DEFINED, _defined, SCAN_BUDGET), None)
+            return defined is None or name not in defined
     return True
+
+
+_DEFINED: dict = {}  # (path, size, mtime) -> a file's top-level definitions
+_RESOLVED: dict = {}  # (importer, run, module, level) -> the file its import names
+
+
+def _defined(data: Optional[bytes]) -> Optional[frozenset]:
+    if data is None:
+        return None
+    return frozenset(m.group(1).decode("ascii") for m in TOP_LEVEL.finditer(data))
+
+
+def _resolved(importer: str, module: str, level: int) -> Optional[str]:
+    """The project file `from module import ...` in `importer` names, once per run (a
+    project's files each ask it of their own imports, not every file of each; a later run
+    resolves again, where files may have come or gone)."""
+    from devlint.workspace.importers import current_run
+
+    run = current_run()
+    key = (importer, run, module, level)
+    if key not in _RESOLVED:
+        if len(_RESOLVED) > 100_000 or any(k[1] != run for k in list(_RESOLVED)[:1]):
+            _RESOLVED.clear()
+        _RESOLVED[key] = project_of(importer).resolve(importer, module, level)
+    return _RESOLVED[key]
 
 
 def _parsed(data: Optional[bytes]):

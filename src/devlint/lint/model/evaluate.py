@@ -1486,8 +1486,7 @@ class Evaluator:
         if type(device) is Device and device.cpu == "accel" and not empty and \
                 self.where(st).cpu and not self.ifexp_depth and not self.catching and \
                 ((type(receiver) is Tensor and not receiver.assumed and not receiver.of_object) or
-                 (type(receiver) is Module and not receiver.assumed) or
-                 (receiver is OPAQUE and _moves_a_model(node.func.value))):
+                 (type(receiver) is Module and not receiver.assumed)):
             # `torch.from_numpy(gt).cuda()`, `model.cuda()` in the CPU world: without a GPU the
             # run raises here. A caller in another file stops there (its later CUDA literals
             # are this one's consequences, not findings of their own); within this file the
@@ -3886,18 +3885,3 @@ def _container_source(node: Any) -> Any:
         else:
             break
     return node
-
-
-def _moves_a_model(moved: Any) -> bool:
-    """`network = ProtoNetEmbedding().cuda()`, `model = model.cuda()` where devlint cannot read
-    what the name holds: a value named as a model, or an object of a class built right there
-    (not a loss, which may hold no tensor), has tensors to move, so its `.cuda()` raises without
-    a GPU, as the DEV001 reported there says. A `.cuda()` of anything else may move nothing."""
-    if type(moved) is cst.Call:
-        moved = moved.func
-        name = last_part(dotted(moved) or "")
-        return bool(name) and name[0].isupper() and not name.lower().endswith("loss") and \
-            names.LOSS_NAME.search(name) is None
-    spelled = dotted(moved)
-    return spelled is not None and names.names_model(spelled) and names.LOSS_NAME.search(last_part(spelled)) is None
-

@@ -39,7 +39,7 @@ from devlint.lint.model.values import (
     OPAQUE, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module, Namespace,
     Opaque, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join, unwrap,
 )
-from devlint.lint.syntax import contains_move, dotted, is_none_literal, last_part, string_value, walk
+from devlint.lint.syntax import contains_move, dotted, is_main_test, is_none_literal, last_part, string_value, walk
 
 MAX_LOOP_PASSES = 4  # then what still changes becomes unknown
 # What a call the limits stopped returns: unknown, and known by no name (`dtype, device =
@@ -136,6 +136,34 @@ def _has_cpu_arm(node: Any) -> bool:
         if kind is cst.SimpleString and string_value(sub) == "cpu":
             return True
     return False
+
+
+def _past_raising(statements: Any, raising: frozenset) -> frozenset:
+    """ids of the module-level statements no run reaches: those after a statement of the same
+    block that raises `NameError` every time (`model.undefined`), in `if`, `else`, `with` and
+    loop blocks at module level too."""
+    found: set = set()
+    stack = [list(statements)]
+    while stack:
+        block = stack.pop()
+        dead = False
+        for statement in block:
+            if dead:
+                found.add(id(statement))
+                continue
+            if id(statement) in raising:
+                dead = True
+                continue
+            if type(statement) in (cst.If, cst.For, cst.While, cst.With):
+                body = statement.body
+                if type(body) is cst.IndentedBlock:
+                    stack.append(list(body.body))
+                orelse = getattr(statement, "orelse", None)
+                if type(orelse) is cst.Else and type(orelse.body) is cst.IndentedBlock:
+                    stack.append(list(orelse.body.body))
+                elif type(orelse) is cst.If:
+                    stack.append([orelse])
+    return frozenset(found)
 
 
 def _cuda_straight(method: Any) -> bool:
@@ -390,12 +418,27 @@ class Interpreter(Evaluator):
             self.run_alone(info)
 
     def raising(self) -> frozenset:
-        """ids of the statements of this module's functions that raise `NameError` whenever
-        they run (`model.undefined`); none in a notebook, whose kernel holds names no cell
-        binds."""
+        """ids of the statements of this module (in its functions and at its module level) that
+        raise `NameError` whenever they run (`model.undefined`); none in a notebook, whose
+        kernel holds names no cell binds."""
         if self._raising is None:
-            self._raising = frozenset() if self.notebook else raising_statements(self.module)
+            self._raising = frozenset() if self.notebook else raising_statements(self.module, self.star_names)
         return self._raising
+
+    def star_names(self, node: cst.ImportFrom) -> Optional[frozenset]:
+        """The public names `from module import *` binds where `module` is a project file
+        whose own names devlint knows (no star import of its own); None elsewhere."""
+        if self.files is None:
+            return None
+        module = dotted(node.module) if node.module is not None else ""
+        source = self.project_module(module, len(node.relative))
+        if source is None or not source.path.endswith(".py"):
+            return None
+        data = self.files.read(source.path)
+        summary = self.summary_of(source.path)
+        if data is None or summary is None or b"import *" in data or b"__getattr__" in data:
+            return None
+        return frozenset(name for name in summary.env if not name.startswith("_"))
 
     def dead_definitions(self) -> frozenset:
         """ids of the function and class nodes of this module's top-level definitions that no
@@ -410,7 +453,8 @@ class Interpreter(Evaluator):
                 if unnamed is not None:
                     self.probes.add(("unnamed_elsewhere", self.path, unnamed))
                     if unnamed:
-                        self._dead = dead_nodes(self.module, frozenset(unnamed))
+                        self._dead = dead_nodes(self.module, frozenset(unnamed),
+                                                _past_raising(self.module.body, self.raising()))
         return self._dead
 
     def placed_globals(self) -> frozenset:
@@ -698,7 +742,7 @@ class Interpreter(Evaluator):
         return self.block(suite.body, st)
 
     def statement_(self, node: Any, st: State) -> State:
-        if self.frame.function is not None and id(node) in self.raising():
+        if id(node) in self.raising():
             # it reads a name nothing in the file binds: `NameError` on every run, and no
             # path goes past it (`model.undefined`)
             return st.dead()
@@ -3543,18 +3587,6 @@ def _annotation(node: Any) -> str:
             if name is not None and name.rsplit(".", 1)[-1] in api.TENSOR_ANNOTATIONS:
                 return name
     return "?"
-
-
-def is_main_test(test: Any) -> bool:
-    """`__name__ == "__main__"`, either way round."""
-    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
-        return False
-    target = test.comparisons[0]
-    if type(target.operator) is not cst.Equal:
-        return False
-    sides = (test.left, target.comparator)
-    return any(type(side) is cst.Name and side.value == "__name__" for side in sides) and \
-        any(string_value(side) == "__main__" for side in sides)
 
 
 def _distributed_switch(test: Any) -> Optional[bool]:

@@ -29,9 +29,11 @@ DYNAMIC_BUILTINS = frozenset({"globals", "locals", "vars", "eval", "exec"})
 DYNAMIC_LOOKUPS = frozenset({"__getattr__", "getmembers", "Fire"})
 
 
-def dead_nodes(module: cst.Module, unnamed: frozenset) -> frozenset:
+def dead_nodes(module: cst.Module, unnamed: frozenset, unreachable: frozenset = frozenset()) -> frozenset:
     """ids of every function, class and lambda node inside a top-level definition of `module`
-    that no run reaches; `unnamed`: the top-level names no other project file names."""
+    that no run reaches; `unnamed`: the top-level names no other project file names;
+    `unreachable`: module-level statements no run gets to (past a `NameError` every run
+    raises), whose names name nothing that runs."""
     tops = [s for s in module.body if type(s) in (cst.FunctionDef, cst.ClassDef)]
     names = [s.name.value for s in tops]
     candidates = {n for n in names if n in unnamed and names.count(n) == 1 and not n.startswith("__")}
@@ -47,6 +49,11 @@ def dead_nodes(module: cst.Module, unnamed: frozenset) -> frozenset:
     for counts in inside.values():
         for word, count in counts.items():
             outside[word] = outside.get(word, 0) - count
+    for statement in module.body if unreachable else ():
+        for node in walk(statement):
+            if id(node) in unreachable and type(node) not in (cst.FunctionDef, cst.ClassDef):
+                for word, count in identifier_counts(node).items():
+                    outside[word] = outside.get(word, 0) - count
     live = {n for n in names if n not in candidates or outside.get(n, 0) > 0}
     live |= {top.name.value for top in tops if not _plainly_decorated(top)}
     pending = list(live)

@@ -16,11 +16,11 @@ nested `def`), and is inside no `try` of its function.
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import Any, Callable, Optional
 
 import libcst as cst
 
-from devlint.lint.syntax import content_children, walk
+from devlint.lint.syntax import content_children, is_main_test, walk
 
 KNOWN = frozenset(dir(builtins)) | frozenset({
     "__file__", "__name__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
@@ -39,15 +39,31 @@ _SKIPPED = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorEx
             cst.FunctionDef, cst.ClassDef, cst.Annotation, cst.Decorator)
 
 
-def raising_statements(module: cst.Module) -> frozenset:
-    """ids of the statements inside functions of `module` that raise `NameError` every time
-    they run."""
-    if any(type(n) is cst.ImportStar or (type(n) is cst.Name and n.value in UNSEEN_BINDINGS)
-           for n in walk(module)):
-        return frozenset()
+def raising_statements(module: cst.Module, star_names: Optional[Callable] = None) -> frozenset:
+    """ids of the statements of `module` (inside its functions, and in its `__main__` block)
+    that raise `NameError` every time they run. `star_names(import_from)`: the names a `from x
+    import *` binds (a project module's public names), None where that is unknown; without it,
+    a star import leaves every name possibly bound."""
+    stars: set = set()
+    for n in walk(module):
+        if type(n) is cst.Name and n.value in UNSEEN_BINDINGS:
+            return frozenset()
+        if type(n) is cst.ImportFrom and type(n.names) is cst.ImportStar:
+            names = star_names(n) if star_names is not None else None
+            if names is None:
+                return frozenset()
+            stars |= names
     globals_ = _scope_bound(module.body) | {item.name.value for n in walk(module)
-                                            if type(n) is cst.Global for item in n.names}
+                                            if type(n) is cst.Global for item in n.names} | stars
     found: set = set()
+    # A script's `__main__` block runs in a fresh interpreter (`python train.py`), where a name
+    # the file never binds raises: `model = CNNText(config)` in an old script whose `from utils
+    # import *` binds no `CNNText` stops every machine there. (Lines outside such a block may
+    # be pasted into a session that holds the name: a snippet's `train_loader`.)
+    for statement in module.body:
+        if type(statement) is cst.If and is_main_test(statement.test) and \
+                type(statement.body) is cst.IndentedBlock:
+            _scan(statement.body.body, globals_, found)
     pending = [(node, frozenset()) for node in _defs(module.body)]
     while pending:
         node, enclosing = pending.pop()

@@ -84,6 +84,10 @@ class NumpyOnDeviceTensor(Rule):
 
     def check(self, model: Model) -> Iterator[RawFinding]:
         reported: set[int] = set()
+        # One root cause, one finding: `np.concatenate(all_targets)` on three lines of one
+        # function is one list of device tensors, filled in one place, reported where numpy
+        # first meets it (a tensor handed to numpy twice is two places to fix, each found)
+        converted: set = set()
         for conversion in model.obs.conversions:
             value = conversion.value
             if id(conversion.node) in reported or not conversion.where.accel or value.assumed:
@@ -92,6 +96,11 @@ class NumpyOnDeviceTensor(Rule):
                 continue
             reported.add(id(conversion.node))
             receiver = code(conversion.receiver)
+            key = (id(conversion.where.function), receiver)
+            if conversion.held and key in converted:
+                continue
+            if conversion.held:
+                converted.add(key)
             where = "it was moved with `.to(device)`" if value.why == "moved" else \
                 "it comes from a model on the device" if value.why == "output" else "it is on the device"
             if conversion.held:
