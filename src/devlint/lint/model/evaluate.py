@@ -25,7 +25,7 @@ from devlint.lint.model.state import (
     ClassInfo, State, device_of_text, flag_and, flag_not, flag_or, state_calls,
 )
 from devlint.lint.model.values import (
-    OPAQUE, UNKNOWN_FLAG, Array, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module,
+    OPAQUE, PROJECT_MADE, UNKNOWN_FLAG, Array, Device, Flag, Func, Instance, Iterable, Klass, Lazy, Maybe, Method, Module,
     Namespace, Opaque, Optimizer, Partial, Place, ProjectModule, Ref, Scalar, Seq, Tensor, Value, join,
     join_place, unwrap,
     with_place,
@@ -932,6 +932,8 @@ class Evaluator:
         that a model handed device tensors (and no CPU ones) answers on the device."""
         operands = _tensor_operands(args, kwargs)
         self.note_handed(args, kwargs)
+        if callee is PROJECT_MADE or callee.name == PROJECT_MADE.name:
+            return PROJECT_MADE  # one of the project's functions: what it made, unknown
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer's BatchEncoding
         if callee.name and not operands and LOSS_CLASS_NAME.match(last_part(callee.name)):
@@ -1486,9 +1488,11 @@ class Evaluator:
         if type(device) is Device and device.cpu == "accel" and not empty and \
                 self.where(st).cpu and not self.ifexp_depth and not self.catching and \
                 ((type(receiver) is Tensor and not receiver.assumed and not receiver.of_object) or
-                 (type(receiver) is Module and not receiver.assumed)):
+                 (type(receiver) is Module and not receiver.assumed) or type(receiver) is Opaque):
             # `torch.from_numpy(gt).cuda()`, `model.cuda()` in the CPU world: without a GPU the
-            # run raises here. A caller in another file stops there (its later CUDA literals
+            # run raises here. So does `feat_dict["train"].cuda()` of a value devlint cannot
+            # read: DEV001 reports it as the place such a machine stops, and what the run
+            # reaches past it is that root cause's consequence, not a finding of its own. A caller in another file stops there (its later CUDA literals
             # are this one's consequences, not findings of their own); within this file the
             # rest is still read, where another mistake may be a root cause of its own
             self.frame.crashes_on_cpu = True

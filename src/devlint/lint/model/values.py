@@ -57,6 +57,9 @@ class Opaque(Value):
 
 
 OPAQUE = Opaque()
+# What code of the project that devlint cannot settle gives (one of two functions, by a
+# condition): unknown, and named so that no convention reads the name it is bound to.
+PROJECT_MADE = Opaque("<project>")
 
 
 @dataclass(frozen=True)
@@ -378,6 +381,11 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         if wrapped is not None:
             return replace(wrapped, place=Place.UNKNOWN, moved_at=None, device=None)
         return OPAQUE
+    if type(a) in (Func, Klass):
+        # `from utils_fasttext import build_iterator` in one arm, `from utils import ...` in the
+        # other: project code devlint cannot settle, whose result no name convention reads
+        # (`train_iter = build_iterator(...)` is not a DataLoader of CPU batches)
+        return PROJECT_MADE
     joiner = _JOINERS.get(type(a))
     return joiner(a, b) if joiner is not None else OPAQUE
 
