@@ -13,14 +13,14 @@ from conftest import ROOT
 
 SCRIPT = ROOT / "scripts" / "ecosystem.py"
 HEADER = "project\tpath\tline\tcode\tverdict\tidiom\tpresent\tnote\n"
-# A loaded TorchScript module, whose `.cuda()` devlint does not prove raises without a GPU: the
-# literal in `batch()`, called after it, stays a finding of its own (past a proven stop, it would
-# be counted in that one's finding).
+# A CUDA device made but not yet used, which raises nothing by itself: the literal in `batch()`,
+# called after it, stays a finding of its own (past a stop, such as a `.cuda()`, it would be
+# counted in that one's finding).
 TRAIN = """import torch
 
-model = torch.jit.load("model.pt").cuda()
+gpu = torch.device("cuda")
 def batch(): return torch.zeros(2, 4, device="cuda")
-print(model(batch()))
+print(batch().to(gpu))
 y = torch.zeros(1).to("cuda" if torch.cuda.is_available() else "cpu")  # a fallback: two slips
 """
 
@@ -40,7 +40,7 @@ def run(corpus: Path, rows: list[str], *extra: str) -> subprocess.CompletedProce
                           capture_output=True, text=True, timeout=300)
 
 
-ROWS = ["demo\ttrain.py\t3\tDEV001\ttrue\t.cuda() at module level\tyes\t",
+ROWS = ["demo\ttrain.py\t3\tDEV001\ttrue\ta CUDA device at module level\tyes\t",
         "demo\ttrain.py\t4\tDEV001\tfalse\tmade up for the test\tyes\t"]
 
 
@@ -60,12 +60,13 @@ def test_a_deleted_triage_row_fails_and_prints_the_finding(corpus: Path) -> None
 
 
 def test_a_true_finding_that_goes_away_needs_a_note(corpus: Path) -> None:
-    (corpus / "src" / "demo==1.0" / "train.py").write_text(TRAIN.replace(".cuda()", ""))
+    (corpus / "src" / "demo==1.0" / "train.py").write_text(TRAIN.replace('gpu = torch.device("cuda")',
+                                                                        'gpu = torch.device("cpu")'))
     done = run(corpus, ROWS)
     assert done.returncode == 1
-    assert "went away: demo/train.py:3: DEV001 [true: .cuda() at module level]" in done.stdout
+    assert "went away: demo/train.py:3: DEV001 [true: a CUDA device at module level]" in done.stdout
     assert "true finding went away without a note: demo/train.py:3: DEV001" in done.stdout
-    noted = [ROWS[0][:-1] + "\tthe file no longer calls .cuda()", ROWS[1]]
+    noted = [ROWS[0][:-1] + "\tthe file no longer names a CUDA device there", ROWS[1]]
     assert run(corpus, noted).returncode == 0
 
 
