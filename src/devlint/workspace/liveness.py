@@ -32,6 +32,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
+from devlint.core.names import ast_words
 from devlint.workspace.project import project_of, readable_source, same_file
 
 # A definition at column 0 of the module: what another file could import.
@@ -61,7 +62,7 @@ def unnamed_elsewhere(path: str) -> Optional[tuple]:
         data = Path(path).read_bytes()
     except OSError:
         return None
-    defined = {match.group(1).decode("ascii") for match in TOP_LEVEL.finditer(data)}
+    defined = set(_defined(data))
     if not defined:
         return ()
     sources = project_sources(root)
@@ -164,7 +165,8 @@ def _may_name_ours(source, name: str, path, importers: frozenset) -> bool:
 
 
 _DEFINED: dict = {}  # (path, size, mtime) -> a file's top-level definitions
-_RESOLVED: dict = {}  # (importer, run, module, level) -> the file its import names
+_RESOLVED: dict = {}  # (importer, module, level) -> the file its import names, this run
+_RESOLVED_RUN = [None]  # the run `_RESOLVED` holds the answers of
 
 
 def _defined(data: Optional[bytes]) -> Optional[frozenset]:
@@ -179,11 +181,11 @@ def _resolved(importer: str, module: str, level: int) -> Optional[str]:
     resolves again, where files may have come or gone)."""
     from devlint.workspace.importers import current_run
 
-    run = current_run()
-    key = (importer, run, module, level)
+    if _RESOLVED_RUN[0] != current_run() or len(_RESOLVED) > 100_000:
+        _RESOLVED.clear()
+        _RESOLVED_RUN[0] = current_run()
+    key = (importer, module, level)
     if key not in _RESOLVED:
-        if len(_RESOLVED) > 100_000 or any(k[1] != run for k in list(_RESOLVED)[:1]):
-            _RESOLVED.clear()
         _RESOLVED[key] = project_of(importer).resolve(importer, module, level)
     return _RESOLVED[key]
 
@@ -298,34 +300,23 @@ def _live_words(data: Optional[bytes]) -> Optional[frozenset]:
     if tree is None:
         return None
 
-    def words(node) -> set:
-        found = set()
-        for sub in ast.walk(node):
-            if type(sub) is ast.Name:
-                found.add(sub.id)
-            elif type(sub) is ast.Attribute:
-                found.add(sub.attr)
-            elif type(sub) is ast.Constant and type(sub.value) is str and sub.value.isidentifier():
-                found.add(sub.value)
-        return found
-
     definitions = {}
     live: set = set()
     for statement in tree.body:
         if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             definitions[statement.name] = statement
             if statement.decorator_list:
-                live |= words(statement)  # a decorator may register it
+                live |= ast_words(statement)  # a decorator may register it
         elif type(statement) in (ast.Import, ast.ImportFrom):
             live |= {(alias.asname or alias.name).split(".")[0] for alias in statement.names}
         else:
-            live |= words(statement)
+            live |= ast_words(statement)
     if live & {"globals", "locals", "vars", "eval", "exec", "getmembers", "Fire", "__getattr__"}:
         return None
     pending = [name for name in definitions if name in live]
     seen = set(pending)
     while pending:
-        found = words(definitions[pending.pop()])
+        found = ast_words(definitions[pending.pop()])
         live |= found
         for name in found:
             if name in definitions and name not in seen:

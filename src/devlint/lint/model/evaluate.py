@@ -932,7 +932,7 @@ class Evaluator:
         that a model handed device tensors (and no CPU ones) answers on the device."""
         operands = _tensor_operands(args, kwargs)
         self.note_handed(args, kwargs)
-        if callee is PROJECT_MADE or callee.name == PROJECT_MADE.name:
+        if callee.name == PROJECT_MADE.name:
             return PROJECT_MADE  # one of the project's functions: what it made, unknown
         if _returns_pt_tensors(kwargs):
             return Tensor(HOST, "encoding", node, plain=False)  # a tokenizer's BatchEncoding
@@ -1439,6 +1439,18 @@ class Evaluator:
                 found.add(dest)
         return frozenset(found)
 
+    def raises_without_gpu(self, device: Any, st: State) -> None:
+        """A placement on `device` runs here: where that is CUDA in the CPU world, outside any
+        condition the run cannot settle, a machine without a GPU raises here. A caller in
+        another file stops there (its later CUDA literals are this one's consequences, not
+        findings of their own); within this file the rest is still read, where another mistake
+        may be a root cause of its own."""
+        if type(device) is Device and device.cpu == "accel" and self.where(st).cpu and \
+                not self.ifexp_depth and not self.catching:
+            self.frame.crashes_on_cpu = True
+            if self.frame.crash_here is None:
+                self.frame.crash_here = self.spec_node_of(device)
+
     def spec_node_of(self, device: Device) -> Any:
         """The node of the CUDA literal just reached with `device` (the last spec made with it):
         where a run without a GPU stops (`State.past`)."""
@@ -1485,19 +1497,12 @@ class Evaluator:
                 return after
             return replace(receiver, place=Place.UNKNOWN) if type(receiver) is Tensor else OPAQUE
         place, device = target
-        if type(device) is Device and device.cpu == "accel" and not empty and \
-                self.where(st).cpu and not self.ifexp_depth and not self.catching and \
-                ((type(receiver) is Tensor and not receiver.assumed and not receiver.of_object) or
-                 (type(receiver) is Module and not receiver.assumed) or type(receiver) is Opaque):
-            # `torch.from_numpy(gt).cuda()`, `model.cuda()` in the CPU world: without a GPU the
-            # run raises here. So does `feat_dict["train"].cuda()` of a value devlint cannot
-            # read: DEV001 reports it as the place such a machine stops, and what the run
-            # reaches past it is that root cause's consequence, not a finding of its own. A caller in another file stops there (its later CUDA literals
-            # are this one's consequences, not findings of their own); within this file the
-            # rest is still read, where another mistake may be a root cause of its own
-            self.frame.crashes_on_cpu = True
-            if self.frame.crash_here is None:
-                self.frame.crash_here = self.spec_node_of(device)
+        if not empty and ((type(receiver) is Tensor and not receiver.assumed and not receiver.of_object) or
+                          (type(receiver) is Module and not receiver.assumed) or type(receiver) is Opaque):
+            # `torch.from_numpy(gt).cuda()`, `model.cuda()` in the CPU world; and
+            # `feat_dict["train"].cuda()` of a value devlint cannot read, which DEV001 reports
+            # as the place such a machine stops
+            self.raises_without_gpu(device, st)
 
         kept = node is not self.discarding
         rnode = node.func.value
@@ -1871,14 +1876,9 @@ class Evaluator:
             # (`torch.jit.load(path, map_location="cuda")` puts the scripted model there)
             target = self.device_target(kwargs["map_location"][0], kwargs["map_location"][1], st,
                                         "map_location=")
-            device = target[1] if target is not None else None
-            if type(device) is Device and device.cpu == "accel" and self.where(st).cpu and \
-                    not self.ifexp_depth and not self.catching:
-                # `torch.load(path, map_location=torch.device("cuda"))` raises without a GPU, as
-                # `.cuda()` does: what the run reaches past it is that literal's consequence
-                self.frame.crashes_on_cpu = True
-                if self.frame.crash_here is None:
-                    self.frame.crash_here = self.spec_node_of(device)
+            if target is not None:
+                # `torch.load(path, map_location=torch.device("cuda"))` raises as `.cuda()` does
+                self.raises_without_gpu(target[1], st)
         if qualname in api.LOAD:
             self.bound_here(node, st)
             self.obs.loads.append(Load(node, args[0][1] if args else OPAQUE, self.where(st),

@@ -166,16 +166,23 @@ def _past_raising(statements: Any, raising: frozenset) -> frozenset:
     return frozenset(found)
 
 
-def _cuda_straight(method: Any) -> bool:
-    """`method` calls `.cuda()` before anything may return or raise, outside any condition: a
-    statement whose own value is (a chain through) `x.cuda(...)`, not one arm of `a if c else b`."""
+def _straight_lines(method: Any) -> Iterator:
+    """The simple lines of `method`'s body that every run of it gets to: those before the
+    first compound statement that may return, raise or yield (what follows may be skipped)."""
     if type(method.body) is not cst.IndentedBlock:
-        return False
+        return
     for statement in method.body.body:
         if type(statement) is not cst.SimpleStatementLine:
             if any(type(n) in (cst.Return, cst.Raise, cst.Yield) for n in walk(statement)):
-                return False  # what follows may be skipped
+                return
             continue
+        yield statement
+
+
+def _cuda_straight(method: Any) -> bool:
+    """`method` calls `.cuda()` before anything may return or raise, outside any condition: a
+    statement whose own value is (a chain through) `x.cuda(...)`, not one arm of `a if c else b`."""
+    for statement in _straight_lines(method):
         for small in statement.body:
             value = getattr(small, "value", None) if type(small) in (
                 cst.Expr, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return) else None
@@ -427,18 +434,17 @@ class Interpreter(Evaluator):
 
     def star_names(self, node: cst.ImportFrom) -> Optional[frozenset]:
         """The public names `from module import *` binds where `module` is a project file
-        whose own names devlint knows (no star import of its own); None elsewhere."""
+        whose names its text shows (`Summaries.binds`: no star import of its own, no module
+        `__getattr__`); None elsewhere."""
         if self.files is None:
             return None
         module = dotted(node.module) if node.module is not None else ""
         source = self.project_module(module, len(node.relative))
         if source is None or not source.path.endswith(".py"):
             return None
-        data = self.files.read(source.path)
-        summary = self.summary_of(source.path)
-        if data is None or summary is None or b"import *" in data or b"__getattr__" in data:
-            return None
-        return frozenset(name for name in summary.env if not name.startswith("_"))
+        names, files = self.summaries.binds(source.path)
+        self.dependencies.update(files)
+        return None if names is None else frozenset(name for name in names if not name.startswith("_"))
 
     def dead_definitions(self) -> frozenset:
         """ids of the function and class nodes of this module's top-level definitions that no
@@ -2168,14 +2174,8 @@ class Interpreter(Evaluator):
 
     def needs_cuda_straight(self, method: cst.FunctionDef, st: State) -> bool:
         """`method` makes a call that needs a GPU before anything may return or raise."""
-        if type(method.body) is not cst.IndentedBlock:
-            return False
         names_only = State(st.env, True, False)  # what the callee names, not a run of it
-        for statement in method.body.body:
-            if type(statement) is not cst.SimpleStatementLine:
-                if any(type(n) in (cst.Return, cst.Raise, cst.Yield) for n in walk(statement)):
-                    return False  # what follows may be skipped
-                continue
+        for statement in _straight_lines(method):
             for sub in walk(statement):
                 if type(sub) is cst.Call and type(sub.func) in (cst.Name, cst.Attribute) and \
                         last_part(dotted(sub.func)) in _GPU_NEEDING_NAMES:

@@ -29,6 +29,7 @@ from typing import Iterator, NamedTuple, Optional, Protocol
 from devlint.core.collector import dropped
 from devlint.lint.model import torch_api as api
 from devlint.core.limits import IMPORT_LEVELS
+from devlint.core.names import ast_words
 
 # How far `Summaries.gpu_on_import` follows a chain of module-level imports: train.py -> model.py
 # -> op/__init__.py -> op/fused_act.py, which compiles its CUDA kernel.
@@ -196,6 +197,7 @@ class Summaries:
         self._gpu_imports: dict = {}  # (path, depth) -> `gpu_on_import`'s answer
         self._binds: dict = {}  # digest -> `module_bindings` of those bytes
         self._relative: dict = {}  # digest -> `_imports_relatively` of those bytes
+        self._definitions: dict = {}  # digest -> `_definition_words` of those bytes
         self._project: Optional[str] = None  # the root of the project of the files checked now
         self._reach: dict = {}  # path -> (its digest, `reach_of`'s answer)
         self._reaching: set = set()  # files whose `reach_of` runs now
@@ -373,7 +375,8 @@ class Summaries:
                         return False, files, probes
             reached = True
         if not reached and not naming and cls is None and "." not in name:
-            callers = _callers_in_module(self.files.read(path), name)
+            definitions, _ = self._of_text(path, self._definitions, _definition_words, None)
+            callers = _callers_in_module(definitions, name)
             if callers and not set(callers) & asked:
                 for caller in callers:
                     answer = self.stopped_before(path, caller, None, level, asked | {name})
@@ -591,35 +594,43 @@ def _seen(entered: dict, keys: tuple) -> list:
     return [built] if built is not None else []
 
 
-def _callers_in_module(data: Optional[bytes], name: str) -> tuple:
-    """The module's other top-level functions and classes whose code names `name`; empty
-    where its own module-level code names it (an import runs that), a decorator may register
-    it, or the text does not parse."""
-    if not data:
-        return ()
+def _definition_words(data: bytes) -> Optional[tuple]:
+    """What `_callers_in_module` reads of a module, once per version of its bytes: each
+    top-level definition's (name, whether it is decorated, the words of its code), and the
+    words of the module-level code outside them; None where the text does not parse."""
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return ()
+        return None
 
-    def names(node) -> bool:
-        return any(type(sub) is ast.Name and sub.id == name or
-                   type(sub) is ast.Attribute and sub.attr == name or
-                   type(sub) is ast.Constant and sub.value == name for sub in ast.walk(node))
-
-    callers = []
+    definitions = []
+    outside: set = set()
     for statement in tree.body:
-        kind = type(statement)
-        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            if statement.name == name:
-                if statement.decorator_list:
-                    return ()
-            elif names(statement):
-                if statement.decorator_list:
-                    return ()  # a decorated caller may be registered and run by name
-                callers.append(statement.name)
-        elif names(statement):
-            return ()
+        if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            definitions.append((statement.name, bool(statement.decorator_list), frozenset(ast_words(statement))))
+        else:
+            outside |= ast_words(statement)
+    return tuple(definitions), frozenset(outside)
+
+
+def _callers_in_module(definitions: Optional[tuple], name: str) -> tuple:
+    """The module's other top-level functions and classes whose code names `name`; empty
+    where its own module-level code names it (an import runs that), a decorator may register
+    it or a caller, or the text does not parse (`_definition_words`)."""
+    if definitions is None:
+        return ()
+    tops, outside = definitions
+    if name in outside:
+        return ()
+    callers = []
+    for top, decorated, words in tops:
+        if top == name:
+            if decorated:
+                return ()
+        elif name in words:
+            if decorated:
+                return ()  # a decorated caller may be registered and run by name
+            callers.append(top)
     return tuple(callers)
 
 

@@ -96,10 +96,10 @@ class NumpyOnDeviceTensor(Rule):
                 continue
             reported.add(id(conversion.node))
             receiver = code(conversion.receiver)
-            key = (id(conversion.where.function), receiver)
-            if conversion.held and key in converted:
-                continue
             if conversion.held:
+                key = (id(conversion.where.function), receiver)
+                if key in converted:
+                    continue
                 converted.add(key)
             where = "it was moved with `.to(device)`" if value.why == "moved" else \
                 "it comes from a model on the device" if value.why == "output" else "it is on the device"
