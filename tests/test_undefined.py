@@ -84,3 +84,43 @@ def test_python_2_builtins_are_bound_where_a_python_2_may_run_the_file() -> None
     assert _raising("def main(args):\n    for t in xrange(args.epochs):\n        print(t)\n") == []
     assert _raising("def main(args):\n    for t in xrang(args.epochs):\n        print(t)\n") == \
         ["for t in xrang(args.epochs):"]
+
+
+def _program_raising(source: str) -> list:
+    module = cst.parse_module(textwrap.dedent(source))
+    found = raising_statements(module, program=True)
+    return [module.code_for_node(node).strip().splitlines()[0] for node in walk(module)
+            if id(node) in found]
+
+
+def test_a_method_named_like_a_dynamic_builtin_binds_nothing() -> None:
+    """`model.eval()` is a method call; only the bare builtin `eval(...)` may bind unseen."""
+    assert _raising("def f(model):\n    model.eval()\n    return missing\n") == ["return missing"]
+    assert _raising("def f(model):\n    eval('x')\n    return missing\n") == []
+
+
+def test_module_level_lines_raise_only_in_a_file_that_parses_its_command_line() -> None:
+    """FPGM's `VGG_cifar/main_cifar_vgg.py` calls `sys.path.append(...)` without importing
+    `sys`; a snippet's `train_loader` may be a name of the session it is pasted into."""
+    source = """
+        import argparse
+        import os
+        sys.path.append(os.path.dirname(__file__))
+        parser = argparse.ArgumentParser()
+        args = parser.parse_args()
+    """
+    assert _raising(source) == []
+    assert _program_raising(source) == ["sys.path.append(os.path.dirname(__file__))"]
+
+
+def test_a_star_import_of_unknown_names_binds_nothing_before_it_runs() -> None:
+    source = """
+        import os
+        sys.path.append(os.path.dirname(__file__))
+        from models import *
+        model = missing_after_the_star
+        def f():
+            return missing
+    """
+    assert _program_raising(source) == ["sys.path.append(os.path.dirname(__file__))"]
+    assert _raising(source) == []

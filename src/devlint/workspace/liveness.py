@@ -369,7 +369,8 @@ def _reads_namespace(data: bytes, module: str) -> bool:
     namespace of a name it bound to the module (`modellib.__dict__`, `vars(models)`,
     `getattr(models, args.arch)`, `inspect.getmembers(models)`), or it star-imports the module
     and reads its own (`globals()[name]`, `eval(name)`). A `vars(self)` or a `getattr(args,
-    "lr")` of the importer reads no namespace of the module."""
+    "lr")` of the importer reads no namespace of the module, nor does a method called `eval`
+    (`model.eval()`, HCL's `deepinfomax.py`)."""
     name = re.escape(module.encode("ascii", "replace"))
     aliases = {module.encode("ascii", "replace")}
     for pattern in (rb"^[ \t]*import[ \t]+[^\n#;]*?(?:[\w.]*\.)?" + name + rb"[ \t]+as[ \t]+(\w+)",
@@ -382,7 +383,7 @@ def _reads_namespace(data: bytes, module: str) -> bool:
                      alias + rb"\s*[,)]", data):
             return True
     star = re.search(rb"^[ \t]*from[ \t]+[\w.]*\b" + name + rb"[ \t]+import[ \t]+\*", data, re.M)
-    return star is not None and re.search(rb"\b(?:globals|locals|vars)\(\s*\)|\beval\(", data) is not None
+    return star is not None and re.search(rb"(?<![\w.])(?:(?:globals|locals|vars)\(\s*\)|eval\()", data) is not None
 
 
 def _words(data: Optional[bytes]) -> Optional[frozenset]:

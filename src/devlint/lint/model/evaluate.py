@@ -818,7 +818,8 @@ class Evaluator:
                 # `torch.cuda.set_device(torch.device("cuda", 0))`: the call needs a GPU, so
                 # the device named in its arguments is no choice of its own.
                 self.requires_cuda = True
-            inert = func.attr.value in names.MESSAGE_CALLS
+            inert = func.attr.value in names.MESSAGE_CALLS or type(receiver) is Ref and \
+                f"{receiver.qualname}.{func.attr.value}" in api.SELF_FALLBACK_CALLS
             self.inert += inert  # `logger.info(f"on {torch.device('cuda')}")` places nothing
             args, kwargs = self.arguments(node, st)
             self.inert -= inert
@@ -828,7 +829,8 @@ class Evaluator:
                     return self.call_value(node, callee, args, kwargs, st)
             return self.call_method(node, receiver, func.attr.value, args, kwargs, st)
         callee = self.value(func, st)
-        inert = type(func) is cst.Name and func.value in names.MESSAGE_CALLS
+        inert = type(func) is cst.Name and func.value in names.MESSAGE_CALLS or \
+            type(callee) is Ref and callee.qualname in api.SELF_FALLBACK_CALLS
         self.inert += inert
         args, kwargs = self.arguments(node, st)
         self.inert -= inert

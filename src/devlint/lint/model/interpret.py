@@ -429,7 +429,8 @@ class Interpreter(Evaluator):
         raise `NameError` whenever they run (`model.undefined`); none in a notebook, whose
         kernel holds names no cell binds."""
         if self._raising is None:
-            self._raising = frozenset() if self.notebook else raising_statements(self.module, self.star_names)
+            self._raising = frozenset() if self.notebook else raising_statements(
+                self.module, self.star_names, program=self.reads_command_line())
         return self._raising
 
     def star_names(self, node: cst.ImportFrom) -> Optional[frozenset]:

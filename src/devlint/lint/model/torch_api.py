@@ -338,6 +338,12 @@ PASS_THROUGH_ITERATORS = frozenset({"tqdm", "trange_", "track", "progress_bar", 
 AVAILABILITY = re.compile(
     r"^torch\.(cuda|backends\.mps|mps|xpu|accelerator|backends\.cudnn)\.is_available$"
 )
+# Library calls that take a device name and fall back to the CPU themselves: torchsummary's
+# `summary(model, size, device="cuda")` (its default) builds its probe on the CPU when CUDA is
+# not available, so a `"cuda"` handed to it places nothing on a machine without a GPU.
+SELF_FALLBACK_CALLS = frozenset({"torchsummary.summary", "torchsummary.summary_string",
+                                 "torchsummary.torchsummary.summary",
+                                 "torchsummary.torchsummary.summary_string"})
 # torch.cuda calls that raise without a GPU: code past them runs only with one.
 CUDA_REQUIRING = frozenset(
     f"torch.cuda.{name}" for name in (

@@ -8,8 +8,10 @@ import, a `def`, a loop or `with` target, `except ... as`, a walrus, `global`, a
 capture; a lambda's and a comprehension's names count too), the module's own code does not
 (outside its functions' and classes' bodies, or by a `global` statement), and it is no
 builtin: more is taken as bound than Python binds, so a name that can be found is never
-called unbound. A module that may bind names unseen (`from x import *`, `globals()`, `exec`,
-`builtins`) has none. A statement raises only where it evaluates the name on every run of it
+called unbound. A module that may bind names unseen (`globals()`, `exec`, `builtins`; not a
+method such as `model.eval()`) has none; one with a star import of names devlint cannot list
+has none past it. Module-level lines count only in a file that parses its command line: a
+program run in a fresh interpreter, not a snippet pasted into a session. A statement raises only where it evaluates the name on every run of it
 (not in a lambda, a comprehension, the right of `and`/`or`, an arm of `x if c else y`, a
 nested `def`), and is inside no `try` of its function.
 """
@@ -39,31 +41,57 @@ _SKIPPED = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorEx
             cst.FunctionDef, cst.ClassDef, cst.Annotation, cst.Decorator)
 
 
-def raising_statements(module: cst.Module, star_names: Optional[Callable] = None) -> frozenset:
-    """ids of the statements of `module` (inside its functions, and in its `__main__` block)
-    that raise `NameError` every time they run. `star_names(import_from)`: the names a `from x
-    import *` binds (a project module's public names), None where that is unknown; without it,
-    a star import leaves every name possibly bound."""
+def raising_statements(module: cst.Module, star_names: Optional[Callable] = None,
+                       program: bool = False) -> frozenset:
+    """ids of the statements of `module` (inside its functions, in its `__main__` block, and
+    at its module level where it is a `program`) that raise `NameError` every time they run.
+    `star_names(import_from)`: the names a `from x import *` binds (a project module's public
+    names), None where that is unknown; without it, a star import leaves every name possibly
+    bound. `program`: the module parses its own command line, so `python file.py` runs it in a
+    fresh interpreter, not pasted into a session."""
     stars: set = set()
-    for n in walk(module):
-        if type(n) is cst.Name and n.value in UNSEEN_BINDINGS:
-            return frozenset()
-        if type(n) is cst.ImportFrom and type(n.names) is cst.ImportStar:
-            names = star_names(n) if star_names is not None else None
-            if names is None:
+    # `model.eval()` is a method: only the builtins looked up by their bare names bind unseen
+    attributes = {id(n.attr) for n in walk(module) if type(n) is cst.Attribute}
+    unknown_star = len(module.body)  # the first module-level statement with a star import
+    # whose names are unknown: the lines before it run before it binds anything
+    for index, statement in enumerate(module.body):
+        for n in walk(statement):
+            if type(n) is cst.Name and n.value in UNSEEN_BINDINGS and id(n) not in attributes:
                 return frozenset()
-            stars |= names
+            if type(n) is cst.ImportFrom and type(n.names) is cst.ImportStar:
+                names = star_names(n) if star_names is not None else None
+                if names is None:
+                    unknown_star = min(unknown_star, index)
+                else:
+                    stars |= names
     globals_ = _scope_bound(module.body) | {item.name.value for n in walk(module)
                                             if type(n) is cst.Global for item in n.names} | stars
     found: set = set()
+    if unknown_star < len(module.body):
+        # PFEC_vggprune.py's `sys.path.append(...)` with no `import sys`, two lines above its
+        # `from models import *`: a fresh interpreter raises before the star import runs
+        if program:
+            _scan(module.body[:unknown_star], globals_, found)
+        return frozenset(found)
     # A script's `__main__` block runs in a fresh interpreter (`python train.py`), where a name
     # the file never binds raises: `model = CNNText(config)` in an old script whose `from utils
     # import *` binds no `CNNText` stops every machine there. (Lines outside such a block may
-    # be pasted into a session that holds the name: a snippet's `train_loader`.)
-    for statement in module.body:
-        if type(statement) is cst.If and is_main_test(statement.test) and \
-                type(statement.body) is cst.IndentedBlock:
-            _scan(statement.body.body, globals_, found)
+    # be pasted into a session that holds the name: a snippet's `train_loader`. A file that
+    # parses its command line is no snippet: FPGM's `VGG_cifar/main_cifar_vgg.py` calls
+    # `sys.path.append(...)` at its top and never imports `sys`, so every run stops there.)
+    if program:
+        _scan(module.body, globals_, found)
+    else:
+        for statement in module.body:
+            if type(statement) is cst.If and is_main_test(statement.test) and \
+                    type(statement.body) is cst.IndentedBlock:
+                _scan(statement.body.body, globals_, found)
+    return _in_functions(module, globals_, found)
+
+
+def _in_functions(module: cst.Module, globals_: set, found: set) -> frozenset:
+    """`found` with the statements of `module`'s functions that raise `NameError` every time
+    they run, where `globals_` are the names its module level binds."""
     pending = [(node, frozenset()) for node in _defs(module.body)]
     while pending:
         node, enclosing = pending.pop()

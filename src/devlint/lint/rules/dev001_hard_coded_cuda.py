@@ -74,7 +74,8 @@ class HardCodedCuda(Rule):
         off, `store_true` with `default=True`: it guards nothing), behind a switch of a function that is off
         by default and that its caller does not turn on (`if use_class_weights:` of
         `def forward(self, x, use_class_weights=False)` run on its own), in a conditional expression with a
-        CPU arm, in an if/elif/else fallback chain, in a function chosen on a GPU path and called
+        CPU arm, in a name handed to a library call that falls back to the CPU itself
+        (torchsummary's `summary(model, size, device="cuda")`), in an if/elif/else fallback chain, in a function chosen on a GPU path and called
         past the branch (`cast = lambda x: x.cuda()` under `if to_gpu:`, a plain cast in the
         other arm), after `assert torch.cuda.is_available()` or an exit without
         CUDA, after a `torch.cuda` call that needs a GPU (`set_device`, `current_device`,
