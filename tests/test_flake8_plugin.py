@@ -196,6 +196,42 @@ def test_files_with_trigger_words_are_analyzed() -> None:
     assert text.startswith("DEV001 hard-coded device 'cuda'")
 
 
+CACHED_PROBE = textwrap.dedent(
+    """\
+    import json, sys
+    import devlint.flake8_plugin as plugin
+    with open(sys.argv[1], encoding="utf-8") as handle:
+        lines = handle.read().splitlines(keepends=True)
+    findings = list(plugin.DevlintChecker(None, lines, sys.argv[1]).run())
+    import devlint.workspace.cache as cache
+    cache.process_cache().save()
+    print(json.dumps({
+        "findings": [text.split()[0] for _, _, text, _ in findings],
+        "libcst": "libcst" in sys.modules,
+        "engine": "devlint.lint.analyze" in sys.modules,
+    }))
+    """
+)
+
+
+def test_a_file_whose_findings_are_cached_is_answered_without_the_engine(tmp_path: Path) -> None:
+    """A warm worker looks its file up in devlint's cache: importing libcst and the rules to
+    answer from it cost a warm flake8 run most of the plugin's share."""
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    (tmp_path / "train.py").write_text(BUGGY, encoding="utf-8")
+    env = dict(os.environ, DEVLINT_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run() -> dict:
+        done = subprocess.run([sys.executable, "-c", CACHED_PROBE, "train.py"], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    cold = run()
+    assert cold == {"findings": ["DEV001"], "libcst": True, "engine": True}
+    assert run() == {"findings": ["DEV001"], "libcst": False, "engine": False}
+
+
 def test_every_rule_has_prefilter_requirements() -> None:
     from devlint.lint.prefilter import REQUIREMENTS
     from devlint.lint.rules import ALL_RULES

@@ -165,3 +165,33 @@ def test_a_module_calling_a_helper_that_follows_its_data_shares_the_code_bases_c
     _, found = check(root)
     assert [(path, line, code) for path, line, code, _, _ in found] == [("loss_functions.py", 13, "DEV001")]
     assert "1 more file of this code base never chooses a device" in found[0][3]
+
+
+# ReCoNet (held-out set 64): a dataset module's module-level `device = 'cuda'`, read when a
+# scratch script builds its dataset, is reported in the module as reached from that script; the
+# code base never chooses a device, so it is the same cause as the training scripts' (the module
+# imports the code base's helpers, as ReCoNet's `dataset.py` and `totaldata.py` share `flowlib`).
+STALE_DATASET = ("import os\n\nimport numpy as np\nimport torch\nfrom torch.utils.data import Dataset\n\n"
+                 "from pkg import nets\n\ndevice = 'cuda'\n\n\nclass Frames(Dataset):\n"
+                 "    def __init__(self, path):\n        self.path = path\n"
+                 "        self.names = sorted(os.listdir(path))\n\n"
+                 "    def __len__(self):\n        return len(self.names)\n\n"
+                 "    def __getitem__(self, idx):\n"
+                 "        frame = np.load(self.path + self.names[idx])\n"
+                 "        return torch.from_numpy(frame).to(device).float(), idx\n")
+SCRATCH = ("from torch.utils.data import DataLoader\n\nfrom stale import Frames\n\n"
+           "loader = DataLoader(Frames('frames/'), batch_size=1)\nfor itr, (frame, idx) in enumerate(loader):\n"
+           "    print(frame.squeeze().cpu().numpy())\n")
+
+
+def test_a_finding_reached_from_another_script_folds_into_the_code_bases_cause(tmp_path) -> None:
+    root = tree(tmp_path, {"pkg/__init__.py": "", "pkg/nets.py": NETS, "train_a.py": GPU_ONLY,
+                           "stale.py": STALE_DATASET, "scratch.py": SCRATCH})
+    _, found = check(root, ".")
+    assert [(p, line) for p, line, *_ in found] == [("stale.py", 9)]
+    assert "(reached from scratch.py:5)" in found[0][3]  # the module's own run cannot tell
+    assert "1 more file of this code base never chooses" in found[0][3]
+    done = subprocess.run([sys.executable, "-m", "devlint", "check", "--no-cache", "."],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+    assert [line.split(":")[0] for line in done.stdout.splitlines() if ": DEV001 " in line] == \
+        ["stale.py"]

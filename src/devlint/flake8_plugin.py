@@ -130,10 +130,11 @@ def _own_findings(text: str, filename: str) -> list:
     flake8's text is the file's on disk: a second flake8 run, or a flake8 worker after another,
     analyses only what changed. Text that is not the file's (standard input) is analysed as it
     is."""
-    from devlint.lint.analyze import analyze_source
-
     outcome = _through_cache(filename, text)
     if outcome is None:
+        # (imported only here: libcst and the rules cost a warm worker more than its lookups)
+        from devlint.lint.analyze import analyze_source
+
         return analyze_source(text, filename, _get_selection())
     return [f for f in outcome.findings if f.path == outcome.path]
 
@@ -141,7 +142,7 @@ def _own_findings(text: str, filename: str) -> list:
 def _through_cache(filename: str, text: Optional[str] = None):
     """The outcome of `devlint check`'s own cached run of `filename` (its findings in other
     files' code included), or None: not a file on disk, or (`text`) not what flake8 read."""
-    from devlint.lint.parse import SourceError, decode_source
+    from devlint.core.source_text import SourceError, decode_source
     from devlint.lint.runner import check_files
     from devlint.workspace.cache import process_cache
 

@@ -418,9 +418,10 @@ def lint_files(files: list[Path], config: Config, args: argparse.Namespace,
                                  sources, context):
         if outcome.routed:  # findings other files' runs showed in this file's code
             result.findings.extend(outcome.findings)
-            if args.format == "text" and not routed_only:
+            shown = [f for f in outcome.findings if not (hold_causes and f.root_cause)]
+            if args.format == "text" and not routed_only and shown:
                 progress.clear()
-                emit(out, "".join(format_block(f, style) for f in outcome.findings))
+                emit(out, "".join(format_block(f, style) for f in shown))
             continue
         if routed_only:
             continue

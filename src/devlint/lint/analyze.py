@@ -25,8 +25,8 @@ from devlint.core.limits import (
 )
 from devlint.core.lines import NEWLINE, line_starts, silences, split_lines
 from devlint.core.findings import Edit, Finding, Fix, Location, RawFinding, Related, TextEdit
-from devlint.lint.parse import (PieceParser, SourceError, check_syntax, decode_source, newer_grammar,
-                                parse_module, parse_newer)
+from devlint.core.source_text import SourceError, decode_source
+from devlint.lint.parse import PieceParser, check_syntax, newer_grammar, parse_module, parse_newer
 from devlint.lint.positions import Span, spans_of
 from devlint.lint.prefilter import could_match
 from devlint.lint.syntax import forget_walks, walk
@@ -390,9 +390,11 @@ def _foreign_findings(raws: list[RawFinding], trees: _Trees) -> list[Finding]:
             rspan = trees.here()[call]
             reached = Related(Location(rspan.start.line, rspan.start.column + 1),
                               "reached from here", path=trees.path)
+        # (a cause the code base shares, as when its own run reports it: ReCoNet's
+        # `dataset.py`, reached from a scratch script, is the same missing choice as the rest)
         by_file.setdefault(target, []).append(Finding(
             target, span.start.line, span.start.column + 1, raw.code, message, related,
-            reached=reached))
+            reached=reached, root_cause=raw.root_cause))
         modules[target] = module
     findings = []
     for target, found in by_file.items():

@@ -102,7 +102,8 @@ def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
 def parses(text: str) -> bool:
     """CPython and libcst: the script must run, and the next run (and fix) must read it."""
     from devlint.core.limits import Unanalysable, deep_recursion
-    from devlint.lint.parse import SourceError, read_module
+    from devlint.core.source_text import SourceError
+    from devlint.lint.parse import read_module
 
     try:
         with deep_recursion():
@@ -319,7 +320,7 @@ def check_and_fix(path: Path, data: bytes, selection, args, fail, result: RunRes
     """Fix one file: only findings that `noqa` left and `--select` chose are ever fixed.
     Returns whether a fix was written (or, with `--diff`, shown)."""
     from devlint.lint.analyze import analyze_bytes, analyze_source
-    from devlint.lint.parse import SourceError, decode_source_with_encoding
+    from devlint.core.source_text import SourceError, decode_source_with_encoding
 
     if is_notebook(path):
         return fix_notebook_file(path, data, selection, args, fail, result)

@@ -96,7 +96,7 @@ def add_noqa_to_files(findings: list[Finding], write: Callable[[Path, bytes, byt
                       fail: Callable[[str], None]) -> NoqaOutcome:
     """Each file's findings silenced in place; `write(path, before, after)` writes a file (and
     says why not in one line through `fail`)."""
-    from devlint.lint.parse import SourceError, decode_source_with_encoding
+    from devlint.core.source_text import SourceError, decode_source_with_encoding
     from devlint.workspace.source import ReadError, read_source
 
     outcome = NoqaOutcome()

@@ -9,7 +9,7 @@ from typing import Optional
 from devlint.core.findings import Finding, Location, Related
 from devlint.core.selection import Selection
 from devlint.lint.analyze import analyze_source, parse_error
-from devlint.lint.parse import SourceError
+from devlint.core.source_text import SourceError
 from devlint.workspace.notebook import (
     NotebookError, Program, broken_cells, in_cells, load, program, restore, rewrite_sources,
     runs_python,

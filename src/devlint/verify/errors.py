@@ -296,7 +296,7 @@ class _Sources:
 
 def _analyze(path: str, text: Optional[str] = None) -> _Analysis:
     from devlint.lint.analyze import analyze_source
-    from devlint.lint.parse import SourceError, decode_source
+    from devlint.core.source_text import SourceError, decode_source
 
     try:
         if text is None:

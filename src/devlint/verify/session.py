@@ -378,7 +378,7 @@ def fixed_copy(target: Target, directory: Path, result: Verification) -> str:
     its text (which explains failures, in place of the user's file)."""
     from devlint.lint.analyze import analyze_source
     from devlint.lint.fix import apply_fixes
-    from devlint.lint.parse import decode_source_with_encoding
+    from devlint.core.source_text import decode_source_with_encoding
 
     source = target.source_path or target.path
     data = source.read_bytes()

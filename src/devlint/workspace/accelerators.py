@@ -20,7 +20,7 @@ import re
 from typing import Optional
 
 from devlint.workspace.notebook import NotebookError, cell_source, load
-from devlint.workspace.project import project_of, same_file
+from devlint.workspace.project import builds_only_extensions, project_of, same_file
 from devlint.workspace.source import code_without_comments
 
 # (`accelerate`, `Accelerator`, `accelerator="gpu"`; not a physics code's `get_accelerations`)
@@ -126,9 +126,13 @@ def _names_one(data: Optional[bytes]) -> bool:
 
 
 def _distribution(root: str) -> bool:
-    """A package others install: `setup.py`, or `setup.cfg` or `pyproject.toml` naming one."""
-    if os.path.exists(os.path.join(root, "setup.py")):
-        return True
+    """A package others install: `setup.py`, or `setup.cfg` or `pyproject.toml` naming one. A
+    `setup.py` that builds only extensions (`setup(ext_modules=cythonize("box_overlaps.pyx"))`,
+    no `packages`, `py_modules` or `package_dir`) installs none of the project's modules: its
+    scripts are still an application's (VoxelNet-pytorch)."""
+    setup = os.path.join(root, "setup.py")
+    if os.path.exists(setup):
+        return not builds_only_extensions(setup)
     for name, marks in (("setup.cfg", (b"[metadata]",)),
                         ("pyproject.toml", (b"[project]", b"[tool.poetry]", b"[build-system]"))):
         try:
@@ -269,3 +273,33 @@ def _set_device(call) -> bool:
     return type(func) is ast.Attribute and func.attr == "set_device" and \
         type(func.value) is ast.Attribute and func.value.attr == "cuda" and \
         type(func.value.value) is ast.Name and func.value.value.id == "torch"
+
+
+# A `setup.py` building an extension from CUDA sources, and the names of the extensions it
+# declares (`CppExtension(name='Align1D', sources=[..., 'Align1D_cuda_kernal.cu'])`).
+CUDA_SOURCES = re.compile(rb"""\.cu['"]|\bCUDAExtension\b""")
+EXTENSION_NAME = re.compile(rb"""\b\w*Extension\(\s*(?:name\s*=\s*)?['"]([A-Za-z_]\w*)['"]""")
+_EXTENSIONS: dict = {}  # (path, size, mtime) -> the CUDA extension names a setup.py declares
+
+
+def cuda_extensions(path: str) -> tuple:
+    """The top-level module names of the extensions that a `setup.py` of the project of `path`
+    builds with CUDA sources (G-TAD's `gtad_lib/setup.py` builds `Align1D` from a `.cu`
+    kernel): `import Align1D` needs a GPU, as `import knn_cuda` does; sorted, empty where
+    none is known. A dotted name (`pkg._C`) is left out: its package is the project's own."""
+    from devlint.workspace.importers import file_facts, project_sources
+
+    sources = project_sources(project_of(str(path)).root)
+    if not sources:
+        return ()
+    setups = [source for source in sources if os.path.basename(str(source)) == "setup.py"]
+    found: set = set()
+    for names in file_facts(setups, _EXTENSIONS, _cuda_extension_names, SCAN_BUDGET):
+        found |= names or set()
+    return tuple(sorted(found))
+
+
+def _cuda_extension_names(data: Optional[bytes]) -> frozenset:
+    if data is None or CUDA_SOURCES.search(data) is None:
+        return frozenset()
+    return frozenset(match.group(1).decode("ascii") for match in EXTENSION_NAME.finditer(data))

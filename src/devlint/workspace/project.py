@@ -1,7 +1,7 @@
 """The project a checked file belongs to, and which of its files an import names.
 
 The root is the nearest directory above the file holding `pyproject.toml`, `setup.cfg`,
-`setup.py` or `.git`, else the folder that holds the file's top package (where CPython finds
+`setup.py` (one that installs modules, not only a compiled extension) or `.git`, else the folder that holds the file's top package (where CPython finds
 the package: `exp/` with an `__init__.py` is imported from the folder above it), else the
 file's own directory. An import resolves to a file of the
 project: `import pkg.mod`, `from pkg import mod`, `from .utils import f`, `from . import x`,
@@ -12,6 +12,7 @@ Anything else (torch, installed packages) stays unresolved: devlint's tables kno
 from __future__ import annotations
 
 import os
+import re
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
@@ -26,11 +27,33 @@ ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 MAX_SUMMARY_BYTES = 2_000_000  # a larger file (generated code) gives no summary
 
 
+# What a `setup.py` installs: Python modules of the project, or only compiled extensions.
+MODULES = re.compile(rb"\b(?:packages|py_modules|package_dir|find_packages|find_namespace_packages)\b")
+EXTENSIONS_ONLY = re.compile(rb"\bext_modules\s*=")
+
+
+def builds_only_extensions(setup: str) -> bool:
+    """Whether the `setup.py` at `setup` builds compiled extensions and installs none of the
+    project's modules (`setup(name="Align1D", ext_modules=[CppExtension(...)])`, no
+    `packages`, `py_modules` or `package_dir`): a build script for a kernel, kept in a folder
+    of the repository, not the root of a package others install."""
+    try:
+        with open(setup, "rb") as handle:
+            text = handle.read(1 << 20)
+    except OSError:
+        return False
+    return EXTENSIONS_ONLY.search(text) is not None and MODULES.search(text) is None
+
+
 @lru_cache(maxsize=4096)
 def project_root(directory: str) -> str:
+    """(G-TAD's `gtad_lib/setup.py`, which only builds the `Align1D` kernel, marks no root:
+    the repository above is the project.)"""
     current = directory
     while True:
-        if any(os.path.exists(os.path.join(current, marker)) for marker in ROOT_MARKERS):
+        if any(os.path.exists(os.path.join(current, marker)) and not (
+                marker == "setup.py" and builds_only_extensions(os.path.join(current, marker)))
+               for marker in ROOT_MARKERS):
             return current
         parent = os.path.dirname(current)
         if parent == current:
@@ -202,6 +225,11 @@ class ProjectFiles:
     def git_submodules(self, path: str) -> bool:
         return os.path.isfile(os.path.join(project_of(os.path.abspath(path)).root, ".gitmodules"))
 
+    def cuda_extensions(self, path: str) -> tuple:
+        from devlint.workspace.accelerators import cuda_extensions
+
+        return cuda_extensions(path)
+
     def gpu_deployment(self, path: str) -> bool:
         from devlint.workspace.deploy import gpu_deployment
 
@@ -323,7 +351,8 @@ def source_digest(data: bytes) -> str:
 # The workspace's facts about a file that a cached result records with their answer: each is
 # a method of `ProjectFiles` that `still_holds` asks again.
 FACT_PROBES = ("host_saving", "gpu_deployment", "gpu_only_importers", "names_accelerator",
-               "default_elsewhere", "unnamed_elsewhere", "git_submodules", "sys_path_folders")
+               "default_elsewhere", "unnamed_elsewhere", "git_submodules", "sys_path_folders",
+               "cuda_extensions")
 
 
 def portable(path: str, files: set, probes: set) -> list:

@@ -624,6 +624,12 @@ class Evaluator:
                     if part is not None:
                         self.eval(part, st)
                 index = "slice"
+        if type(base) is Tensor and base.plain and base.dims == 0 and keys and \
+                len(keys) == len(node.slice) and all(type(key) is cst.Integer for key in keys):
+            # `loss.data[0]` of a proven 0-dim tensor (a loss, a sum): PyTorch before 0.4 gave
+            # a Python number there, later ones raise "invalid index of a 0-dim tensor"; no
+            # tensor either way (NRI's `mse_train.append(F.mse_loss(...).data[0])`)
+            return OPAQUE
         item = self.subscript(node, base, index, keys[0] if len(keys) == 1 else None, st)
         if type(item) is Tensor and type(base) is Tensor and base.plain and numbers:
             return _fewer_dims(item, numbers, complete=numbers == len(node.slice))
@@ -1090,6 +1096,13 @@ class Evaluator:
                     return Flag(answers[0], answers[1])
         if name in ("to", "cuda", "cpu", "type") and kind in (Tensor, Module, Opaque, Namespace):
             return self.transfer(node, receiver, name, args, kwargs, st)
+        if name in ("to", "cuda") and kind is Instance and receiver.cls is not None and \
+                receiver.cls.lookup(name) is None and not receiver.cls.bases_known():
+            # `FCGF(...).cuda()` of the project's network derived from a library's class
+            # (MinkowskiEngine's `MinkowskiNetwork`): the base's move, as of a value devlint
+            # cannot read; where it names CUDA, a machine without a GPU stops there
+            self.transfer(node, OPAQUE, name, args, kwargs, st)
+            return receiver
         if kind is Array:
             # `obs.astype(np.float32)`, `frame.copy()`: an array of the same rank; anything
             # else (`w.max()`, `a.sum()`, `a.tolist()`) is no array known to have a dimension
@@ -1274,8 +1287,9 @@ class Evaluator:
             return Tensor(tensor.place, tensor.why, node, tensor.loop, plain=False, assumed=tensor.assumed,
                           of_object=tensor.of_object and tensor.member, member=tensor.member)
         # Tensor methods return tensors where the receiver is, but for the few above.
-        dims = _method_dims(tensor, node, name)
-        scalar = (tensor.scalar and not _never_0dim(name, dims)) or _full_reduction(name, args, kwargs)
+        full = _full_reduction(name, args, kwargs)
+        dims = 0 if full else _method_dims(tensor, node, name)
+        scalar = (tensor.scalar and not _never_0dim(name, dims)) or full
         result = derived(tensor, node, scalar=scalar, dims=dims)
         if tensor.why == "output" and (name in api.TENSOR_ONLY_METHODS or "dim" in kwargs):
             # `model(x).softmax(-1)`, `.argmax(dim=-1)`: what the model answered was a tensor,
@@ -1422,6 +1436,18 @@ class Evaluator:
             known[parser] = self._always_on_options_of(parser)
         return known[parser]
 
+    def option_default(self, node: Any) -> Optional[str]:
+        """The string default of the command-line option `node` reads (`args.backend` of
+        `add_argument('--backend', default="nccl")` in this module): what a run that does not
+        pass the option gets. Like a device switch set by hand, the user's to change; until
+        then, what the script runs with. None where no option of that name has one."""
+        if type(node) is not cst.Attribute:
+            return None
+        known = self.__dict__.setdefault("_option_defaults", None)
+        if known is None:
+            known = self._option_defaults = _option_defaults(self.module)
+        return known.get(node.attr.value)
+
     def _always_on_options_of(self, parser: str) -> frozenset:
         found = set()
         for node in walk(self.module):
@@ -1432,11 +1458,7 @@ class Evaluator:
             if string_value(keywords.get("action")) != "store_true" or \
                     type(keywords.get("default")) is not cst.Name or keywords["default"].value != "True":
                 continue
-            dest = string_value(keywords["dest"]) if "dest" in keywords else None
-            if dest is None:
-                options = [string_value(a.value) for a in node.args if a.keyword is None]
-                longs = [o for o in options if o and o.startswith("--")]
-                dest = longs[0][2:].replace("-", "_") if longs else None
+            dest = _option_dest(node, keywords)
             if dest:
                 found.add(dest)
         return frozenset(found)
@@ -2345,12 +2367,18 @@ class Evaluator:
     def process_group(self, node: Any, args: list, kwargs: dict, st: State) -> None:
         self.distributed = True
         backend = kwargs.get("backend") or (args[0] if args else None)
-        if backend is not None and type(backend[1]) is Scalar and backend[1].text == "nccl" and \
-                backend[1].node is not None:
+        if backend is not None and (type(backend[1]) is Scalar and backend[1].text == "nccl" and
+                                    backend[1].node is not None or
+                                    self.option_default(backend[0]) == "nccl"):
             if st.cpu or (st.accel and self.gpu_only_rest):
                 # the file's CPU path meets NCCL, or stopped for want of CUDA on the way to it
                 # (`torch.cuda.set_device(rank)` first, as torchrun scripts do): GPU-only
                 self.nccl_required = True
+            if st.cpu and not self.ifexp_depth and not self.catching:
+                # "ProcessGroupNCCL is only supported with GPUs": a machine without one stops
+                # here, so what the run calls past it (FedNova's `optimizer.average()`, in
+                # another file) runs only with a GPU
+                self.requires_cuda = True
 
     def iterable(self, value: Value, node: Any) -> Value:
         if type(value) in (Iterable, Seq):
@@ -3532,11 +3560,37 @@ def _cuda_tensor_type(value: Value) -> bool:
     return prefix == "torch.cuda" and name in api.LEGACY_CUDA_TYPES
 
 
-def _nccl_only(module: Any) -> bool:
-    from devlint.lint.syntax import walk
+def _option_defaults(module: Any) -> dict:
+    """dest -> the string default of each `add_argument("--name", default="...")` of `module`
+    (one per dest: a name two options share has none)."""
+    found: dict = {}
+    for node in walk(module) if module is not None else ():
+        if type(node) is not cst.Call or type(node.func) is not cst.Attribute or \
+                node.func.attr.value != "add_argument":
+            continue
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        default = string_value(keywords["default"]) if "default" in keywords else None
+        dest = _option_dest(node, keywords)
+        if dest:
+            found[dest] = default if dest not in found else None
+    return found
 
+
+def _option_dest(call: cst.Call, keywords: dict) -> Optional[str]:
+    """The attribute `parse_args()` sets for an `add_argument(...)` call: its `dest=`, else its
+    first long option (`--gpu-id` -> `gpu_id`)."""
+    dest = string_value(keywords["dest"]) if "dest" in keywords else None
+    if dest is None:
+        options = [string_value(a.value) for a in call.args if a.keyword is None]
+        longs = [o for o in options if o and o.startswith("--")]
+        dest = longs[0][2:].replace("-", "_") if longs else None
+    return dest
+
+
+def _nccl_only(module: Any) -> bool:
     if module is None:
         return False
+    options = _option_defaults(module)
     calls, literals = [], {}
     for node in walk(module):
         kind = type(node)
@@ -3562,6 +3616,8 @@ def _nccl_only(module: Any) -> bool:
         if text is None:
             text = next(iter(literals.get(dotted(backend) or "", ())), None) if len(
                 literals.get(dotted(backend) or "", ())) == 1 else None
+        if text is None and type(backend) is cst.Attribute:
+            text = options.get(backend.attr.value)  # `backend=args.backend`, default "nccl"
         if text != "nccl":
             return False
     return True

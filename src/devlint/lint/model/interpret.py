@@ -281,6 +281,7 @@ class Interpreter(Evaluator):
         self._dead: Optional[frozenset] = None
         self._edits_sys_path: Optional[bool] = None
         self._raising: Optional[frozenset] = None
+        self._cuda_extensions: Optional[frozenset] = None
         self.obs = Observations()
         self.frame = Frame(None)
         self.frames: list[Frame] = []
@@ -903,7 +904,8 @@ class Interpreter(Evaluator):
         roots = {m.split(".", 1)[0] for m in modules}
         if roots & api.PER_PROCESS_GPU_PACKAGES:
             self.visible_devices = True
-        if roots & api.CUDA_ONLY_PACKAGES or any(api.CUDA_EXTENSION_NAME.match(r) for r in roots):
+        if roots & api.CUDA_ONLY_PACKAGES or any(api.CUDA_EXTENSION_NAME.match(r) for r in roots) or \
+                roots & self.cuda_extensions():
             if self.frame.function is None and self.frame.cls is None:
                 self.cuda_only_module = True  # its functions are kernels or wrappers of them
             return State(st.env, st.accel, False)
@@ -1966,6 +1968,17 @@ class Interpreter(Evaluator):
                     self._importers_known = True
                     self.probes.add(("importers", self.path, found))
         return self._imported
+
+    def cuda_extensions(self) -> frozenset:
+        """The extensions the project builds from CUDA sources (`ModuleFiles.cuda_extensions`):
+        CUDA-only packages of its own."""
+        if self.files is None or not self.path:
+            return frozenset()
+        if self._cuda_extensions is None:
+            found = self.files.cuda_extensions(self.path)
+            self.probes.add(("cuda_extensions", self.path, found))
+            self._cuda_extensions = frozenset(found)
+        return self._cuda_extensions
 
     def gpu_deployment(self) -> bool:
         """Whether the project declares this file deployed only where a GPU is. Asked only of

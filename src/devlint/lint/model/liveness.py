@@ -92,11 +92,13 @@ def only_dead_code_reads(module: cst.Module, node: cst.CSTNode, dead: frozenset)
 
 def _calls_a_dynamic_builtin(module: cst.Module, total: dict) -> bool:
     """`globals()`, `eval(name)`, a bare name of DYNAMIC_BUILTINS, anywhere but as an attribute
-    (`model.eval()` evaluates a model, not a name) or a definition's own name; or the module
-    itself read from `sys.modules`."""
+    (`model.eval()` evaluates a model, not a name), a definition's own name, or a name of a
+    function the module defines itself (an LBFGS closure `def eval():` handed to
+    `optimizer.step(eval)`); or the module itself read from `sys.modules`."""
     if not any(total.get(word) for word in DYNAMIC_BUILTINS) and not total.get("modules"):
         return False
     excused: set = set()  # ids of names that look nothing up: attributes, definitions' names
+    own: set = set()  # the builtins' names the module's code defines itself
     found: list = []
     for node in walk(module):
         kind = type(node)
@@ -106,11 +108,14 @@ def _calls_a_dynamic_builtin(module: cst.Module, total: dict) -> bool:
             excused.add(id(node.attr))
         elif kind in (cst.FunctionDef, cst.ClassDef):
             excused.add(id(node.name))
+            own.add(node.name.value)
         elif kind is cst.Call and type(node.func) is cst.Name and node.func.value == "vars" and node.args:
             excused.add(id(node.func))  # `vars(args)` reads a namespace; only `vars()` the module's
         elif kind is cst.Name and node.value in DYNAMIC_BUILTINS:
-            found.append(id(node))
-    return any(ident not in excused for ident in found)
+            found.append(node)
+    # CSI's LBFGS closure `def eval(): ...` handed to `optimizer.step(eval)`: the code's own
+    # function, not the builtin
+    return any(id(node) not in excused and node.value not in own for node in found)
 
 
 def identifier_counts(node: Any) -> dict:

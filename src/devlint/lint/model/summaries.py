@@ -19,6 +19,7 @@ per process and level. A file that does not parse, or is too large, gives none.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -41,6 +42,7 @@ _BUILDS_KERNELS = re.compile(rb"cpp_extension")
 # Importers of a helper module whose runs `Summaries.stopped_before` asks, at most: more is a
 # library module, whose callers are not all in the project anyway.
 MAX_IMPORTERS_RUN = 8
+MAX_PACKAGES_FOLLOWED = 4  # package `__init__.py` files re-exporting a definition, followed
 # How many importers up `stopped_before` follows: a helper's importer, and that importer's own
 # (a script -> its model module -> the model's helper).
 REACH_LEVELS = 2
@@ -77,6 +79,11 @@ class ModuleFiles(Protocol):
     def git_submodules(self, path: str) -> bool:
         """Whether the project of `path` declares git submodules (`.gitmodules`): folders a
         clone without `--recursive` leaves empty, so a module missing there may be one."""
+
+    def cuda_extensions(self, path: str) -> tuple:
+        """The top-level module names of the compiled extensions the project of `path` builds
+        with CUDA sources (a `setup.py` whose extension lists `Align1D_cuda_kernal.cu`):
+        importing one needs a GPU (`workspace.accelerators`)."""
 
     def gpu_deployment(self, path: str) -> bool:
         """Whether the project declares `path` deployed only on a machine with a GPU (a Cog
@@ -198,6 +205,7 @@ class Summaries:
         self._binds: dict = {}  # digest -> `module_bindings` of those bytes
         self._relative: dict = {}  # digest -> `_imports_relatively` of those bytes
         self._definitions: dict = {}  # digest -> `_definition_words` of those bytes
+        self._code_words: dict = {}  # digest -> `_code_words` of those bytes
         self._project: Optional[str] = None  # the root of the project of the files checked now
         self._reach: dict = {}  # path -> (its digest, `reach_of`'s answer)
         self._reaching: set = set()  # files whose `reach_of` runs now
@@ -273,8 +281,9 @@ class Summaries:
 
     def gpu_on_import(self, path: str, depth: int = GPU_IMPORT_DEPTH) -> tuple:
         """Whether importing the project file at `path` stops a machine without a GPU: the file
-        compiles CUDA kernels on import (its summary says so), or imports, at module level and
-        with no condition, a project module that does (rosinality's stylegan2: `generate.py`
+        compiles CUDA kernels on import (its summary says so), imports a compiled CUDA
+        extension (one named for CUDA, or one the project builds from CUDA sources), or imports,
+        at module level and with no condition, a project module that does (rosinality's stylegan2: `generate.py`
         imports `model`, which imports `op`, whose `fused_act` compiles its kernel). Followed
         `depth` imports deep. Returns (the answer, the (path, digest) pairs and the import
         probes it stood on)."""
@@ -297,6 +306,11 @@ class Summaries:
             # CUDA, or a package whose import needs a GPU, which a machine without one cannot
             # import
             found = any(not level and api.import_needs_gpu(name) for level, name in imports)
+            if not found and any(not level for level, _ in imports):
+                # `import Align1D`, an extension the project builds from CUDA sources
+                own = self.files.cuda_extensions(path)
+                probes.add(("cuda_extensions", path, own))
+                found = any(not level and name.split(".")[0] in own for level, name in imports)
         if data is not None and not found and depth > 1:
             for level, name in imports:
                 target = self.files.resolve(path, name, level)
@@ -320,8 +334,9 @@ class Summaries:
         the CPU world has stopped: past an unguarded CUDA placement that raised, or behind a GPU
         test. Proven only where every importer is a Python file devlint runs (at most
         MAX_IMPORTERS_RUN), at least one reaches it, and every one that names it is seen to:
-        a package `__init__.py` re-exporting it, or a call devlint does not follow, may be a
-        path of the CPU world's. A clean reach made while the importer ran one of its own
+        a call devlint does not follow may be a path of the CPU world's. A package
+        `__init__.py` that re-exports it stands for the package's importers (FedNova's
+        `distoptim`), which are asked in its place. A clean reach made while the importer ran one of its own
         functions alone counts as no reach where that function is, in turn, reached only past
         a stop (`level` importers further up: a script, its model module, the model's helper).
         A top-level function that no importer names nor enters is reached through its own
@@ -338,16 +353,28 @@ class Summaries:
         keys = ((path, name), (path, cls) if cls is not None else None)
         word = re.compile(rb"\b%s\b" % re.escape(name.split(".")[0].encode()))
         naming = set()
-        for importer in importers:
+        pending, importers, packages = sorted(importers), set(), set()
+        while pending:
+            importer = pending.pop()
             data = self.files.read(importer) if importer.endswith(".py") else None
             if data is None:
                 return False, files, probes
-            if word.search(data):
-                if importer.endswith("__init__.py"):
-                    # a package re-exports it: its callers are its importers'
+            if word.search(data) and os.path.basename(importer) == "__init__.py":
+                # a package re-exports it (FedNova's `distoptim/__init__.py`): its callers are
+                # the package's importers, whose runs note what they enter under this file
+                outer = self.files.importers(importer)
+                probes.add(("importers", importer, outer))
+                if not outer or importer in packages or len(packages) >= MAX_PACKAGES_FOLLOWED:
                     return False, files, probes
-                if not _defines_its_own(data, name.split(".")[0]):
-                    naming.add(importer)
+                packages.add(importer)
+                pending.extend(sorted(set(outer) - importers - {path}))
+                continue
+            importers.add(importer)
+            if len(importers) > MAX_IMPORTERS_RUN:
+                return False, files, probes
+            if word.search(data) and not _defines_its_own(data, name.split(".")[0]) and \
+                    self._uses_in_code(importer, name.split(".")[0]):
+                naming.add(importer)
         reached = False
         # (those that name it first: each must be seen to reach it, the cheapest way to no)
         for importer in sorted(importers, key=lambda p: (p not in naming, p)):
@@ -386,6 +413,14 @@ class Summaries:
                         return False, files, probes
                 return True, files, probes
         return reached, files, probes
+
+    def _uses_in_code(self, path: str, name: str) -> bool:
+        """Whether the code of the project file at `path` uses `name` beyond importing it
+        (integral-human-pose's `test.py` imports `trainNet` with the evaluation helpers and
+        never calls it): an import binds a name, it runs nothing. True where the file does not
+        parse."""
+        words, _ = self._of_text(path, self._code_words, _code_words, None)
+        return words is None or name in words
 
     def reach_of(self, path: str) -> Optional[Reach]:
         """What a run of the project file at `path`, as `devlint check` runs it, reaches of
@@ -468,7 +503,8 @@ class Summaries:
         checked (a syntax error, DEV999; past the screen or refused by libcst, DEV998): its
         importers read its names as unknown, and its limits never become theirs."""
         from devlint.core.limits import Unanalysable
-        from devlint.lint.parse import SourceError, decode_source, read_module
+        from devlint.core.source_text import SourceError, decode_source
+        from devlint.lint.parse import read_module
 
         try:
             text = decode_source(data)
@@ -632,6 +668,15 @@ def _callers_in_module(definitions: Optional[tuple], name: str) -> tuple:
                 return ()  # a decorated caller may be registered and run by name
             callers.append(top)
     return tuple(callers)
+
+
+def _code_words(data: bytes) -> Optional[frozenset]:
+    """The identifiers a module's code uses (`core.names.ast_words`: an import's names are no
+    use of them); None where it does not parse."""
+    try:
+        return frozenset(ast_words(ast.parse(data)))
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
 
 
 def _defines_its_own(data: bytes, name: str) -> bool:

@@ -42,7 +42,7 @@ class SourceText:
         entry = linecache.cache.get(path)
         if entry is not None and len(entry) == 4 and entry[1] is None:  # standard input's
             return cls("".join(entry[2]))
-        from devlint.lint.parse import SourceError, decode_source_with_encoding
+        from devlint.core.source_text import SourceError, decode_source_with_encoding
 
         try:
             with open(path, "rb") as handle:

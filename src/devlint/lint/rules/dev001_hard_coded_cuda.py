@@ -92,10 +92,13 @@ class HardCodedCuda(Rule):
         "test", not a test module) and in the `if __name__ == "__main__":` block of a package's
         module (an `__init__.py` beside it: the module is imported, and that block is its
         author's self-test or demo, run by hand), and in files that
-        start an NCCL process group or compile CUDA kernels (`torch.utils.cpp_extension.load`
+        start an NCCL process group (a `"nccl"` backend, or a command-line option whose default
+        is `"nccl"`: the group raises without a GPU, so a run gets past it only with one) or
+        compile CUDA kernels (`torch.utils.cpp_extension.load`
         of a `.cu` source, `load_inline(cuda_sources=...)`), and past importing a project
         module whose import does either, or imports a compiled CUDA extension (`import
-        my_lib_cuda`) or a package that cannot be imported without a GPU (`flash_attn`),
+        my_lib_cuda`, or `import Align1D` where the project's `setup.py` builds it from `.cu`
+        sources) or a package that cannot be imported without a GPU (`flash_attn`),
         followed through the folders a script puts on `sys.path`: they
         need CUDA whatever the device says. Also in a
         Cog predictor (Replicate's `cog`) that the project's `cog.yaml` names under `predict:`

@@ -43,6 +43,8 @@ class NumpyOnDeviceTensor(Rule):
         (`model.cfg["image_size"]` after `model.to(device)`: a config's list), for an item of a
         model's answer of unknown kind (`for img in pipe(prompt).images`: PIL images),
         for tensors moved back with `.cpu()` or `.to('cpu')`, for `.item()` and `.tolist()`, for
+        a loss read with PyTorch 0.3's `loss.data[0]` (a Python number there; since 0.4 an
+        index of a 0-dim tensor raises before numpy sees anything), for
         a tensor itself given to a NumPy function other than a converter (`np.mean(t)` calls
         `t.mean`), for
         tensors from the loader or from `torch.from_numpy`, for models that never move
