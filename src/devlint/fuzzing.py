@@ -274,6 +274,7 @@ def check_broken_cell(text: str, rng: random.Random) -> None:
 
     from devlint.lint.analyze import analyze_source
     from devlint.lint.notebooks import analyze_notebook
+    from devlint.workspace.notebook import automagic
 
     if {f.code for f in analyze_source(text, "script.py")} & {"DEV998", "DEV999"}:
         return
@@ -285,7 +286,9 @@ def check_broken_cell(text: str, rng: random.Random) -> None:
              if line.strip().endswith(("(", ":", "[")) and not line.lstrip().startswith("#")]
     if lines and rng.random() < 0.5:  # or a line of the script itself, cut short
         cut = rng.choice(lines).rstrip("([:") + "(\n"
-        broken = cut if _refused(cut) else broken  # a line of a docstring may parse
+        # (a line of a docstring may parse; one that starts with a magic's name, `run loads
+        # before ...`, is a line IPython's automagic runs)
+        broken = cut if _refused(cut) and not automagic(cut.splitlines()[0]) else broken
     notebook["cells"].insert(at, {"cell_type": "code", "execution_count": None, "metadata": {},
                                   "outputs": [], "source": broken})
     without = analyze_notebook(data, "nb.ipynb")

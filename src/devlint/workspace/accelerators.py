@@ -159,8 +159,10 @@ def gpu_only_importers(path: str) -> bool:
     repos: `train.py`, `test.py` and `train_omniglot.py` each start their `__main__` block
     with `torch.cuda.set_device(args.gpu_id)`), or a module only such files import (followed
     MAX_IMPORTER_DEPTH importers up). Then the module's code is never run without a GPU, and
-    a CUDA literal in it is no slip. False where any importer is another script, a test or a
-    notebook, where nothing imports it, and where the project is not known.
+    a CUDA literal in it is no slip. A notebook counts as a script whose code cells run in
+    order (fewshotlocal's `Train.ipynb` sets its GPU in its settings cell). False where any
+    importer is another script or a test, where nothing imports it, and where the project is
+    not known.
 
     Most projects set no CUDA device anywhere: one pass over the files' memoized facts answers
     them. For the others the answers are kept per project while no file of it changes (the
@@ -220,9 +222,15 @@ def _importers_gpu_only(key: str, depth: int, seen: set, answers: dict) -> bool:
         return False
     modules = []
     for importer in sorted(importers):
-        if not importer.endswith(".py"):
+        if importer.endswith(".ipynb"):
+            # a notebook is a script whose cells run in order: fewshotlocal's `Train.ipynb`
+            # calls `torch.cuda.set_device(gpu)` in its settings cell, before any code of its own
+            facts = next(file_facts([importer], _NOTEBOOK_FACTS, _notebook_entry_facts,
+                                    SCAN_BUDGET), None)
+        elif importer.endswith(".py"):
+            facts = next(file_facts([importer], _ENTRY_FACTS, _entry_facts, SCAN_BUDGET), None)
+        else:
             return False
-        facts = next(file_facts([importer], _ENTRY_FACTS, _entry_facts, SCAN_BUDGET), None)
         if facts is None:
             return False
         needs_gpu, script = facts
@@ -257,6 +265,24 @@ def _entry_facts(data: Optional[bytes]) -> tuple:
                 if type(statement.value.func) is ast.Name and statement.value.func.id != "print":
                     break  # a call of code before it (`main(args)`) runs first
     return False, script
+
+
+_NOTEBOOK_FACTS: dict = {}  # (path, size, mtime) -> `_notebook_entry_facts` of the notebook
+MAGIC = re.compile(r"^[ \t]*[%!]", re.M)
+
+
+def _notebook_entry_facts(data: Optional[bytes]) -> tuple:
+    """`_entry_facts` of a notebook's code cells read as one script, in order (IPython's `%`
+    and `!` lines left out); a notebook that cannot be read needs nothing."""
+    if data is None or SET_DEVICE.search(data) is None:
+        return False, True
+    try:
+        cells = load(data)["cells"]
+    except NotebookError:
+        return False, True
+    code = "\n".join(MAGIC.sub("pass  # ", cell_source(cell)) for cell in cells
+                     if cell.get("cell_type") == "code")
+    return _entry_facts(code.encode("utf-8", "replace"))[0], True
 
 
 MAIN_BLOCK = re.compile(rb"^if\s+__name__\s*==", re.M)

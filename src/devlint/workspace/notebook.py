@@ -48,6 +48,12 @@ _AUTOMAGIC = re.compile(
 )
 
 
+def automagic(line: str) -> bool:
+    """Whether IPython runs an unindented `line` as a line magic (automagic, on by default):
+    `run train.py`, `cd ..`. A cell made of such a line is no syntax error there."""
+    return _AUTOMAGIC.match(line) is not None
+
+
 class NotebookError(Exception):
     pass
 

@@ -86,6 +86,12 @@ class Model:
         (`model.liveness`)."""
         return self.interpreter.dead_definitions()
 
+    def bound_over_unread(self, node) -> bool:
+        """`device = <node>` bound to a name that is bound again before anything reads it (on
+        every path that reads the name): the value places nothing (XDVioDet's `main.py`)."""
+        ident = id(node)
+        return ident in self.interpreter.devices_overwritten and ident not in self.interpreter.devices_read
+
     def only_dead_code_reads(self, node) -> bool:
         """`NAME = <node>` at module level, its name read only in dead definitions."""
         from devlint.lint.model.liveness import only_dead_code_reads

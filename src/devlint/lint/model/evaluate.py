@@ -117,6 +117,9 @@ class Evaluator:
 
     def _name(self, node: cst.Name, st: State) -> Value:
         value = self.lookup(node.value, st)
+        if type(value) is Device and value.node is not None:
+            self.devices_read.add(id(value.node))
+            self.devices_unread.discard(id(value.node))
         if type(value) is Func:
             # where the file names its functions: one named only where no machine without a GPU
             # gets (`pool.map(eval_mp, ...)` past `assert use_cuda`) runs only with a GPU
@@ -1715,6 +1718,13 @@ class Evaluator:
             elif type(value) is Device and value.cpu == "host":
                 self.device_spec(node.func.attr, ".cuda(device)", value, st, node)
                 return Device("accel", "host", node)
+            elif type(value) is Device and value.accel == "accel" and value.cpu == "accel" and \
+                    value.node is not None and not value.conditional:
+                # `.cuda(device)` with `device = torch.device('cuda')`: a use of that literal,
+                # as `.to(device)` is; where every use is behind `if cuda_available:`, the
+                # literal places nothing a machine without a GPU reaches (SimCTG)
+                self.device_spec_from(value, node, "to", st)
+                return value
         self.device_spec(node.func.attr, ".cuda", device, st, node)
         if fixed:
             self.device_spec(args[0][0], "index", device, st, fixed=True)
@@ -1760,11 +1770,14 @@ class Evaluator:
                 return
 
     def note_attach(self, node: Any, owner: Value, value: Value, st: State) -> None:
-        """A module with parameters, made on the CPU, set on a model the code moved."""
+        """A module with parameters, made on the CPU, set on a model the code moved. A submodule
+        the model already holds, moved in place (`m.encode.cpu()` to save its weights,
+        fewshotlocal), is the same object, not one added."""
         value = unwrap(value)
         if type(value) is Module and value.place is HOST and not value.assumed and \
                 not value.stateless and not value.loss and owner.place is DEVICE and \
-                not holds_nothing(value):
+                not holds_nothing(value) and not (value.ident and type(owner) is Module and any(
+                    type(inner) is Module and inner.ident == value.ident for _, inner in owner.attrs)):
             self.bound_here(node, st)  # a fix moves the new module right there
             self.obs.events.append(Event("attach", node, owner, self.where(st), value,
                                          self.statement))

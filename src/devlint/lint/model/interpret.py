@@ -288,6 +288,11 @@ class Interpreter(Evaluator):
         self.module_env: dict = {}
         self.memo: dict = {}
         self.func_reads: dict = {}  # id of a function's info -> whether the CPU world named it
+        # ids of the nodes that made devices bound to names (`device = torch.device("cuda")`):
+        # read by a name at least once, and bound over before a read on some path
+        self.devices_read: set = set()
+        self.devices_unread: set = set()
+        self.devices_overwritten: set = set()
         self.functions: dict[int, FuncInfo] = {}
         self.classes: dict[int, ClassInfo] = {}
         self.analyzed: set[int] = set()
@@ -2340,6 +2345,13 @@ class Interpreter(Evaluator):
         kind = type(target)
         if kind is cst.Name:
             value = unwrap(value)
+            old = unwrap(st.env.get(target.value)) if target.value in st.env else None
+            if type(old) is Device and id(old.node) in self.devices_unread and old is not value:
+                # `device = torch.device("cuda")`, bound over (`device = torch.device(
+                # 'cuda:{}'.format(args.gpus) if ... else 'cpu')`) before anything read it
+                self.devices_overwritten.add(id(old.node))
+            if type(value) is Device and value.node is not None:
+                self.devices_unread.add(id(value.node))
             if type(value) is Opaque and not value.name:
                 value = Opaque(target.value)  # conventions read the name it is known by
             st.env[target.value] = self.named(target.value, value, statement, entry or st)
@@ -3287,13 +3299,15 @@ def _bound_names(target: Any) -> list:
 
 
 def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset, frozenset]:
-    """Whether a loop body trains, the names it binds or moves back to the CPU, and the objects
+    """Whether a loop body trains, the names it binds or moves back to the CPU (or to two
+    different devices, a round trip), and the objects
     it runs (`model(x, t)`, `model.generate(ids)`: called, or a method of theirs other than a
     move or a mode switch)."""
     trains = False
     binds: set[str] = set()
     offloads: set[str] = set()
     runs: set[str] = set()
+    targets: dict = {}  # receiver -> the devices the loop moves it to
     if type(node) is cst.For:
         binds.update(_bound_names(node.target))
     for sub in walk(node.body):
@@ -3312,6 +3326,10 @@ def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset, frozenset]:
             elif receiver and (method == "cpu" or (method == "to" and sub.args and
                                                    string_value(sub.args[0].value) == "cpu")):
                 offloads.add(receiver)
+            elif receiver and method in ("to", "cuda"):
+                target = sub.args[0].value if sub.args else None
+                targets.setdefault(receiver, set()).add(
+                    (dotted(target) or string_value(target) or id(target)) if target is not None else "")
         elif kind is cst.Assign:
             if _moves_itself(sub):
                 continue  # `model = model.to(device)` moves the model it had: no new model
@@ -3324,6 +3342,9 @@ def _loop_facts(node: Any) -> tuple[bool, frozenset, frozenset, frozenset]:
             binds.update(_bound_names(sub.target))
         elif kind is cst.For:
             binds.update(_bound_names(sub.target))
+    # a round trip: `net.to(actor_device)` to publish its state, `net.to(device)` back to train
+    # (distributed_rl's learner): moving it somewhere else each time is the loop's purpose
+    offloads.update(receiver for receiver, devices in targets.items() if len(devices) > 1)
     return trains, frozenset(binds), frozenset(offloads), frozenset(runs)
 
 

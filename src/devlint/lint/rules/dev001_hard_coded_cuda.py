@@ -56,7 +56,8 @@ class HardCodedCuda(Rule):
         name (`GPU_DEVICE = torch.device("cuda")`) places nothing itself: where the file places
         something with it, it is reported only if one of those uses is reached without a GPU;
         a device the file never places with is reported where it is made, unless only code no run
-        reaches reads it (see [the model](../model.md)). A move is a move wherever it is
+        reaches reads it or its name is bound again before anything reads it (see [the
+        model](../model.md)). A move is a move wherever it is
         written: `print(model(x.cuda()))`, `f"{loss.cuda()}"` and `x.cuda() == y` copy to the GPU
         before anything is printed or compared; only a device *named* in a message, a comparison
         or a key (`t.device != torch.device("cuda")`) places nothing. An availability
@@ -234,8 +235,10 @@ class HardCodedCuda(Rule):
                     for use in uses[id(spec.node)]):
                 continue
             if spec.kind == "torch.device" and id(spec.node) not in uses and \
-                    model.only_dead_code_reads(spec.node):
-                continue  # every use of it is in code no run reaches: it places nothing
+                    (model.only_dead_code_reads(spec.node) or model.bound_over_unread(spec.node)):
+                # every use of it is in code no run reaches, or its name is bound again before
+                # anything reads it: it places nothing
+                continue
             if spec.where.in_test or spec.where.self_test:
                 continue  # a test pins its device on purpose; GPU markers decide where it runs
             if spec.kind != ".cuda(device)" and spec.device.cpu != "accel":

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import libcst as cst
 
@@ -12,7 +12,7 @@ from devlint.lint.model.state import LoopInfo
 from devlint.lint.model.torch_api import TRAINING_METHODS
 from devlint.lint.rules.base import Rule
 from devlint.lint.rules.fixes import code
-from devlint.lint.syntax import dotted, walk
+from devlint.lint.syntax import content_children, dotted, walk
 
 
 class ModelMovedInLoop(Rule):
@@ -34,7 +34,10 @@ class ModelMovedInLoop(Rule):
     """
     silent = """
         When the loop binds the model or the device itself (a model per fold, a device per
-        iteration), when the loop also moves the model back to the CPU (deliberate offloading),
+        iteration), when the loop also moves the model back to the CPU (deliberate offloading)
+        or to two different devices in turn (a round trip to publish its weights), when the
+        move (or the call of the helper that moves) runs only under an `if` whose test takes a
+        remainder (`if (e + 1) % print_per == 0:`: once every so many iterations),
         when the loop sets a new part on the model before the move (a class-incremental
         learner's new head per task, set there or by a method of the same object it calls: the
         move places it),
@@ -82,8 +85,14 @@ class ModelMovedInLoop(Rule):
             if id(move.node) in reported or not self.moves_a_model(move):
                 continue
             loops = self.repeating_loops(move)
+            if loops and _periodic(move.where.loops[-1].node, move.node):
+                continue  # `if step % 100 == 0: model.to(device)`: once every 100 steps
             if not loops and move.caller is not None:
                 loops = self.caller_loops(move)
+                if loops and _periodic(move.caller[1][-1].node, move.caller[0]):
+                    # FedDyn's `if (e+1) % print_per == 0: get_acc_loss(..., model, ...)`: the
+                    # helper runs every `print_per` epochs, not on every iteration
+                    continue
                 if loops:
                     reported.add(id(move.node))
                     function = move.where.function
@@ -209,6 +218,27 @@ def _restructured(move: Transfer, loop: LoopInfo) -> bool:
                     any(type(target.target) is cst.Attribute and
                         (dotted(target.target) or "").startswith(key + ".") for target in sub.targets):
                 return True
+    return False
+
+
+def _periodic(loop: Any, target: Any) -> bool:
+    """Whether `target`, inside the body of `loop`, runs only under an `if` of that body whose
+    test takes a remainder (`if (e + 1) % print_per == 0:`): once every so many iterations, not
+    on every one."""
+    stack = [(loop.body, False)]
+    while stack:
+        node, periodic = stack.pop()
+        if node is target:
+            return periodic
+        if type(node) in (cst.For, cst.While) and node is not loop:
+            periodic = False  # a loop of its own inside: its iterations are not the outer one's
+        children = list(content_children(node))
+        if type(node) is cst.If:
+            test = any(type(sub) is cst.BinaryOperation and type(sub.operator) is cst.Modulo
+                       for sub in walk(node.test))
+            stack.extend((child, periodic or (test and child is node.body)) for child in children)
+        else:
+            stack.extend((child, periodic) for child in children)
     return False
 
 
