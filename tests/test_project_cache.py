@@ -210,3 +210,27 @@ def test_a_run_looks_at_each_project_file_once_not_once_per_file_checked(tmp_pat
     # of it), as many for 30 modules as for 120; not some for each of the n files checked
     most = max(looked_at[f"m{i}.py"] for i in range(n))
     assert 0 < most < n // 2, most
+
+
+def test_a_file_whose_importers_are_unknown_is_cached_as_such(tmp_path, monkeypatch) -> None:
+    """A project too big to walk (past MAX_PROJECT_FILES, as a checkout's `/tmp` is) leaves a
+    file's importers unknown: the cached result records that, instead of failing to write the
+    entry (it raised TypeError there), and a second run holds while it stays unknown."""
+    import devlint.workspace.importers as importers
+
+    script = tmp_path / "gan.py"
+    script.write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Dis(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 1)\n\n"
+        "    def loss(self, fake):\n        return self.fc(fake).mean() + torch.zeros(1).cuda().sum()\n",
+        encoding="utf-8")
+    monkeypatch.setattr(importers, "MAX_PROJECT_FILES", 0)
+    importers._WALKS.clear()
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("", encoding="utf-8")
+    script.rename(root / "gan.py")
+    first = check(root, tmp_path / "cache")["gan.py"]
+    assert first.error is None and codes(first) == ["DEV001"]
+    again = check(root, tmp_path / "cache")["gan.py"]
+    assert again.cached and codes(again) == ["DEV001"]

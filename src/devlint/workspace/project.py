@@ -365,7 +365,9 @@ def portable(path: str, files: set, probes: set) -> list:
             rows.append(["import", _rel(importer, base), module, level, _rel(found, base)])
         elif probe[0] == "importers":
             _, imported, found = probe
-            rows.append(["importers", _rel(imported, base), sorted(_rel(p, base) for p in found)])
+            # (None: not known, as for a file in a folder too big to read within the budget)
+            rows.append(["importers", _rel(imported, base),
+                         None if found is None else sorted(_rel(p, base) for p in found)])
         elif probe[0] in FACT_PROBES:
             kind, checked, found = probe
             rows.append([kind, _rel(checked, base), list(found) if type(found) is tuple else found])
@@ -404,7 +406,8 @@ def still_holds(path: str, rows, digests: dict) -> bool:
                 if key not in digests:
                     digests[key] = PROJECT_FILES.importers(imported)
                 now = digests[key]
-                if now is None or sorted(_rel(p, base) for p in now) != list(found):
+                if (now is None) != (found is None) or \
+                        now is not None and sorted(_rel(p, base) for p in now) != list(found):
                     return False
             elif kind in FACT_PROBES:
                 _, checked, found = row

@@ -2807,10 +2807,23 @@ def _computed_from(info: Any) -> dict:
             elif type(node) is cst.For and type(node.target) is cst.Name:
                 bindings.append((node.target.value, node.iter))
         sources: dict = {p: p for p in params}
+        # module-level aliases of torch's conversions (`LT = t.LongTensor`)
+        env = info.owner.module_env if info.owner is not None else {}
+        conversions = frozenset(name for name, value in env.items() if type(value) is Ref and
+                                api.last(value.qualname) in _CONVERSIONS)
+        conversions |= frozenset(f"{name}.{c}" for name, value in env.items()
+                                 if type(value) is Ref and value.qualname == "torch" for c in _CONVERSIONS)
         for _ in range(3):  # pieces of pieces: `s = next(iter(x.split(8)))` over three lines
             found: dict = {}
             for name, value in bindings:
-                one = _piece_of(value, sources) if name not in params else None
+                if name in params:
+                    one = None
+                else:
+                    # (`v = v.cuda() if w.is_cuda else v`: a rebinding of the name from itself
+                    # alone says nothing new of where it comes from)
+                    one = _piece_of(value, {name: name, **sources}, conversions)
+                    if one == name and name not in sources:
+                        continue
                 found[name] = one if found.get(name, one) == one else None
             sources = {**{p: p for p in params}, **{k: v for k, v in found.items() if v is not None}}
         info.computed = {k: v for k, v in sources.items() if k not in params}
@@ -2818,17 +2831,24 @@ def _computed_from(info: Any) -> dict:
 
 
 _PIECE_BUILTINS = frozenset({"iter", "next", "list", "tuple", "reversed", "enumerate"})
+# torch's conversions of data into a tensor: the same data, as a tensor (`torch.LongTensor(ids)`)
+_CONVERSIONS = frozenset({"tensor", "as_tensor", "from_numpy", "Tensor", "LongTensor", "FloatTensor",
+                          "IntTensor", "DoubleTensor", "BoolTensor", "ByteTensor", "HalfTensor"})
 
 
-def _piece_of(value: Any, sources: dict) -> Optional[str]:
+def _piece_of(value: Any, sources: dict, conversions: frozenset = frozenset()) -> Optional[str]:
     """The one parameter an expression computes from with arithmetic, its own methods
-    (`x.split(8)`, `x.float()`) and `iter`/`next`, else None."""
+    (`x.split(8)`, `x.float()`), `iter`/`next` and torch's conversions into a tensor
+    (`torch.LongTensor(data)`, or `LT(data)` with `LT = torch.LongTensor`: pytorch-sgns's
+    `forward_i`), else None."""
     used = set()
     for node in walk(value):
         if type(node) is cst.Call:
             func = node.func
-            if type(func) is cst.Name and func.value in _PIECE_BUILTINS:
+            if type(func) is cst.Name and (func.value in _PIECE_BUILTINS or func.value in conversions):
                 continue
+            if type(func) is cst.Attribute and (dotted(func) or "") in conversions:
+                continue  # `torch.LongTensor(data)`, `t.as_tensor(data)` with `import torch as t`
             root = func.value if type(func) is cst.Attribute else None
             while type(root) in (cst.Attribute, cst.Call, cst.Subscript):
                 root = root.func if type(root) is cst.Call else root.value

@@ -1478,6 +1478,8 @@ class Interpreter(Evaluator):
             if item.asname is not None:
                 self.bind(item.asname.name, _entered(value), st, self.statement or node)
         fake = any(undo == "fake" for undo in effects)
+        if "gpu" in effects and st.cpu and not self.catching:
+            st = State(st.env, st.accel, False, st.sure, st.past)
         body = self.suite(node.body, st.copy(cpu=False) if fake else st)
         if fake:
             body = State(body.env, body.accel, body.live and st.cpu, st.sure, body.past)
@@ -1505,6 +1507,10 @@ class Interpreter(Evaluator):
             return lambda: setattr(self, "expect_raise", self.expect_raise - 1)
         if api.FAKE_CONTEXTS.search(qualname):
             return "fake"  # fake or meta tensors: a device literal inside allocates nothing
+        if qualname == "torch.cuda.device" and expr.args and _gpu_index(expr.args[0].value):
+            # `with torch.cuda.device(2):` selects a GPU on entry, which raises without one
+            # (dnn_ctr's `main.py`): what the block does runs only on a machine with a GPU
+            return "gpu"
         if qualname in api.DEVICE_CONTEXTS and type(value) is Device:
             return self.factories_on(value)
         return None
@@ -3535,6 +3541,11 @@ def _picks_gpus(target: Any, value: Any) -> bool:
 MOVE_OVERRIDES = ("_apply", "to", "cuda")  # a class that defines one moves itself
 
 
+def _gpu_index(node: Any) -> bool:
+    """A literal GPU index (`2`, not `-1`, which `torch.cuda.device` takes as no device)."""
+    return type(node) is cst.Integer
+
+
 def _own_moves(cls: ClassInfo) -> Iterator[tuple[Any, str]]:
     """(body, name of its `self`) of each of the class's own `_apply`, `to` and `cuda`."""
     for name in MOVE_OVERRIDES:
@@ -3549,14 +3560,23 @@ def _assigned_by_move(cls: ClassInfo) -> frozenset:
 
 
 def _assigned_attributes(function: Any, owner: str) -> set:
-    """The attributes of `owner` (`self`) that `function` assigns: `self.x = ...`."""
+    """The attributes of `owner` (`self`) that `function` assigns: `self.x = ...`; in a move
+    override, also those of the name bound to the base's move of it (`cuda_self =
+    super().cuda(device)`, then `cuda_self.anchors = ...`: LaneATT), which is `self`."""
+    owners = {owner}
+    for node in walk(function):
+        if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name \
+                and type(node.value) is cst.Call and type(node.value.func) is cst.Attribute and \
+                node.value.func.attr.value in MOVE_OVERRIDES and type(node.value.func.value) is cst.Call \
+                and (dotted(node.value.func.value.func) or "") == "super":
+            owners.add(node.targets[0].target.value)
     found = set()
     for node in walk(function):
         targets = [t.target for t in node.targets] if type(node) is cst.Assign else \
             [node.target] if type(node) in (cst.AnnAssign, cst.AugAssign) else []
         for target in targets:
             if type(target) is cst.Attribute and type(target.value) is cst.Name and \
-                    target.value.value == owner:
+                    target.value.value in owners:
                 found.add(target.attr.value)
     return found
 
