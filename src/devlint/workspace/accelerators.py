@@ -19,7 +19,7 @@ import os
 import re
 from typing import Optional
 
-from devlint.workspace.notebook import NotebookError, cell_source, load
+from devlint.workspace.notebook import NotebookError, cell_source, load, program
 from devlint.workspace.project import builds_only_extensions, project_of, same_file
 from devlint.workspace.source import code_without_comments
 
@@ -268,21 +268,18 @@ def _entry_facts(data: Optional[bytes]) -> tuple:
 
 
 _NOTEBOOK_FACTS: dict = {}  # (path, size, mtime) -> `_notebook_entry_facts` of the notebook
-MAGIC = re.compile(r"^[ \t]*[%!]", re.M)
 
 
 def _notebook_entry_facts(data: Optional[bytes]) -> tuple:
-    """`_entry_facts` of a notebook's code cells read as one script, in order (IPython's `%`
-    and `!` lines left out); a notebook that cannot be read needs nothing."""
+    """`_entry_facts` of a notebook's program (`workspace.notebook.program`: its code cells in
+    order, IPython's lines left out); a notebook that cannot be read needs nothing."""
     if data is None or SET_DEVICE.search(data) is None:
         return False, True
     try:
-        cells = load(data)["cells"]
+        text = program(load(data)).text
     except NotebookError:
         return False, True
-    code = "\n".join(MAGIC.sub("pass  # ", cell_source(cell)) for cell in cells
-                     if cell.get("cell_type") == "code")
-    return _entry_facts(code.encode("utf-8", "replace"))[0], True
+    return _entry_facts(text.encode("utf-8", "replace"))[0], True
 
 
 MAIN_BLOCK = re.compile(rb"^if\s+__name__\s*==", re.M)

@@ -1,7 +1,8 @@
 """The project a checked file belongs to, and which of its files an import names.
 
 The root is the nearest directory above the file holding `pyproject.toml`, `setup.cfg`,
-`setup.py` (one that installs modules, not only a compiled extension) or `.git`, else the folder that holds the file's top package (where CPython finds
+`setup.py` (one that installs modules, not only a compiled extension) or `.git`, else the
+folder that holds the file's top package (where CPython finds
 the package: `exp/` with an `__init__.py` is imported from the folder above it), else the
 file's own directory. An import resolves to a file of the
 project: `import pkg.mod`, `from pkg import mod`, `from .utils import f`, `from . import x`,

@@ -1434,10 +1434,10 @@ class Evaluator:
         parser = dotted(call.func.value)
         if parser is None:
             return frozenset()
-        known = self.__dict__.setdefault("_always_on", {})  # per module and parser: one walk
-        if parser not in known:
-            known[parser] = self._always_on_options_of(parser)
-        return known[parser]
+        return frozenset(dest for owner, dest, keywords in self.option_table() if owner == parser
+                         and dest and string_value(keywords.get("action")) == "store_true"
+                         and type(keywords.get("default")) is cst.Name
+                         and keywords["default"].value == "True")
 
     def option_default(self, node: Any) -> Optional[str]:
         """The string default of the command-line option `node` reads (`args.backend` of
@@ -1446,25 +1446,14 @@ class Evaluator:
         then, what the script runs with. None where no option of that name has one."""
         if type(node) is not cst.Attribute:
             return None
-        known = self.__dict__.setdefault("_option_defaults", None)
-        if known is None:
-            known = self._option_defaults = _option_defaults(self.module)
-        return known.get(node.attr.value)
+        return _option_defaults(self.option_table()).get(node.attr.value)
 
-    def _always_on_options_of(self, parser: str) -> frozenset:
-        found = set()
-        for node in walk(self.module):
-            if type(node) is not cst.Call or type(node.func) is not cst.Attribute or \
-                    node.func.attr.value != "add_argument" or dotted(node.func.value) != parser:
-                continue
-            keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-            if string_value(keywords.get("action")) != "store_true" or \
-                    type(keywords.get("default")) is not cst.Name or keywords["default"].value != "True":
-                continue
-            dest = _option_dest(node, keywords)
-            if dest:
-                found.add(dest)
-        return frozenset(found)
+    def option_table(self) -> tuple:
+        """`_option_table` of this module, read once."""
+        known = getattr(self, "_options", None)
+        if known is None:
+            known = self._options = _option_table(getattr(self, "module", None))
+        return known
 
     def raises_without_gpu(self, device: Any, st: State) -> None:
         """A placement on `device` runs here: where that is CUDA in the CPU world, outside any
@@ -1776,8 +1765,7 @@ class Evaluator:
         value = unwrap(value)
         if type(value) is Module and value.place is HOST and not value.assumed and \
                 not value.stateless and not value.loss and owner.place is DEVICE and \
-                not holds_nothing(value) and not (value.ident and type(owner) is Module and any(
-                    type(inner) is Module and inner.ident == value.ident for _, inner in owner.attrs)):
+                not holds_nothing(value) and not _holds_submodule(owner, value):
             self.bound_here(node, st)  # a fix moves the new module right there
             self.obs.events.append(Event("attach", node, owner, self.where(st), value,
                                          self.statement))
@@ -2374,7 +2362,8 @@ class Evaluator:
         a helper past `if not is_dist_avail_and_initialized(): return` runs only on one."""
         known = getattr(self, "_nccl_only", None)
         if known is None:
-            known = self._nccl_only = _nccl_only(getattr(self, "module", None))
+            known = self._nccl_only = _nccl_only(getattr(self, "module", None),
+                                                 _option_defaults(self.option_table()))
         return known
 
     def process_group(self, node: Any, args: list, kwargs: dict, st: State) -> None:
@@ -3593,20 +3582,33 @@ def _cuda_tensor_type(value: Value) -> bool:
     return prefix == "torch.cuda" and name in api.LEGACY_CUDA_TYPES
 
 
-def _option_defaults(module: Any) -> dict:
-    """dest -> the string default of each `add_argument("--name", default="...")` of `module`
-    (one per dest: a name two options share has none)."""
-    found: dict = {}
+def _option_table(module: Any) -> tuple:
+    """(parser, dest, keywords) of each `parser.add_argument(...)` call of `module`: the
+    command-line options the module's code declares."""
+    found = []
     for node in walk(module) if module is not None else ():
-        if type(node) is not cst.Call or type(node.func) is not cst.Attribute or \
-                node.func.attr.value != "add_argument":
-            continue
-        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-        default = string_value(keywords["default"]) if "default" in keywords else None
-        dest = _option_dest(node, keywords)
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and \
+                node.func.attr.value == "add_argument":
+            keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+            found.append((dotted(node.func.value), _option_dest(node, keywords), keywords))
+    return tuple(found)
+
+
+def _option_defaults(table: tuple) -> dict:
+    """dest -> the string default of each option of `table` (`_option_table`; one per dest: a
+    name two options share has none)."""
+    found: dict = {}
+    for _, dest, keywords in table:
         if dest:
+            default = string_value(keywords["default"]) if "default" in keywords else None
             found[dest] = default if dest not in found else None
     return found
+
+
+def _holds_submodule(owner: Value, module: Module) -> bool:
+    """Whether `owner` already holds `module` (the same object) as one of its attributes."""
+    return bool(module.ident) and type(owner) is Module and any(
+        type(inner) is Module and inner.ident == module.ident for _, inner in owner.attrs)
 
 
 def _option_dest(call: cst.Call, keywords: dict) -> Optional[str]:
@@ -3620,10 +3622,10 @@ def _option_dest(call: cst.Call, keywords: dict) -> Optional[str]:
     return dest
 
 
-def _nccl_only(module: Any) -> bool:
+def _nccl_only(module: Any, options: dict) -> bool:
+    """(`options`: the string defaults of the module's command-line options.)"""
     if module is None:
         return False
-    options = _option_defaults(module)
     calls, literals = [], {}
     for node in walk(module):
         kind = type(node)

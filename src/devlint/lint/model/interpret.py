@@ -1507,9 +1507,10 @@ class Interpreter(Evaluator):
             return lambda: setattr(self, "expect_raise", self.expect_raise - 1)
         if api.FAKE_CONTEXTS.search(qualname):
             return "fake"  # fake or meta tensors: a device literal inside allocates nothing
-        if qualname == "torch.cuda.device" and expr.args and _gpu_index(expr.args[0].value):
+        if qualname == "torch.cuda.device" and expr.args and type(expr.args[0].value) is cst.Integer:
             # `with torch.cuda.device(2):` selects a GPU on entry, which raises without one
-            # (dnn_ctr's `main.py`): what the block does runs only on a machine with a GPU
+            # (dnn_ctr's `main.py`; `-1`, no device, is no literal index): what the block does
+            # runs only on a machine with a GPU
             return "gpu"
         if qualname in api.DEVICE_CONTEXTS and type(value) is Device:
             return self.factories_on(value)
@@ -3541,9 +3542,11 @@ def _picks_gpus(target: Any, value: Any) -> bool:
 MOVE_OVERRIDES = ("_apply", "to", "cuda")  # a class that defines one moves itself
 
 
-def _gpu_index(node: Any) -> bool:
-    """A literal GPU index (`2`, not `-1`, which `torch.cuda.device` takes as no device)."""
-    return type(node) is cst.Integer
+def _base_move(value: Any) -> bool:
+    """`super().cuda(device)`, `super().to(*args, **kwargs)`: the base class's move of `self`."""
+    return type(value) is cst.Call and type(value.func) is cst.Attribute and \
+        value.func.attr.value in MOVE_OVERRIDES and type(value.func.value) is cst.Call and \
+        dotted(value.func.value.func) == "super"
 
 
 def _own_moves(cls: ClassInfo) -> Iterator[tuple[Any, str]]:
@@ -3563,13 +3566,9 @@ def _assigned_attributes(function: Any, owner: str) -> set:
     """The attributes of `owner` (`self`) that `function` assigns: `self.x = ...`; in a move
     override, also those of the name bound to the base's move of it (`cuda_self =
     super().cuda(device)`, then `cuda_self.anchors = ...`: LaneATT), which is `self`."""
-    owners = {owner}
-    for node in walk(function):
-        if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name \
-                and type(node.value) is cst.Call and type(node.value.func) is cst.Attribute and \
-                node.value.func.attr.value in MOVE_OVERRIDES and type(node.value.func.value) is cst.Call \
-                and (dotted(node.value.func.value.func) or "") == "super":
-            owners.add(node.targets[0].target.value)
+    owners = {owner} | {node.targets[0].target.value for node in walk(function)
+                        if type(node) is cst.Assign and len(node.targets) == 1 and
+                        type(node.targets[0].target) is cst.Name and _base_move(node.value)}
     found = set()
     for node in walk(function):
         targets = [t.target for t in node.targets] if type(node) is cst.Assign else \

@@ -283,7 +283,8 @@ class Summaries:
         """Whether importing the project file at `path` stops a machine without a GPU: the file
         compiles CUDA kernels on import (its summary says so), imports a compiled CUDA
         extension (one named for CUDA, or one the project builds from CUDA sources), or imports,
-        at module level and with no condition, a project module that does (rosinality's stylegan2: `generate.py`
+        at module level and with no condition, a project module that does (rosinality's
+        stylegan2: `generate.py`
         imports `model`, which imports `op`, whose `fused_act` compiles its kernel). Followed
         `depth` imports deep. Returns (the answer, the (path, digest) pairs and the import
         probes it stood on)."""
@@ -336,7 +337,8 @@ class Summaries:
         MAX_IMPORTERS_RUN), at least one reaches it, and every one that names it is seen to:
         a call devlint does not follow may be a path of the CPU world's. A package
         `__init__.py` that re-exports it stands for the package's importers (FedNova's
-        `distoptim`), which are asked in its place. A clean reach made while the importer ran one of its own
+        `distoptim`), which are asked in its place. A clean reach made while the importer ran one
+        of its own
         functions alone counts as no reach where that function is, in turn, reached only past
         a stop (`level` importers further up: a script, its model module, the model's helper).
         A top-level function that no importer names nor enters is reached through its own
@@ -346,20 +348,22 @@ class Summaries:
         path = absolute(path)
         files: set = set()
         probes: set = set()
-        importers = self.files.importers(path)
-        probes.add(("importers", path, importers))
-        if not importers or len(importers) > MAX_IMPORTERS_RUN:
+        direct = self.files.importers(path)
+        probes.add(("importers", path, direct))
+        if not direct or len(direct) > MAX_IMPORTERS_RUN:
             return False, files, probes
         keys = ((path, name), (path, cls) if cls is not None else None)
-        word = re.compile(rb"\b%s\b" % re.escape(name.split(".")[0].encode()))
+        top = name.split(".")[0]
+        word = re.compile(rb"\b%s\b" % re.escape(top.encode()))
         naming = set()
-        pending, importers, packages = sorted(importers), set(), set()
+        pending, importers, packages = sorted(direct), set(), set()
         while pending:
             importer = pending.pop()
             data = self.files.read(importer) if importer.endswith(".py") else None
             if data is None:
                 return False, files, probes
-            if word.search(data) and os.path.basename(importer) == "__init__.py":
+            named = word.search(data) is not None
+            if named and os.path.basename(importer) == "__init__.py":
                 # a package re-exports it (FedNova's `distoptim/__init__.py`): its callers are
                 # the package's importers, whose runs note what they enter under this file
                 outer = self.files.importers(importer)
@@ -372,8 +376,7 @@ class Summaries:
             importers.add(importer)
             if len(importers) > MAX_IMPORTERS_RUN:
                 return False, files, probes
-            if word.search(data) and not _defines_its_own(data, name.split(".")[0]) and \
-                    self._uses_in_code(importer, name.split(".")[0]):
+            if named and not _defines_its_own(data, top) and self._uses_in_code(importer, top):
                 naming.add(importer)
         reached = False
         # (those that name it first: each must be seen to reach it, the cheapest way to no)

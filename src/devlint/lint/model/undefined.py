@@ -11,7 +11,8 @@ builtin: more is taken as bound than Python binds, so a name that can be found i
 called unbound. A module that may bind names unseen (`globals()`, `exec`, `builtins`; not a
 method such as `model.eval()`) has none; one with a star import of names devlint cannot list
 has none past it. Module-level lines count only in a file that parses its command line: a
-program run in a fresh interpreter, not a snippet pasted into a session. A statement raises only where it evaluates the name on every run of it
+program run in a fresh interpreter, not a snippet pasted into a session. A statement raises
+only where it evaluates the name on every run of it
 (not in a lambda, a comprehension, the right of `and`/`or`, an arm of `x if c else y`, a
 nested `def`), and is inside no `try` of its function.
 """

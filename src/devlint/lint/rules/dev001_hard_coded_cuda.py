@@ -76,11 +76,14 @@ class HardCodedCuda(Rule):
         by default and that its caller does not turn on (`if use_class_weights:` of
         `def forward(self, x, use_class_weights=False)` run on its own), in a conditional expression with a
         CPU arm, in a name handed to a library call that falls back to the CPU itself
-        (torchsummary's `summary(model, size, device="cuda")`), in an if/elif/else fallback chain, in a function chosen on a GPU path and called
+        (torchsummary's `summary(model, size, device="cuda")`), in an if/elif/else fallback
+        chain, in a function chosen on a GPU path and called
         past the branch (`cast = lambda x: x.cuda()` under `if to_gpu:`, a plain cast in the
         other arm), after `assert torch.cuda.is_available()` or an exit without
         CUDA, after a `torch.cuda` call that needs a GPU (`set_device`, `current_device`,
-        `synchronize`; inside `with torch.cuda.device(2):`) or a start of NVML, the driver's library (`pynvml.nvmlInit()`) or a `DistributedDataParallel(..., device_ids=[rank])` (it takes only a module
+        `synchronize`; inside `with torch.cuda.device(2):`) or a start of NVML, the driver's
+        library (`pynvml.nvmlInit()`) or a `DistributedDataParallel(..., device_ids=[rank])` (it
+        takes only a module
         on a GPU, so the `.cuda()` inside it is required, and so is a GPU for the class whose
         constructor wraps it), after importing a CUDA-only package (TensorRT, Triton, flash-attn, a compiled
         extension named for CUDA such as `knn_cuda`), inside
