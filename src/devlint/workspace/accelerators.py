@@ -301,7 +301,7 @@ def _set_device(call) -> bool:
 # A `setup.py` building an extension from CUDA sources, and the names of the extensions it
 # declares (`CppExtension(name='Align1D', sources=[..., 'Align1D_cuda_kernal.cu'])`).
 CUDA_SOURCES = re.compile(rb"""\.cu['"]|\bCUDAExtension\b""")
-EXTENSION_NAME = re.compile(rb"""\b\w*Extension\(\s*(?:name\s*=\s*)?['"]([A-Za-z_]\w*)['"]""")
+EXTENSION_NAME = re.compile(rb"""\b\w*Extension\(\s*(?:name\s*=\s*)?['"]([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)['"]""")
 _EXTENSIONS: dict = {}  # (path, size, mtime) -> the CUDA extension names a setup.py declares
 
 
@@ -309,7 +309,8 @@ def cuda_extensions(path: str) -> tuple:
     """The top-level module names of the extensions that a `setup.py` of the project of `path`
     builds with CUDA sources (G-TAD's `gtad_lib/setup.py` builds `Align1D` from a `.cu`
     kernel): `import Align1D` needs a GPU, as `import knn_cuda` does; sorted, empty where
-    none is known. A dotted name (`pkg._C`) is left out: its package is the project's own."""
+    none is known. A dotted name (`pointnet2._ext`, `nms.details`) is kept whole
+    (`torch_api.loads_extension` says which imports load it)."""
     from devlint.workspace.importers import file_facts, project_sources
 
     sources = project_sources(project_of(str(path)).root)

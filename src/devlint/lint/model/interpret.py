@@ -910,7 +910,9 @@ class Interpreter(Evaluator):
         if roots & api.PER_PROCESS_GPU_PACKAGES:
             self.visible_devices = True
         if roots & api.CUDA_ONLY_PACKAGES or any(api.CUDA_EXTENSION_NAME.match(r) for r in roots) or \
-                roots & self.cuda_extensions():
+                any(api.loads_extension(m, self.cuda_extensions(),
+                                        lambda name: self.project_module(name) is not None)
+                    for m in modules):
             if self.frame.function is None and self.frame.cls is None:
                 self.cuda_only_module = True  # its functions are kernels or wrappers of them
             return State(st.env, st.accel, False)

@@ -279,6 +279,13 @@ class Summaries:
             known[digest] = read(data)
         return known[digest], frozenset({(path, digest)})
 
+    def _resolves(self, path: str, module: str, probes: set) -> bool:
+        """Whether an absolute import of `module` in the file at `path` finds a project file
+        (the probe recorded)."""
+        target = self.files.resolve(path, module, 0)
+        probes.add(("import", path, module, 0, target))
+        return target is not None
+
     def gpu_on_import(self, path: str, depth: int = GPU_IMPORT_DEPTH) -> tuple:
         """Whether importing the project file at `path` stops a machine without a GPU: the file
         compiles CUDA kernels on import (its summary says so), imports a compiled CUDA
@@ -311,7 +318,9 @@ class Summaries:
                 # `import Align1D`, an extension the project builds from CUDA sources
                 own = self.files.cuda_extensions(path)
                 probes.add(("cuda_extensions", path, own))
-                found = any(not level and name.split(".")[0] in own for level, name in imports)
+                found = any(not level and api.loads_extension(
+                    name, own, lambda module: self._resolves(path, module, probes))
+                    for level, name in imports)
         if data is not None and not found and depth > 1:
             for level, name in imports:
                 target = self.files.resolve(path, name, level)

@@ -58,6 +58,20 @@ def import_needs_gpu(module: str) -> bool:
     without a GPU."""
     root = module.split(".", 1)[0]
     return root in IMPORT_NEEDS_GPU or CUDA_EXTENSION_NAME.match(root) is not None
+
+
+def loads_extension(module: str, extensions, resolves) -> bool:
+    """Whether an absolute import of `module` loads one of the project's own CUDA extensions
+    (`ModuleFiles.cuda_extensions`): the extension (`Align1D`, `pointnet2._ext`) or a module
+    below it, or the package a dotted one is built into (`nms` of `CUDAExtension('nms.details')`)
+    where that package is not a module of the project (`resolves(name)` is false): then it is
+    the package the extension's `setup.py` installs, which exists only where nvcc built it."""
+    for extension in extensions:
+        if module == extension or module.startswith(extension + "."):
+            return True
+        if extension.startswith(module + ".") and not resolves(module):
+            return True
+    return False
 # Building a C++ extension: with CUDA sources (`sources=["wkv.cu", ...]`, `cuda_sources=`,
 # `extra_cuda_cflags=`, `with_cuda=True`) it needs nvcc and a GPU, so code past it runs only
 # with one (see `builds_cuda`).
