@@ -512,6 +512,12 @@ class Evaluator:
             # `type(t) is np.ndarray` of a tensor for sure (`bboxes_type = type(bboxes)` of
             # the running function): the NumPy arm is not taken
             known = operator in (cst.IsNot, cst.NotEqual)
+        if known is None and operator in (cst.Equal, cst.NotEqual):
+            same = self.fixed_comparison(lnode, rnode)
+            if same is not None:
+                # `if self.gan_type == 'nsgan':` of `self.gan_type = 'lsgan'` fixed in
+                # `__init__`: the arm no run takes is no path
+                known = same is (operator is cst.Equal)
         if known is not None:
             return Flag(known, known)
         if operator in (cst.Equal, cst.NotEqual) and settled:
@@ -526,6 +532,52 @@ class Evaluator:
         if flag is None:
             flag = _device_comparison(right, _MIRROR.get(operator, operator), left)
         return flag or UNKNOWN_FLAG
+
+    def fixed_comparison(self, lnode: Any, rnode: Any) -> Optional[bool]:
+        """Whether two operands are equal where both are fixed literals and one of them is a
+        name or attribute bound to one (`fixed_literal`): a test of a setting the code fixed.
+        None otherwise, and for a test about devices (`self.mode == 'gpu'`): a condition that
+        may be a guard stays one, so a fixed value here only ever removes an arm that no run
+        takes, never makes a CUDA path certain."""
+        left, right = self.fixed_literal(lnode), self.fixed_literal(rnode)
+        if left is None or right is None or (left[1] and right[1]):
+            return None
+        for node, (value, _) in ((lnode, left), (rnode, right)):
+            words = [value] if isinstance(value, str) else []
+            if type(node) is cst.Attribute:
+                words.append(node.attr.value)
+            elif type(node) is cst.Name:
+                words.append(node.value)
+            if any(names.DEVICE_WORDS.search(word.lower()) for word in words):
+                return None
+        return left[0] == right[0]
+
+    def fixed_literal(self, node: Any) -> Optional[tuple]:
+        """(value, written here) of an operand whose value is one literal on every path: a
+        string or number literal (written here), an attribute `self.x` of the running method
+        that the class's `__init__` sets to a literal and no other code of the module assigns
+        (`model.fixed_attributes`), or a module-level name bound once, to a literal, that no
+        function rebinds (`global`). Another file may still assign either: then the arm this
+        removes was one a run could take, and a finding in it is lost, never made."""
+        literal = _literal_value(node)
+        if literal is not None:
+            return literal, True
+        function = self.frame.function
+        owner = function.owner if function is not None and function.owner is not None else self
+        module = getattr(owner, "module", None)  # (another file's function: its own module)
+        if module is None:
+            return None
+        fixed = fixed_bindings(module)
+        if type(node) is cst.Attribute and type(node.value) is cst.Name and function is not None \
+                and function.cls is not None and function.params and \
+                node.value.value == function.params[0][0] and not function.static and \
+                not function.classmethod:
+            value = fixed[1].get((id(function.cls.node), node.attr.value))
+            return (value, False) if value is not None else None
+        if type(node) is cst.Name and (function is None or node.value not in function.locals):
+            value = fixed[0].get(node.value)
+            return (value, False) if value is not None else None
+        return None
 
     def settled(self, node: Any) -> bool:
         """An operand whose value here is the one the model holds: a literal, or a local name
@@ -1448,6 +1500,20 @@ class Evaluator:
             return None
         return _option_defaults(self.option_table()).get(node.attr.value)
 
+    def option_index_default(self, node: Any) -> Optional[int]:
+        """The integer default of the command-line option `node` reads (`args.gpu_id` of
+        `add_argument('--gpu_id', type=int, default=0)` in this module), or None."""
+        if type(node) is not cst.Attribute:
+            return None
+        defaults = [keywords.get("default") for _, dest, keywords in self.option_table()
+                    if dest == node.attr.value]
+        if len(defaults) != 1 or type(defaults[0]) is not cst.Integer:
+            return None
+        try:
+            return int(defaults[0].value, 0)
+        except ValueError:
+            return None
+
     def option_table(self) -> tuple:
         """`_option_table` of this module, read once."""
         known = getattr(self, "_options", None)
@@ -1866,6 +1932,15 @@ class Evaluator:
             place = data.place if is_tensor(data) else HOST
             return Tensor(place, "param", node, scalar=is_tensor(data) and data.scalar)
         if qualname in api.PARAMETER_CONTAINERS:
+            given = [a.value for a in positional_args(node)][:1] or [a.value for a in node.args if a.keyword is not None
+                                                  and a.keyword.value in ("values", "parameters")]
+            function = self.frame.function
+            if given and type(given[0]) in (cst.Name, cst.Attribute) and function is not None and \
+                    function.cls is not None:
+                # `self.param_list = nn.ParameterList(self.param_list)` of a list the class
+                # filled with its listed layers' `parameters()` (MIR's `IAF`): it registers
+                # what its plain lists hold by hand, as `register_parameter` does
+                function.cls.registers_by_hand = True
             return Module(HOST, node, ident=id(node), stateless=False)
         if qualname in api.LAYERS_FROM_TENSORS:
             # `nn.Embedding.from_pretrained(vectors)`: a layer whose weight is the tensor it is
@@ -3725,6 +3800,140 @@ def _constant_comparison(lnode: Any, left: Value, operator: type, rnode: Any,
                     not value.assumed and (value.cls is None or value.cls.lookup("__eq__") is None):
                 return operator in (cst.IsNot, cst.NotEqual)
     return None
+
+
+def _literal_value(node: Any) -> Optional[Any]:
+    """The value of a string or integer literal (`'lsgan'`, `3`), else None."""
+    if type(node) is cst.SimpleString:
+        return string_value(node)
+    if type(node) is cst.Integer:
+        try:
+            return int(node.value, 0)
+        except ValueError:
+            return None
+    return None
+
+
+_FIXED: dict = {}  # id(module) -> (module, its `fixed_bindings`)
+
+
+def fixed_bindings(module: Any) -> tuple:
+    """({global name: literal}, {(id(class node), attribute): literal}) of a module: names
+    bound once at its top level to a string or integer literal, with no other binding of the
+    name in its module scope and no `global` of it, and attributes a class's `__init__` sets,
+    in a statement of its own body, to such a literal, which no other code of the module
+    assigns (`obj.x = ...`, `obj.x += ...`), in a module that sets no attribute by name
+    (`setattr`, `__dict__`, `vars()`)."""
+    known = _FIXED.get(id(module))
+    if known is not None and known[0] is module:
+        return known[1]
+    if len(_FIXED) > 64:
+        _FIXED.clear()
+    found = _fixed_bindings(module)
+    _FIXED[id(module)] = (module, found)
+    return found
+
+
+def _fixed_bindings(module: Any) -> tuple:
+    counts: dict = {}  # a module-scope name -> how often the module scope binds it
+    assigned: dict = {}  # id(an attribute target) -> its attribute name
+    declared: set = set()  # names some function declares `global`
+    by_name = False
+
+    def target_names(target: Any, into: dict) -> None:
+        if type(target) is cst.Name:
+            into[target.value] = into.get(target.value, 0) + 1
+        elif type(target) in (cst.Tuple, cst.List):
+            for element in target.elements:
+                target_names(element.value, into)
+        elif type(target) is cst.StarredElement:
+            target_names(target.value, into)
+
+    for node in walk(module):
+        kind = type(node)
+        if kind in (cst.Assign, cst.AugAssign, cst.AnnAssign):
+            targets = [t.target for t in node.targets] if kind is cst.Assign else [node.target]
+            for target in targets:
+                for sub in walk(target):
+                    if type(sub) is cst.Attribute:
+                        assigned[id(sub)] = sub.attr.value
+        elif kind is cst.Global:
+            declared.update(item.name.value for item in node.names)
+        elif kind is cst.Name and node.value in ("setattr", "vars", "__dict__"):
+            by_name = True
+        elif kind is cst.Attribute and node.attr.value == "__dict__":
+            by_name = True
+
+    def scope_bindings(body: Any) -> None:
+        for statement in body:
+            kind = type(statement)
+            if kind in (cst.FunctionDef, cst.ClassDef):
+                counts[statement.name.value] = counts.get(statement.name.value, 0) + 1
+                continue
+            for node in walk(statement):
+                sub = type(node)
+                if sub in (cst.FunctionDef, cst.ClassDef):
+                    counts[node.name.value] = 2
+                elif sub is cst.Assign:
+                    for target in node.targets:
+                        target_names(target.target, counts)
+                elif sub in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr):
+                    target_names(node.target, counts)
+                elif sub is cst.AsName:
+                    target_names(node.name, counts)
+                elif sub is cst.ImportAlias and node.asname is None:
+                    counts[(dotted(node.name) or "").split(".")[0]] = 2
+
+    scope_bindings(module.body)
+    names_fixed: dict = {}
+    for statement in module.body:
+        if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
+            continue
+        assign = statement.body[0]
+        if type(assign) is cst.Assign and len(assign.targets) == 1 and \
+                type(assign.targets[0].target) is cst.Name:
+            name = assign.targets[0].target.value
+            value = _literal_value(assign.value)
+            if value is not None and counts.get(name) == 1 and name not in declared:
+                names_fixed[name] = value
+    if by_name:
+        return names_fixed, {}
+    # Each class's own assignments `self.x = ...` (in its methods, to their first parameter);
+    # any other assignment of an attribute (`obj.x = ...`) may be of any object.
+    classes = [node for node in walk(module) if type(node) is cst.ClassDef and
+               type(node.body) is cst.IndentedBlock]
+    owned: dict = {}  # id(class node) -> {attribute: [the literal, or None for another value]}
+    foreign = dict(assigned)
+    for cls in classes:
+        mine: dict = owned.setdefault(id(cls), {})
+        for method in cls.body.body:
+            if type(method) is not cst.FunctionDef or not method.params.params:
+                continue
+            receiver = method.params.params[0].name.value
+            for node in walk(method.body):
+                if type(node) is not cst.Assign:
+                    continue
+                for target in node.targets:
+                    attribute = target.target
+                    if type(attribute) is cst.Attribute and type(attribute.value) is cst.Name and \
+                            attribute.value.value == receiver and id(attribute) in foreign:
+                        del foreign[id(attribute)]
+                        literal = _literal_value(node.value) if method.name.value == "__init__" and \
+                            any(line.body and line.body[0] is node for line in method.body.body
+                                if type(line) is cst.SimpleStatementLine) else None
+                        mine.setdefault(attribute.attr.value, []).append(literal)
+    anywhere = set(foreign.values())
+    bases = {id(cls): {last_part(dotted(base.value) or "") for base in cls.bases} for cls in classes}
+    attributes_fixed: dict = {}
+    for cls in classes:
+        related = [other for other in classes if other is not cls and (
+            other.name.value in bases[id(cls)] or cls.name.value in bases[id(other)])]
+        for attribute, values in owned[id(cls)].items():
+            if len(values) != 1 or values[0] is None or attribute in anywhere or \
+                    any(attribute in owned[id(other)] for other in related):
+                continue
+            attributes_fixed[(id(cls), attribute)] = values[0]
+    return names_fixed, attributes_fixed
 
 
 def _same_text(left: Value, right: Value) -> Optional[bool]:

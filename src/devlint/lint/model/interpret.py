@@ -943,8 +943,11 @@ class Interpreter(Evaluator):
             else:
                 st.env[bound] = self.module_member(source.path, name, fallback) if source is not None \
                     else fallback
-        if source is not None and self.gpu_on_import(source.path):
-            # `from src.model import GPT`, whose module compiles its CUDA kernels on import
+        if source is not None and (self.gpu_on_import(source.path) or any(
+                self.gpu_on_import(child) for child in self.submodules_named(node, source.path))):
+            # `from src.model import GPT`, whose module compiles its CUDA kernels on import;
+            # `from pointnet2.utils import pointnet2_utils`, a submodule that needs the
+            # project's CUDA extension
             return State(st.env, st.accel, False)
         if source is None and not node.relative and self.missing_submodule(module):
             return st.dead()
@@ -1056,6 +1059,25 @@ class Interpreter(Evaluator):
         submodules = self.files.git_submodules(self.path)
         self.probes.add(("git_submodules", self.path, submodules))
         return not submodules
+
+    def submodules_named(self, node: cst.ImportFrom, path: str) -> list:
+        """The project files `from package import a, b` imports as submodules of the package
+        whose `__init__.py` is at `path` (recorded as what this run stands on)."""
+        import os
+
+        if self.summarising or self.files is None or not path.endswith("__init__.py") or \
+                type(node.names) is cst.ImportStar:
+            return []
+        folder = os.path.dirname(path)
+        found = []
+        for alias in node.names:
+            if type(alias.name) is not cst.Name:
+                continue
+            child = self.files.child(folder, alias.name.value)
+            self.probes.add(("child", folder, alias.name.value, child))
+            if child is not None and child.endswith(".py"):
+                found.append(child)
+        return found
 
     def gpu_on_import(self, path: str) -> bool:
         """Whether importing the project file at `path` needs a GPU (see
@@ -1221,6 +1243,20 @@ class Interpreter(Evaluator):
         self.guessing += unknown
         entry = st.copy(accel=st.accel and test.accel is not False, cpu=st.cpu and test.cpu is not False)
         other = st.copy(accel=st.accel and test.accel is not True, cpu=st.cpu and test.cpu is not True)
+        key = test_key(node.test) if test.cpu is None and not unknown else None
+        if key is not None and key[0] in self.frame.crashed_tests:
+            # `if self.relation_layers_num != 0:` again: the CPU world's path that crashed in
+            # that arm the first time is the one that takes it now
+            arm, past, _ = self.frame.crashed_tests[key[0]]
+            if past is None:  # no CPU path came through that arm
+                if arm:
+                    entry = entry.copy(cpu=False)
+                else:
+                    other = other.copy(cpu=False)
+            else:
+                taking = entry if arm else other
+                if taking.cpu and taking.past is None:
+                    taking.past = past
         self.narrow(node.test, entry, other)
         host_arm = self.host_type_test(node.test, st) if test.accel is None else None
         self.host_dispatch += host_arm is True
@@ -1240,6 +1276,14 @@ class Interpreter(Evaluator):
         self.host_dispatch -= host_arm is False
         self.guessing -= unknown
         self.rank_guard -= guard_else  # as it was before the `if`
+        if key is not None and st.cpu and st.past is None:
+            # one arm's CPU paths crashed (`past`) or ended (a GPU requirement, a `return`),
+            # the other's came through
+            ended = [not arm.cpu or arm.past is not None for arm in (body, orelse)]
+            if ended[0] != ended[1]:
+                stopped = body if ended[0] else orelse
+                self.frame.crashed_tests[key[0]] = (ended[0], stopped.past if stopped.cpu else None,
+                                                    key[1])
         joined = join_states([body, orelse])
         if test.accel is None and test.one_gpu is not None:
             joined = _one_gpu_unwrapped(joined, body if test.one_gpu else orelse)
@@ -1509,10 +1553,13 @@ class Interpreter(Evaluator):
             return lambda: setattr(self, "expect_raise", self.expect_raise - 1)
         if api.FAKE_CONTEXTS.search(qualname):
             return "fake"  # fake or meta tensors: a device literal inside allocates nothing
-        if qualname == "torch.cuda.device" and expr.args and type(expr.args[0].value) is cst.Integer:
+        if qualname == "torch.cuda.device" and expr.args and (
+                type(expr.args[0].value) is cst.Integer or
+                self.option_index_default(expr.args[0].value) is not None):
             # `with torch.cuda.device(2):` selects a GPU on entry, which raises without one
-            # (dnn_ctr's `main.py`; `-1`, no device, is no literal index): what the block does
-            # runs only on a machine with a GPU
+            # (dnn_ctr's `main.py`; `-1`, no device, is no literal index), as does an option's
+            # index as the script runs by default (DRAEM's `torch.cuda.device(args.gpu_id)`,
+            # `--gpu_id` defaulting to 0): what the block does runs only on a machine with a GPU
             return "gpu"
         if qualname in api.DEVICE_CONTEXTS and type(value) is Device:
             return self.factories_on(value)
@@ -2352,6 +2399,8 @@ class Interpreter(Evaluator):
     def bind(self, target: Any, value: Value, st: State, statement: Any, entry: Optional[State] = None) -> None:
         """`target = value`: names, unpacking, attributes and subscripts."""
         kind = type(target)
+        if self.frame.crashed_tests and kind in (cst.Name, cst.Attribute):
+            self.forget_tests(target.value if kind is cst.Name else target.attr.value)
         if kind is cst.Name:
             value = unwrap(value)
             old = unwrap(st.env.get(target.value)) if target.value in st.env else None
@@ -2403,9 +2452,17 @@ class Interpreter(Evaluator):
     def loop_nodes(self) -> tuple:
         return tuple(frame.info.node for frame in self.frame.loops)
 
+    def forget_tests(self, word: str) -> None:
+        """A name or attribute bound again: a test that reads it may now go either way."""
+        for known, (_, _, words) in list(self.frame.crashed_tests.items()):
+            if word in words:
+                del self.frame.crashed_tests[known]
+
     def store(self, target: Any, value: Value, st: State, statement: Any = None) -> None:
         """`obj.attr = value`, `obj[key] = value`, or an in-place change of `obj` itself."""
         kind = type(target)
+        if self.frame.crashed_tests and kind is cst.Attribute:
+            self.forget_tests(target.attr.value)
         if kind is cst.Name:
             if target.value in st.env or self.frame.function is None or target.value in self.frame.function.locals:
                 st.env[target.value] = value
@@ -3562,6 +3619,34 @@ def _own_moves(cls: ClassInfo) -> Iterator[tuple[Any, str]]:
 def _assigned_by_move(cls: ClassInfo) -> frozenset:
     """The attributes the class's own `_apply`, `to` or `cuda` assigns on its object."""
     return frozenset(attr for body, owner in _own_moves(cls) for attr in _assigned_attributes(body, owner))
+
+
+def test_key(test: Any) -> Optional[tuple]:
+    """(a key, the words it reads) of a simple condition: a name or attribute chain, `not` one,
+    or one comparison of such chains and literals (`self.relation_layers_num != 0`); None for
+    anything else (a call may answer differently each time)."""
+    words: list = []
+
+    def operand(node: Any) -> Optional[str]:
+        if type(node) in (cst.Integer, cst.Float, cst.SimpleString) or is_none_literal(node):
+            return node.value if hasattr(node, "value") else "None"
+        name = dotted(node) if type(node) in (cst.Name, cst.Attribute) else None
+        if name is not None:
+            words.extend(name.split("."))
+        return name
+
+    negated = type(test) is cst.UnaryOperation and type(test.operator) is cst.Not
+    bare = test.expression if negated else test
+    if type(bare) is cst.Comparison and len(bare.comparisons) == 1:
+        left, right = operand(bare.left), operand(bare.comparisons[0].comparator)
+        if left is None or right is None or not words:
+            return None
+        key: Any = (left, type(bare.comparisons[0].operator).__name__, right)
+    else:
+        key = operand(bare)
+        if key is None:
+            return None
+    return (negated, key), frozenset(words)
 
 
 def _assigned_attributes(function: Any, owner: str) -> set:

@@ -10,7 +10,7 @@ import libcst as cst
 from devlint.lint.model import torch_api as api
 from devlint.lint.syntax import dotted, walk
 from devlint.lint.model.values import (
-    Device, Flag, Func, Instance, Maybe, Module, Opaque, Ref, Scalar, Value, join, unwrap,
+    Device, Flag, Func, Instance, Maybe, Module, Opaque, Ref, Scalar, Seq, Value, join, unwrap,
 )
 
 
@@ -96,6 +96,15 @@ def join_states(states: list) -> State:
                 # `cast = lambda x: x.cuda()` where a GPU is, another where none may be: a
                 # call without a GPU runs one of them, not surely this one
                 env[name] = replace(value, gpu_world=True)
+            elif kind is Seq and unwrap(value).kind in ("list", "tuple") and \
+                    type(device_string(unwrap(value).element)) is Device:
+                # `devices = [f'cuda:{i}' for i in ...]` where a GPU is, `['cpu'] * n` where none
+                # is: a list of devices keeps both worlds in its element
+                cpu_lists = [unwrap(s.env.get(name)) for s in cpu_paths]
+                if all(type(v) is Seq for v in cpu_lists):
+                    element = _with_cpu_world(device_string(unwrap(value).element),
+                                              [device_string(v.element) for v in cpu_lists])
+                    env[name] = replace(unwrap(value), items=None, element=element)
             elif kind in (Instance, Module) and unwrap(value).attrs:
                 # `self.device = "cuda:0"` after `assert torch.cuda.is_available()`, the CPU
                 # in the other arm: an object's devices and flags keep both worlds too
@@ -322,6 +331,11 @@ class Frame:
     # the first such placement of the statement being run (its spec's node): past it, the CPU
     # world's path is past that crash (`State.past`)
     crash_here: Any = None
+    # a condition devlint could not evaluate (its `test_key`) -> (the arm, the crash `past` of
+    # the CPU world on that arm, the words it reads): where its paths split, one arm crashed
+    # and the other did not; the same test later, nothing it reads bound again since, takes
+    # the same arm on each path (`Interpreter._if`)
+    crashed_tests: dict = field(default_factory=dict)
 
 
 def is_name(node: Any, value: str) -> bool:

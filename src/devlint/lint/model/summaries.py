@@ -37,6 +37,8 @@ from devlint.core.names import ast_words
 GPU_IMPORT_DEPTH = 4
 # A module-level import: at column 0, so neither in a function nor under an `if` or a `try`.
 _TOP_IMPORT = re.compile(rb"^(?:from[ \t]+(\.*)([\w.]*)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
+# `from package import a, b` at module level, the names on its own line: submodules, maybe
+_FROM_NAMES = re.compile(rb"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?[ \t]*([\w \t,]+)$", re.M)
 # What compiling CUDA kernels on import needs in the text (confirmed by interpreting the file).
 _BUILDS_KERNELS = re.compile(rb"cpp_extension")
 # Importers of a helper module whose runs `Summaries.stopped_before` asks, at most: more is a
@@ -314,19 +316,40 @@ class Summaries:
             # CUDA, or a package whose import needs a GPU, which a machine without one cannot
             # import
             found = any(not level and api.import_needs_gpu(name) for level, name in imports)
-            if not found and any(not level for level, _ in imports):
+            tried = b"try:" in data
+            if not found and (tried or any(not level for level, _ in imports)):
                 # `import Align1D`, an extension the project builds from CUDA sources
                 own = self.files.cuda_extensions(path)
                 probes.add(("cuda_extensions", path, own))
                 found = any(not level and api.loads_extension(
                     name, own, lambda module: self._resolves(path, module, probes))
                     for level, name in imports)
+                if not found and own and tried:
+                    # `try: import pointnet2._ext as _ext` / `except ImportError: raise ...`
+                    # (Pointnet2's `pointnet2_utils.py`, copied into many point-cloud repos)
+                    found = any(api.loads_extension(
+                        name, own, lambda module: self._resolves(path, module, probes))
+                        for name in _required_tried_imports(data))
         if data is not None and not found and depth > 1:
+            targets = []
             for level, name in imports:
                 target = self.files.resolve(path, name, level)
                 probes.add(("import", path, name, level, target))
-                if target is None or not target.endswith(".py"):
+                if target is not None and target.endswith(".py"):
+                    targets.append(target)
+            for dots, module, names in (m.groups() for m in _FROM_NAMES.finditer(data)):
+                # `from pointnet2.utils import pointnet2_utils`: the package's submodule runs too
+                package = self.files.resolve(path, module.decode("ascii", "replace"), len(dots))
+                if package is None or not package.endswith("__init__.py"):
                     continue
+                folder = os.path.dirname(package)
+                for name in (n.strip() for n in names.decode("ascii", "replace").split(",")):
+                    if name.isidentifier():
+                        child = self.files.child(folder, name)
+                        probes.add(("child", folder, name, child))
+                        if child is not None and child.endswith(".py") and child not in targets:
+                            targets.append(child)
+            for target in targets:
                 below = self.gpu_on_import(target, depth - 1)
                 files |= below[1]
                 probes |= below[2]
@@ -680,6 +703,44 @@ def _callers_in_module(definitions: Optional[tuple], name: str) -> tuple:
                 return ()  # a decorated caller may be registered and run by name
             callers.append(top)
     return tuple(callers)
+
+
+def _required_tried_imports(data: bytes) -> list:
+    """The modules a file imports absolutely at its top level inside `try:` where every handler
+    that catches the failed import (`except ImportError:`, `except Exception:`, a bare `except:`)
+    raises, with or without a condition of its own: the import is required, not optional
+    (Pointnet2's `except ImportError: if not getattr(builtins, "__POINTNET2_SETUP__", False):
+    raise ImportError(...)`, a flag only its own `setup.py` sets). A handler that goes on
+    without raising (`_ext = None`) makes the import optional: none of its modules."""
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return []
+    found: list = []
+    for statement in tree.body:
+        if type(statement) is not ast.Try or not statement.handlers:
+            continue
+        catching = [handler for handler in statement.handlers if handler.type is None or any(
+            type(kind) is ast.Name and kind.id in ("ImportError", "ModuleNotFoundError", "Exception")
+            for kind in (handler.type.elts if type(handler.type) is ast.Tuple else [handler.type]))]
+        if not catching or not all(_raises(handler.body) for handler in catching):
+            continue
+        for inner in statement.body:
+            if type(inner) is ast.Import:
+                found.extend(alias.name for alias in inner.names)
+            elif type(inner) is ast.ImportFrom and not inner.level and inner.module:
+                found.extend([inner.module] + [f"{inner.module}.{alias.name}" for alias in inner.names])
+    return found
+
+
+def _raises(body: list) -> bool:
+    """Whether a handler's statements raise, at their top level or in an `if` there."""
+    for statement in body:
+        if type(statement) is ast.Raise:
+            return True
+        if type(statement) is ast.If and (_raises(statement.body) or _raises(statement.orelse)):
+            return True
+    return False
 
 
 def _code_words(data: bytes) -> Optional[frozenset]:

@@ -77,11 +77,17 @@ class HardCodedCuda(Rule):
         `def forward(self, x, use_class_weights=False)` run on its own), in a conditional expression with a
         CPU arm, in a name handed to a library call that falls back to the CPU itself
         (torchsummary's `summary(model, size, device="cuda")`), in an if/elif/else fallback
-        chain, in a function chosen on a GPU path and called
+        chain, in an arm of a test of a setting the code fixed to another literal (`if
+        self.gan_type == 'nsgan':` where `__init__` sets `self.gan_type = 'lsgan'` and nothing
+        else assigns it; a module-level name bound once), in an arm of a test taken again after
+        the CPU world's path through the same test's arm stopped (`if self.relation_layers_num
+        != 0:` twice, the first arm's `.cuda()` the first stop; nothing it reads bound between
+        them), in a function chosen on a GPU path and called
         past the branch (`cast = lambda x: x.cuda()` under `if to_gpu:`, a plain cast in the
         other arm), after `assert torch.cuda.is_available()` or an exit without
         CUDA, after a `torch.cuda` call that needs a GPU (`set_device`, `current_device`,
-        `synchronize`; inside `with torch.cuda.device(2):`) or a start of NVML, the driver's
+        `synchronize`; inside `with torch.cuda.device(2):`, or `torch.cuda.device(args.gpu_id)`
+        of an option that defaults to an index) or a start of NVML, the driver's
         library (`pynvml.nvmlInit()`) or a `DistributedDataParallel(..., device_ids=[rank])` (it
         takes only a module
         on a GPU, so the `.cuda()` inside it is required, and so is a GPU for the class whose
@@ -102,7 +108,11 @@ class HardCodedCuda(Rule):
         of a `.cu` source, `load_inline(cuda_sources=...)`), and past importing a project
         module whose import does either, or imports a compiled CUDA extension (`import
         my_lib_cuda`, or `import Align1D` where the project's `setup.py` builds it from `.cu`
-        sources) or a package that cannot be imported without a GPU (`flash_attn`),
+        sources, or `from nms import nms` where it builds `CUDAExtension('nms.details')` into a
+        package `nms` that is no folder of the project, or such an import inside `try:` whose
+        `except ImportError:` raises, as Pointnet2's `pointnet2_utils.py` does; a submodule
+        named by `from package import module` counts) or a package that cannot be imported
+        without a GPU (`flash_attn`),
         followed through the folders a script puts on `sys.path`: they
         need CUDA whatever the device says. Also in a
         Cog predictor (Replicate's `cog`) that the project's `cog.yaml` names under `predict:`

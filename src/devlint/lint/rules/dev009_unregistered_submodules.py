@@ -28,7 +28,8 @@ class UnregisteredSubmodules(Rule):
         or item by item: `nn.Sequential(self.noisy[0], nn.ReLU(), self.noisy[1])`), when
         the class registers modules by hand (`add_module`, `register_module`, `setattr`, or
         `register_parameter` of a parameter it did not make there: each listed layer's
-        `parameters()`, as pytorch_RVAE's `Highway` does), when
+        `parameters()`, as pytorch_RVAE's `Highway` does, or an `nn.ParameterList` of a list
+        it filled with them, as MIR's `IAF` does), when
         only `__init__` and the helpers only it calls read the container (candidate backbones
         in a dict, one picked and its layers registered: nothing that runs after the model's
         move uses the container), and for
