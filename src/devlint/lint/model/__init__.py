@@ -92,6 +92,12 @@ class Model:
         ident = id(node)
         return ident in self.interpreter.devices_overwritten and ident not in self.interpreter.devices_read
 
+    def unread_local(self, node) -> bool:
+        """`device = <node>` bound to a local name of a function that nothing in the run reads
+        (GCNNMatch's `model_testing`): the value places nothing."""
+        ident = id(node)
+        return ident in self.interpreter.local_devices and ident not in self.interpreter.devices_read
+
     def only_dead_code_reads(self, node) -> bool:
         """`NAME = <node>` at module level, its name read only in dead definitions."""
         from devlint.lint.model.liveness import only_dead_code_reads

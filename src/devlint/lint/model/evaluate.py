@@ -1967,6 +1967,8 @@ class Evaluator:
         if api.is_functional_loss(qualname):
             operands = _ctc_operands(args, kwargs) if qualname.endswith("ctc_loss") else _tensor_operands(args, kwargs)
             return self.loss_call(node, qualname, None, operands, st)
+        if qualname in api.LIST_LOADERS:
+            return Iterable(Seq("list", None, OPAQUE), loader=True, node=node)
         if qualname in api.LOADERS:
             return self.loader(node, args, kwargs, st)
         if qualname in api.TENSOR_DATASETS:

@@ -293,6 +293,9 @@ class Interpreter(Evaluator):
         self.devices_read: set = set()
         self.devices_unread: set = set()
         self.devices_overwritten: set = set()
+        # devices bound to a local name of a function (`device = torch.device('cuda')` in
+        # GCNNMatch's `model_testing`): one that nothing reads places nothing
+        self.local_devices: set = set()
         self.functions: dict[int, FuncInfo] = {}
         self.classes: dict[int, ClassInfo] = {}
         self.analyzed: set[int] = set()
@@ -1751,7 +1754,8 @@ class Interpreter(Evaluator):
             passing = {param: (value, enclosing, spelled) for param, value in passed}
         try:
             result = self._interpret(func, args, kwargs, accel, cpu, sure, passing,
-                                     st.past if cpu else None)
+                                     st.past if cpu else None,
+                                     called=type(node) is cst.Call and not alone)
         finally:
             self.foreign_depth -= crossing
         if key is not None:
@@ -1824,9 +1828,9 @@ class Interpreter(Evaluator):
                 caller.host_params.add(value.value)
 
     def _interpret(self, func: Func, args: list, kwargs: dict, accel: bool, cpu: bool, sure: bool = True,
-                   passing: Optional[dict] = None, past: Any = None):
+                   passing: Optional[dict] = None, past: Any = None, called: bool = False):
         info = func.info
-        env = self.bind_parameters(info, args, kwargs)
+        env = self.bind_parameters(info, args, kwargs, called)
         saved = (self.frame, self.obs, self.statement, self.discarding, self.rank_guard,
                  self.expect_raise, self.ifexp_depth, self.default_device, self.no_grad, self.inert)
         self.frames.append(self.frame)
@@ -1937,7 +1941,11 @@ class Interpreter(Evaluator):
         copy.meetings = moved
         return copy
 
-    def bind_parameters(self, info: FuncInfo, args: list, kwargs: dict) -> dict:
+    def bind_parameters(self, info: FuncInfo, args: list, kwargs: dict, called: bool = False) -> dict:
+        """The parameters' values. `called`: a call the run makes (not a function run on its
+        own), whose omitted arguments take their defaults: a device switch left off
+        (`use_cuda=False`) is off, and a CUDA default (`device=torch.device("cuda")`) is what
+        the function places on, in both worlds."""
         env: dict = {}
         positional = list(args)
         extra_kwargs = dict(kwargs)
@@ -1964,6 +1972,9 @@ class Interpreter(Evaluator):
                     default.node is not None and api.FIXED_CUDA_INDEX.match(default.text or ""):
                 # `def move_batch(batch, device="cuda:0")` called on every rank without a device:
                 # the default's GPU is every rank's (DEV013), not a caller's choice left open
+                value = default
+            elif default is not None and called and type(default) in (Device, Flag) and \
+                    (type(default) is Flag or default.node is not None):
                 value = default
             elif default is not None:
                 value = _default(name, default)
@@ -2410,6 +2421,8 @@ class Interpreter(Evaluator):
                 self.devices_overwritten.add(id(old.node))
             if type(value) is Device and value.node is not None:
                 self.devices_unread.add(id(value.node))
+                if self.frame.function is not None and target.value in self.frame.function.locals:
+                    self.local_devices.add(id(value.node))
             if type(value) is Opaque and not value.name:
                 value = Opaque(target.value)  # conventions read the name it is known by
             st.env[target.value] = self.named(target.value, value, statement, entry or st)

@@ -322,6 +322,11 @@ NAMED_PARAMETER_METHODS = frozenset({"named_parameters", "named_buffers"})
 # Loaders: what they yield lives on the host (collate builds CPU tensors; workers cannot use
 # CUDA), unless the dataset already holds device tensors.
 LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+# Loaders that yield plain Python lists of samples, for a wrapper that scatters them to the
+# devices itself (PyG's `DataListLoader` feeds `torch_geometric.nn.DataParallel`): no batch is
+# a tensor to move.
+LIST_LOADERS = frozenset({"torch_geometric.data.DataListLoader", "torch_geometric.loader.DataListLoader",
+                          "torch_geometric.loader.dataloader.DataListLoader"})
 TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset",
                              "torch.utils.data.dataset.TensorDataset"})
 # Module constants that are numbers (Python floats), never tensors.

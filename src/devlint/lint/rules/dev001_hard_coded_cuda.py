@@ -93,7 +93,9 @@ class HardCodedCuda(Rule):
         on a GPU, so the `.cuda()` inside it is required, and so is a GPU for the class whose
         constructor wraps it), after importing a CUDA-only package (TensorRT, Triton, flash-attn, a compiled
         extension named for CUDA such as `knn_cuda`), inside
-        `FakeTensorMode`. Also in a parameter's default value (the caller chooses), in functions and
+        `FakeTensorMode`. Also in a parameter's default value (the caller chooses; but where a call
+        the run makes leaves the argument out, the default is the device it places on, and is
+        reported), in a function-local device that nothing reads (it places nothing), in functions and
         classes CUDA-specific by purpose (`def cuda(self)`, `class CudaPrefetcher`, a class
         whose `__init__` or `__iter__` makes a `torch.cuda.Stream()` first, a `gpu_id`
         parameter, GPU markers such as `@gpu_test(...)`, `@RunIf(min_cuda_gpus=1)`,
@@ -248,9 +250,11 @@ class HardCodedCuda(Rule):
                     for use in uses[id(spec.node)]):
                 continue
             if spec.kind == "torch.device" and id(spec.node) not in uses and \
-                    (model.only_dead_code_reads(spec.node) or model.bound_over_unread(spec.node)):
+                    (model.only_dead_code_reads(spec.node) or model.bound_over_unread(spec.node) or
+                     model.unread_local(spec.node)):
                 # every use of it is in code no run reaches, or its name is bound again before
-                # anything reads it: it places nothing
+                # anything reads it, or it is a function's local that nothing reads: it places
+                # nothing
                 continue
             if spec.where.in_test or spec.where.self_test:
                 continue  # a test pins its device on purpose; GPU markers decide where it runs

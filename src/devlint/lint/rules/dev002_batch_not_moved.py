@@ -38,6 +38,7 @@ class BatchNotMoved(Rule):
         moved whole before the loader, under `accelerator.prepare`, in Lightning's
         `training_step`, for `nn.DataParallel` and `DistributedDataParallel` with `device_ids`
         (they move the inputs themselves; also a model a helper may have wrapped in one), for
+        the lists of graphs PyG's `DataListLoader` yields (its `DataParallel` scatters them), for
         arguments the model's `forward` uses only to index or mask (task labels picking heads: a
         CPU index picks from a CUDA tensor), for arguments a model passes on as CPU-only values
         (`pack_padded_sequence` lengths), when a discarded `.to()` left the batch behind (DEV005
