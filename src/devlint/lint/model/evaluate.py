@@ -555,19 +555,19 @@ class Evaluator:
     def fixed_literal(self, node: Any) -> Optional[tuple]:
         """(value, written here) of an operand whose value is one literal on every path: a
         string or number literal (written here), an attribute `self.x` of the running method
-        that the class's `__init__` sets to a literal and no other code of the module assigns
-        (`model.fixed_attributes`), or a module-level name bound once, to a literal, that no
-        function rebinds (`global`). Another file may still assign either: then the arm this
-        removes was one a run could take, and a finding in it is lost, never made."""
-        literal = _literal_value(node)
+        that the class's `__init__` sets to a literal and no other code of the module assigns,
+        or a module-level name bound once, to a literal, that no function rebinds (`global`):
+        `Interpreter.fixed_bindings` of the module that defines the running function. Another
+        file may still assign either: then the arm this removes was one a run could take, and
+        a finding in it is lost, never made."""
+        literal = literal_value(node)
         if literal is not None:
             return literal, True
         function = self.frame.function
         owner = function.owner if function is not None and function.owner is not None else self
-        module = getattr(owner, "module", None)  # (another file's function: its own module)
-        if module is None:
+        if getattr(owner, "module", None) is None:
             return None
-        fixed = fixed_bindings(module)
+        fixed = owner.fixed_bindings()  # (another file's function: its own module's)
         if type(node) is cst.Attribute and type(node.value) is cst.Name and function is not None \
                 and function.cls is not None and function.params and \
                 node.value.value == function.params[0][0] and not function.static and \
@@ -1507,12 +1507,8 @@ class Evaluator:
             return None
         defaults = [keywords.get("default") for _, dest, keywords in self.option_table()
                     if dest == node.attr.value]
-        if len(defaults) != 1 or type(defaults[0]) is not cst.Integer:
-            return None
-        try:
-            return int(defaults[0].value, 0)
-        except ValueError:
-            return None
+        return literal_value(defaults[0]) if len(defaults) == 1 and type(defaults[0]) is cst.Integer \
+            else None
 
     def option_table(self) -> tuple:
         """`_option_table` of this module, read once."""
@@ -3804,7 +3800,7 @@ def _constant_comparison(lnode: Any, left: Value, operator: type, rnode: Any,
     return None
 
 
-def _literal_value(node: Any) -> Optional[Any]:
+def literal_value(node: Any) -> Optional[Any]:
     """The value of a string or integer literal (`'lsgan'`, `3`), else None."""
     if type(node) is cst.SimpleString:
         return string_value(node)
@@ -3814,128 +3810,6 @@ def _literal_value(node: Any) -> Optional[Any]:
         except ValueError:
             return None
     return None
-
-
-_FIXED: dict = {}  # id(module) -> (module, its `fixed_bindings`)
-
-
-def fixed_bindings(module: Any) -> tuple:
-    """({global name: literal}, {(id(class node), attribute): literal}) of a module: names
-    bound once at its top level to a string or integer literal, with no other binding of the
-    name in its module scope and no `global` of it, and attributes a class's `__init__` sets,
-    in a statement of its own body, to such a literal, which no other code of the module
-    assigns (`obj.x = ...`, `obj.x += ...`), in a module that sets no attribute by name
-    (`setattr`, `__dict__`, `vars()`)."""
-    known = _FIXED.get(id(module))
-    if known is not None and known[0] is module:
-        return known[1]
-    if len(_FIXED) > 64:
-        _FIXED.clear()
-    found = _fixed_bindings(module)
-    _FIXED[id(module)] = (module, found)
-    return found
-
-
-def _fixed_bindings(module: Any) -> tuple:
-    counts: dict = {}  # a module-scope name -> how often the module scope binds it
-    assigned: dict = {}  # id(an attribute target) -> its attribute name
-    declared: set = set()  # names some function declares `global`
-    by_name = False
-
-    def target_names(target: Any, into: dict) -> None:
-        if type(target) is cst.Name:
-            into[target.value] = into.get(target.value, 0) + 1
-        elif type(target) in (cst.Tuple, cst.List):
-            for element in target.elements:
-                target_names(element.value, into)
-        elif type(target) is cst.StarredElement:
-            target_names(target.value, into)
-
-    for node in walk(module):
-        kind = type(node)
-        if kind in (cst.Assign, cst.AugAssign, cst.AnnAssign):
-            targets = [t.target for t in node.targets] if kind is cst.Assign else [node.target]
-            for target in targets:
-                for sub in walk(target):
-                    if type(sub) is cst.Attribute:
-                        assigned[id(sub)] = sub.attr.value
-        elif kind is cst.Global:
-            declared.update(item.name.value for item in node.names)
-        elif kind is cst.Name and node.value in ("setattr", "vars", "__dict__"):
-            by_name = True
-        elif kind is cst.Attribute and node.attr.value == "__dict__":
-            by_name = True
-
-    def scope_bindings(body: Any) -> None:
-        for statement in body:
-            kind = type(statement)
-            if kind in (cst.FunctionDef, cst.ClassDef):
-                counts[statement.name.value] = counts.get(statement.name.value, 0) + 1
-                continue
-            for node in walk(statement):
-                sub = type(node)
-                if sub in (cst.FunctionDef, cst.ClassDef):
-                    counts[node.name.value] = 2
-                elif sub is cst.Assign:
-                    for target in node.targets:
-                        target_names(target.target, counts)
-                elif sub in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr):
-                    target_names(node.target, counts)
-                elif sub is cst.AsName:
-                    target_names(node.name, counts)
-                elif sub is cst.ImportAlias and node.asname is None:
-                    counts[(dotted(node.name) or "").split(".")[0]] = 2
-
-    scope_bindings(module.body)
-    names_fixed: dict = {}
-    for statement in module.body:
-        if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
-            continue
-        assign = statement.body[0]
-        if type(assign) is cst.Assign and len(assign.targets) == 1 and \
-                type(assign.targets[0].target) is cst.Name:
-            name = assign.targets[0].target.value
-            value = _literal_value(assign.value)
-            if value is not None and counts.get(name) == 1 and name not in declared:
-                names_fixed[name] = value
-    if by_name:
-        return names_fixed, {}
-    # Each class's own assignments `self.x = ...` (in its methods, to their first parameter);
-    # any other assignment of an attribute (`obj.x = ...`) may be of any object.
-    classes = [node for node in walk(module) if type(node) is cst.ClassDef and
-               type(node.body) is cst.IndentedBlock]
-    owned: dict = {}  # id(class node) -> {attribute: [the literal, or None for another value]}
-    foreign = dict(assigned)
-    for cls in classes:
-        mine: dict = owned.setdefault(id(cls), {})
-        for method in cls.body.body:
-            if type(method) is not cst.FunctionDef or not method.params.params:
-                continue
-            receiver = method.params.params[0].name.value
-            for node in walk(method.body):
-                if type(node) is not cst.Assign:
-                    continue
-                for target in node.targets:
-                    attribute = target.target
-                    if type(attribute) is cst.Attribute and type(attribute.value) is cst.Name and \
-                            attribute.value.value == receiver and id(attribute) in foreign:
-                        del foreign[id(attribute)]
-                        literal = _literal_value(node.value) if method.name.value == "__init__" and \
-                            any(line.body and line.body[0] is node for line in method.body.body
-                                if type(line) is cst.SimpleStatementLine) else None
-                        mine.setdefault(attribute.attr.value, []).append(literal)
-    anywhere = set(foreign.values())
-    bases = {id(cls): {last_part(dotted(base.value) or "") for base in cls.bases} for cls in classes}
-    attributes_fixed: dict = {}
-    for cls in classes:
-        related = [other for other in classes if other is not cls and (
-            other.name.value in bases[id(cls)] or cls.name.value in bases[id(other)])]
-        for attribute, values in owned[id(cls)].items():
-            if len(values) != 1 or values[0] is None or attribute in anywhere or \
-                    any(attribute in owned[id(other)] for other in related):
-                continue
-            attributes_fixed[(id(cls), attribute)] = values[0]
-    return names_fixed, attributes_fixed
 
 
 def _same_text(left: Value, right: Value) -> Optional[bool]:

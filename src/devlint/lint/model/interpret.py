@@ -26,7 +26,7 @@ from devlint.lint.model import conventions as names
 from devlint.lint.model import torch_api as api
 from devlint.lint.model.evaluate import (
     NONE, UNKNOWN_CLASS, Evaluator, gpu_device_ids, gpu_only_specs, hand_set_switch, holds_nothing,
-    host_input, not_a_tensor, tensor_kinds, trainer_class)
+    host_input, literal_value, not_a_tensor, tensor_kinds, trainer_class)
 from devlint.lint.model.liveness import dead_nodes, identifier_counts
 from devlint.lint.model.summaries import absolute, record_elsewhere
 from devlint.lint.model.undefined import raising_statements
@@ -1065,22 +1065,11 @@ class Interpreter(Evaluator):
 
     def submodules_named(self, node: cst.ImportFrom, path: str) -> list:
         """The project files `from package import a, b` imports as submodules of the package
-        whose `__init__.py` is at `path` (recorded as what this run stands on)."""
-        import os
-
-        if self.summarising or self.files is None or not path.endswith("__init__.py") or \
-                type(node.names) is cst.ImportStar:
+        whose `__init__.py` is at `path` (`Summaries.submodule_files`)."""
+        if self.summarising or self.files is None or type(node.names) is cst.ImportStar:
             return []
-        folder = os.path.dirname(path)
-        found = []
-        for alias in node.names:
-            if type(alias.name) is not cst.Name:
-                continue
-            child = self.files.child(folder, alias.name.value)
-            self.probes.add(("child", folder, alias.name.value, child))
-            if child is not None and child.endswith(".py"):
-                found.append(child)
-        return found
+        names = [alias.name.value for alias in node.names if type(alias.name) is cst.Name]
+        return self.summaries.submodule_files(path, names, self.probes)
 
     def gpu_on_import(self, path: str) -> bool:
         """Whether importing the project file at `path` needs a GPU (see
@@ -2465,6 +2454,13 @@ class Interpreter(Evaluator):
     def loop_nodes(self) -> tuple:
         return tuple(frame.info.node for frame in self.frame.loops)
 
+    def fixed_bindings(self) -> tuple:
+        """`_fixed_bindings` of this file's module, read once."""
+        known = getattr(self, "_fixed", None)
+        if known is None:
+            known = self._fixed = _fixed_bindings(self.module)
+        return known
+
     def forget_tests(self, word: str) -> None:
         """A name or attribute bound again: a test that reads it may now go either way."""
         for known, (_, _, words) in list(self.frame.crashed_tests.items()):
@@ -3632,6 +3628,86 @@ def _own_moves(cls: ClassInfo) -> Iterator[tuple[Any, str]]:
 def _assigned_by_move(cls: ClassInfo) -> frozenset:
     """The attributes the class's own `_apply`, `to` or `cuda` assigns on its object."""
     return frozenset(attr for body, owner in _own_moves(cls) for attr in _assigned_attributes(body, owner))
+
+
+def _fixed_bindings(module: Any) -> tuple:
+    """({global name: literal}, {(id(class node), attribute): literal}) of a module: names its
+    module scope binds once (`_bindings`), to a string or integer literal, that no function
+    declares `global`; and attributes a class's `__init__` sets, in a statement of its own
+    body, to such a literal, which no other code of the module assigns (`_init_constants`)."""
+    counts: dict = {}
+    for statement in _statements_in(module.body):
+        for name in _bindings([statement])[0]:
+            counts[name] = counts.get(name, 0) + 1
+    declared = {item.name.value for node in walk(module) if type(node) is cst.Global
+                for item in node.names}
+    names: dict = {}
+    for statement in module.body:
+        if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
+            continue
+        assign = statement.body[0]
+        if type(assign) is cst.Assign and len(assign.targets) == 1 and \
+                type(assign.targets[0].target) is cst.Name:
+            name = assign.targets[0].target.value
+            value = literal_value(assign.value)
+            if value is not None and counts.get(name) == 1 and name not in declared:
+                names[name] = value
+    return names, _init_constants(module)
+
+
+def _init_constants(module: Any) -> dict:
+    """{(id(class node), attribute): literal} of the attributes a class's `__init__` sets to a
+    literal, in a statement of its own body, where no other method of the class, of a class
+    related to it by a base named in the module, or any other code (`obj.x = ...`) assigns
+    them; none in a module that sets attributes by name (`setattr`, `__dict__`, `vars()`)."""
+    assigned: dict = {}  # id(an attribute assignment target) -> its attribute
+    for node in walk(module):
+        kind = type(node)
+        if kind in (cst.Assign, cst.AugAssign, cst.AnnAssign):
+            for target in [t.target for t in node.targets] if kind is cst.Assign else [node.target]:
+                assigned.update((id(sub), sub.attr.value) for sub in walk(target)
+                                if type(sub) is cst.Attribute)
+        elif kind is cst.Name and node.value in ("setattr", "vars", "__dict__") or \
+                kind is cst.Attribute and node.attr.value == "__dict__":
+            return {}
+    classes = [node for node in walk(module) if type(node) is cst.ClassDef and
+               type(node.body) is cst.IndentedBlock]
+    owned = {id(cls): _own_assignments(cls, assigned) for cls in classes}
+    anywhere = set(assigned.values())  # what is left: assignments of no class's own
+    bases = {id(cls): {last_part(dotted(base.value) or "") for base in cls.bases} for cls in classes}
+    found: dict = {}
+    for cls in classes:
+        related = [other for other in classes if other is not cls and (
+            other.name.value in bases[id(cls)] or cls.name.value in bases[id(other)])]
+        for attribute, values in owned[id(cls)].items():
+            if len(values) == 1 and values[0] is not None and attribute not in anywhere and \
+                    not any(attribute in owned[id(other)] for other in related):
+                found[(id(cls), attribute)] = values[0]
+    return found
+
+
+def _own_assignments(cls: Any, assigned: dict) -> dict:
+    """{attribute: [the literal each assignment sets, or None]} of `self.x = ...` in the class's
+    methods (to their first parameter); a literal only in a statement of `__init__`'s own body.
+    Each one found is taken out of `assigned`, which keeps the other assignments."""
+    mine: dict = {}
+    for method in cls.body.body:
+        if type(method) is not cst.FunctionDef or not method.params.params:
+            continue
+        receiver = method.params.params[0].name.value
+        top = {id(line.body[0]) for line in method.body.body
+               if type(line) is cst.SimpleStatementLine and line.body} \
+            if method.name.value == "__init__" else set()
+        for node in walk(method.body):
+            if type(node) is not cst.Assign:
+                continue
+            for target in (t.target for t in node.targets):
+                if type(target) is cst.Attribute and type(target.value) is cst.Name and \
+                        target.value.value == receiver and id(target) in assigned:
+                    del assigned[id(target)]
+                    literal = literal_value(node.value) if id(node) in top else None
+                    mine.setdefault(target.attr.value, []).append(literal)
+    return mine
 
 
 def test_key(test: Any) -> Optional[tuple]:

@@ -288,6 +288,22 @@ class Summaries:
         probes.add(("import", path, module, 0, target))
         return target is not None
 
+    def submodule_files(self, package: Optional[str], names: list, probes: set) -> list:
+        """The project files among `names` that are submodules of the package whose
+        `__init__.py` is `package` (`from package import a, b`), the lookups recorded in
+        `probes`."""
+        if package is None or not package.endswith("__init__.py"):
+            return []
+        folder = os.path.dirname(package)
+        found = []
+        for name in names:
+            if name.isidentifier():
+                child = self.files.child(folder, name)
+                probes.add(("child", folder, name, child))
+                if child is not None and child.endswith(".py"):
+                    found.append(child)
+        return found
+
     def gpu_on_import(self, path: str, depth: int = GPU_IMPORT_DEPTH) -> tuple:
         """Whether importing the project file at `path` stops a machine without a GPU: the file
         compiles CUDA kernels on import (its summary says so), imports a compiled CUDA
@@ -340,15 +356,9 @@ class Summaries:
             for dots, module, names in (m.groups() for m in _FROM_NAMES.finditer(data)):
                 # `from pointnet2.utils import pointnet2_utils`: the package's submodule runs too
                 package = self.files.resolve(path, module.decode("ascii", "replace"), len(dots))
-                if package is None or not package.endswith("__init__.py"):
-                    continue
-                folder = os.path.dirname(package)
-                for name in (n.strip() for n in names.decode("ascii", "replace").split(",")):
-                    if name.isidentifier():
-                        child = self.files.child(folder, name)
-                        probes.add(("child", folder, name, child))
-                        if child is not None and child.endswith(".py") and child not in targets:
-                            targets.append(child)
+                names = [n.strip() for n in names.decode("ascii", "replace").split(",")]
+                targets += [child for child in self.submodule_files(package, names, probes)
+                            if child not in targets]
             for target in targets:
                 below = self.gpu_on_import(target, depth - 1)
                 files |= below[1]
